@@ -1,0 +1,389 @@
+"""The public pair-finding functions: validate, pick a method, dispatch.
+
+Each method's driver prepares the arrays its kernels need (quantized ranges,
+sorted entries, chunk boundaries) and hands the pair kernel to
+:func:`broadphase._chunks.collect`, which returns the canonical pairs.
+"""
+
+from __future__ import annotations
+
+import math
+from contextlib import contextmanager
+from typing import NamedTuple
+
+import numba
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from . import _cast
+from ._chunks import balanced, chunk_count, collect
+from ._kernels import brute as _brute
+from ._kernels import grid as _grid
+from ._kernels import quadtree as _qt
+from ._kernels import radix as _radix
+from ._kernels import sweep as _sweep
+from ._kernels.morton import MAX_DEPTH
+from ._kernels.narrow import MODE_CIRCLES, MODE_GROUPS, MODE_MASKS
+
+__all__ = ["METHODS", "find_pairs", "find_circle_pairs", "find_pairs_between"]
+
+#: Names accepted by ``method=`` besides ``"auto"``.
+METHODS: tuple[str, ...] = ("brute", "sweep", "grid", "quadtree")
+
+_EMPTY_PAIRS_SHAPE = (0, 2)
+_NO_CIRCLES = np.empty((0, 3), np.float64)
+_NO_GROUPS = np.empty(0, np.int64)
+_NO_BITS = np.empty(0, np.uint64)
+_SAMPLE = 2048  # rows looked at to estimate typical sizes
+
+# Tuning, from the benchmark figures in docs/benchmarks.md.
+QUADTREE_SLACK = 1  # levels a box may sit above its fit level before it is split
+QUADTREE_BIAS = 0  # finest cell ~ 2**-BIAS of the typical box extent
+GRID_FACTOR = 2.0  # grid cell side, in typical box extents
+GRID_BUDGET = 4  # grid entries allowed per box before the cells grow
+BRUTE_BELOW = 48  # auto uses brute force below this many objects
+
+
+class _Job(NamedTuple):
+    boxes: NDArray[np.float64]  # (n, 4); for circles, their bounding boxes
+    bounds: tuple[float, float, float, float]
+    circles: NDArray[np.float64]  # (n, 3) x, y, r, or (0, 3)
+    groups: NDArray[np.int64]
+    cats: NDArray[np.uint64]
+    masks: NDArray[np.uint64]
+    mode: int
+
+    def narrow(self) -> tuple:
+        return self.circles, self.groups, self.cats, self.masks, self.mode
+
+
+def _empty() -> NDArray[np.intp]:
+    return np.empty(_EMPTY_PAIRS_SHAPE, np.intp)
+
+
+def _typical_extent(boxes: NDArray[np.float64]) -> float:
+    """Median of max(width, height) over an evenly strided sample."""
+    step = max(1, boxes.shape[0] // _SAMPLE)
+    s = boxes[::step]
+    return float(np.median(np.maximum(s[:, 2] - s[:, 0], s[:, 3] - s[:, 1])))
+
+
+def _side(bounds) -> float:
+    x0, y0, x1, y1 = bounds
+    return max(x1 - x0, y1 - y0)
+
+
+def quadtree_depth(boxes: NDArray[np.float64], side: float) -> int:
+    """Depth L: finest cells about the typical box size, at most ~16 n cells."""
+    n = boxes.shape[0]
+    cap = min(MAX_DEPTH, max(1, int(math.log2(max(n, 1))) // 2 + 4))
+    ext = _typical_extent(boxes)
+    if side <= 0.0 or ext <= 0.0:
+        return cap
+    return int(min(cap, max(1, math.floor(math.log2(side / ext)) + QUADTREE_BIAS)))
+
+
+def _run_quadtree(job: _Job) -> NDArray[np.intp]:
+    boxes = job.boxes
+    n = boxes.shape[0]
+    side = _side(job.bounds)
+    depth = quadtree_depth(boxes, side)
+    x0, y0 = job.bounds[0], job.bounds[1]
+    scale = 2.0**depth / side if side > 0 else 0.0
+    levels = np.empty(n, np.int8)
+    nrep = np.empty(n, np.int64)
+    _qt.place(boxes, x0, y0, scale, depth, QUADTREE_SLACK, levels, nrep)
+    starts = np.zeros(n + 1, np.int64)
+    np.cumsum(nrep, out=starts[1:])
+    m = int(starts[-1])
+    keys = np.empty(m, np.int64)
+    objs = np.empty(m, np.int64)
+    _qt.entries(boxes, x0, y0, scale, depth, levels, starts, keys, objs)
+    skeys, sobjs = _radix.sort_pairs(keys, objs, 2 * depth + 5)
+    del keys, objs
+    first = _radix.run_starts(skeys)
+    maxstack = _qt.max_stack(skeys, first, depth)
+    cols = [np.empty(m) for _ in range(4)] + [np.empty(m, np.int64) for _ in range(2)]
+    _qt.gather(sobjs, boxes, x0, y0, scale, depth, *cols)
+    nchunks = chunk_count(m)
+    cb = balanced(first, nchunks)
+    args = (skeys, sobjs, first, *cols, depth, maxstack, cb) + job.narrow()
+    return collect(_qt.walk, args, nchunks, n, 2 * n)
+
+
+def _run_grid(job: _Job) -> NDArray[np.intp]:
+    boxes = job.boxes
+    n = boxes.shape[0]
+    x0, y0, x1, y1 = job.bounds
+    side = _side(job.bounds)
+    h = GRID_FACTOR * _typical_extent(boxes)
+    if h <= 0.0:
+        h = side / math.sqrt(n) if side > 0 else 1.0
+    h = max(h, side * 2.0**-30)
+    quant = np.empty((n, 4), np.int64)
+    nent = np.empty(n, np.int64)
+    while True:
+        gx = int((x1 - x0) / h) + 1
+        gy = int((y1 - y0) / h) + 1
+        _grid.grid_ranges(boxes, x0, y0, 1.0 / h, gx, gy, quant, nent)
+        total = int(nent.sum())
+        if total <= GRID_BUDGET * n + 1024 or (gx <= 2 and gy <= 2):
+            break
+        h *= 2.0  # a few big boxes cover too many cells: coarsen
+    starts = np.zeros(n + 1, np.int64)
+    np.cumsum(nent, out=starts[1:])
+    keys = np.empty(total, np.int64)
+    objs = np.empty(total, np.int64)
+    _grid.grid_entries(quant, nent, starts, gx, keys, objs)
+    skeys, sobjs = _radix.sort_pairs(keys, objs, max(1, int(gx * gy).bit_length()))
+    first = _radix.run_starts(skeys)
+    coords = np.empty((total, 4))
+    iq = np.empty((total, 2), np.int64)
+    multi = np.empty(total, np.bool_)
+    _grid.grid_gather(sobjs, boxes, quant, nent, coords, iq, multi)
+    nchunks = chunk_count(total)
+    cb = balanced(first, nchunks)
+    args = (skeys, sobjs, first, coords, iq, multi, gx) + job.narrow() + (cb,)
+    return collect(_grid.grid_pairs, args, nchunks, n, 2 * n)
+
+
+def _run_sweep(job: _Job) -> NDArray[np.intp]:
+    boxes = job.boxes
+    n = boxes.shape[0]
+    x0, y0, x1, y1 = job.bounds
+    step = max(1, n // _SAMPLE)
+    s = boxes[::step]
+    # Expected overlaps along an axis ~ mean extent / range: sweep the sparser.
+    dens_x = np.mean(s[:, 2] - s[:, 0]) / max(x1 - x0, 1e-300)
+    dens_y = np.mean(s[:, 3] - s[:, 1]) / max(y1 - y0, 1e-300)
+    axis = 0 if dens_x <= dens_y else 1
+    origin, extent = (x0, x1 - x0) if axis == 0 else (y0, y1 - y0)
+    bits = min(40, max(8, n.bit_length() + 4))
+    top = (1 << bits) - 1
+    scale = (top + 1) / extent if extent > 0 else 0.0
+    keys = np.empty(n, np.int64)
+    his = np.empty(n, np.int64)
+    _sweep.sweep_keys(boxes, axis, origin, scale, top, keys, his)
+    skeys, order = _radix.sort_pairs(keys, np.arange(n, dtype=np.int64), bits)
+    coords = np.empty((n, 4))
+    shis = np.empty(n, np.int64)
+    _sweep.gather_sorted(order, boxes, his, coords, shis)
+    nchunks = chunk_count(n)
+    cb = np.linspace(0, n, nchunks + 1).astype(np.int64)
+    args = (skeys, shis, order, coords) + job.narrow() + (cb,)
+    return collect(_sweep.sweep, args, nchunks, n, 2 * n)
+
+
+def _run_brute(job: _Job) -> NDArray[np.intp]:
+    n = job.boxes.shape[0]
+    cols = np.ascontiguousarray(job.boxes.T)
+    work = np.zeros(n + 1, np.float64)
+    np.cumsum(np.arange(n, 0, -1, dtype=np.float64), out=work[1:])  # row i tests n - i - 1
+    nchunks = chunk_count(n, grain=256, most=64)
+    cb = balanced(work, nchunks)
+    args = (cols,) + job.narrow() + (cb,)
+    return collect(_brute.brute, args, nchunks, n, 2 * n)
+
+
+_RUNNERS = {
+    "brute": _run_brute,
+    "sweep": _run_sweep,
+    "grid": _run_grid,
+    "quadtree": _run_quadtree,
+}
+
+
+def choose_method(n: int) -> str:
+    """The ``auto`` rule (see docs/benchmarks.md for the figures behind it)."""
+    if n < BRUTE_BELOW:
+        return "brute"
+    return "quadtree"
+
+
+@contextmanager
+def _threads(workers: int | None):
+    if workers is None:
+        yield
+        return
+    before = numba.get_num_threads()
+    numba.set_num_threads(min(workers, numba.config.NUMBA_NUM_THREADS))
+    try:
+        yield
+    finally:
+        numba.set_num_threads(before)
+
+
+def _filters(n, groups, categories, masks) -> tuple:
+    g = _cast.per_object(groups, "groups", n, np.int64)
+    c = _cast.per_object(categories, "categories", n, np.uint64)
+    m = _cast.per_object(masks, "masks", n, np.uint64)
+    mode = 0
+    if g is not None:
+        mode |= MODE_GROUPS
+    if c is not None or m is not None:
+        mode |= MODE_MASKS
+        full = np.full(n, np.iinfo(np.uint64).max, np.uint64)
+        c = full if c is None else c
+        m = full if m is None else m
+    return (_NO_GROUPS if g is None else g, _NO_BITS if c is None else c,
+            _NO_BITS if m is None else m, mode)
+
+
+def _solve(job: _Job, method: str, workers: int | None) -> NDArray[np.intp]:
+    n = job.boxes.shape[0]
+    if n < 2:
+        return _empty()
+    if method == "auto":
+        method = choose_method(n)
+    with _threads(workers):
+        return _RUNNERS[method](job)
+
+
+def find_pairs(
+    boxes: ArrayLike,
+    *,
+    method: str = "auto",
+    groups: ArrayLike | None = None,
+    categories: ArrayLike | None = None,
+    masks: ArrayLike | None = None,
+    workers: int | None = None,
+) -> NDArray[np.intp]:
+    """Find every pair of overlapping boxes.
+
+    Parameters
+    ----------
+    boxes : array_like, shape (n, 4)
+        ``minx, miny, maxx, maxy`` per row; any real dtype or layout, or
+        nested lists.  Zero-size boxes are allowed.
+    method : {"auto", "brute", "sweep", "grid", "quadtree"}
+        Broad-phase algorithm; every method returns the identical array.
+    groups : array_like of int, shape (n,), optional
+        Two boxes with the same non-zero group never collide.
+    categories, masks : array_like of uint64, shape (n,), optional
+        A pair is kept only if ``categories[i] & masks[j]`` and
+        ``categories[j] & masks[i]`` are both non-zero.  Default: all bits.
+    workers : int, optional
+        Threads to use (default: all).  The result does not depend on it.
+
+    Returns
+    -------
+    ndarray of intp, shape (k, 2)
+        Each colliding pair once, ``i < j`` in each row, rows sorted.  Two
+        boxes collide when they overlap with positive length on both axes:
+        touching edges do not count.
+
+    Raises
+    ------
+    ValueError
+        Wrong shape, NaN or infinite coordinates, ``minx > maxx`` or
+        ``miny > maxy`` (the message names the row), unknown ``method``.
+    TypeError
+        Non-numeric input.
+
+    Examples
+    --------
+    >>> import numpy as np, broadphase as bp
+    >>> boxes = np.array([[0, 0, 2, 2], [1, 1, 3, 3], [5, 5, 6, 6], [2, 0, 4, 1]])
+    >>> bp.find_pairs(boxes).tolist()
+    [[0, 1]]
+    >>> bp.find_pairs(boxes, method="quadtree").tolist()
+    [[0, 1]]
+    >>> bp.find_pairs([[0, 0, 2, 2], [1, 1, 3, 3]], groups=[7, 7]).tolist()
+    []
+    """
+    arr, bounds = _cast.boxes(boxes)
+    method = _cast.method(method, ("auto",) + METHODS)
+    w = _cast.workers(workers)
+    g, c, m, mode = _filters(arr.shape[0], groups, categories, masks)
+    return _solve(_Job(arr, bounds, _NO_CIRCLES, g, c, m, mode), method, w)
+
+
+def find_circle_pairs(
+    centers: ArrayLike,
+    radii: ArrayLike,
+    *,
+    method: str = "auto",
+    groups: ArrayLike | None = None,
+    categories: ArrayLike | None = None,
+    masks: ArrayLike | None = None,
+    workers: int | None = None,
+) -> NDArray[np.intp]:
+    """Find every pair of overlapping circles.
+
+    Two circles collide when the distance between their centres is strictly
+    less than the sum of their radii; the test is exact (no rounding can
+    flip it) for magnitudes between about 1e-120 and 1e120.
+
+    Parameters
+    ----------
+    centers : array_like, shape (n, 2)
+        ``x, y`` per row.
+    radii : float or array_like, shape (n,)
+        Radii >= 0; a scalar applies to every circle.
+    method, groups, categories, masks, workers
+        As in :func:`find_pairs`.
+
+    Returns
+    -------
+    ndarray of intp, shape (k, 2)
+        Each colliding pair once, ``i < j``, rows sorted.
+
+    Examples
+    --------
+    >>> import broadphase as bp
+    >>> bp.find_circle_pairs([[0, 0], [3, 0], [10, 0]], [2, 1.5, 1]).tolist()
+    [[0, 1]]
+    >>> bp.find_circle_pairs([[0, 0], [2, 0]], 1.0).tolist()  # touching: no
+    []
+    """
+    xyr, bxs, bounds = _cast.circles(centers, radii)
+    method = _cast.method(method, ("auto",) + METHODS)
+    w = _cast.workers(workers)
+    g, c, m, mode = _filters(xyr.shape[0], groups, categories, masks)
+    return _solve(_Job(bxs, bounds, xyr, g, c, m, mode | MODE_CIRCLES), method, w)
+
+
+def find_pairs_between(
+    boxes_a: ArrayLike,
+    boxes_b: ArrayLike,
+    *,
+    method: str = "auto",
+    workers: int | None = None,
+) -> NDArray[np.intp]:
+    """Find every overlapping pair with one box from each set.
+
+    Parameters
+    ----------
+    boxes_a, boxes_b : array_like, shapes (na, 4) and (nb, 4)
+        Boxes as in :func:`find_pairs`.
+    method, workers
+        As in :func:`find_pairs`.
+
+    Returns
+    -------
+    ndarray of intp, shape (k, 2)
+        Column 0 indexes ``boxes_a``, column 1 ``boxes_b``; rows sorted.
+
+    Examples
+    --------
+    >>> import broadphase as bp
+    >>> bullets = [[0, 0, 1, 1], [5, 5, 6, 6]]
+    >>> enemies = [[0.5, 0.5, 2, 2], [0.2, 0.2, 0.8, 0.8], [9, 9, 10, 10]]
+    >>> bp.find_pairs_between(bullets, enemies).tolist()
+    [[0, 0], [0, 1]]
+    """
+    a, ba = _cast.boxes(boxes_a, "boxes_a")
+    b, bb = _cast.boxes(boxes_b, "boxes_b")
+    method = _cast.method(method, ("auto",) + METHODS)
+    w = _cast.workers(workers)
+    na, nb = a.shape[0], b.shape[0]
+    if na == 0 or nb == 0:
+        return _empty()
+    # One search over both sets; group -1 / -2 keeps pairs within a set out.
+    both = np.concatenate([a, b])
+    bounds = (min(ba[0], bb[0]), min(ba[1], bb[1]), max(ba[2], bb[2]), max(ba[3], bb[3]))
+    groups = np.concatenate([np.full(na, -1, np.int64), np.full(nb, -2, np.int64)])
+    pairs = _solve(_Job(both, bounds, _NO_CIRCLES, groups, _NO_BITS, _NO_BITS, MODE_GROUPS),
+                   method, w)
+    pairs[:, 1] -= na
+    return pairs

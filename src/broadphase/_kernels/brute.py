@@ -1,0 +1,40 @@
+"""Brute force: every pair tested, O(n^2).  The reference all others match.
+
+Rows are split into chunks of about equal triangular work; the inner loop
+runs over contiguous coordinate columns, which the compiler vectorises.
+"""
+
+from numba import njit, prange
+
+from .narrow import accept
+
+
+@njit(cache=True, parallel=True)
+def brute(cols, circles, groups, cats, masks, mode, bounds,
+          todo, offsets, caps, pi, pj, counts):
+    """Pairs among boxes; ``cols`` is (4, n): minx, miny, maxx, maxy rows."""
+    n = cols.shape[1]
+    x0 = cols[0]
+    y0 = cols[1]
+    x1 = cols[2]
+    y1 = cols[3]
+    for t in prange(todo.shape[0]):
+        c = todo[t]
+        cnt = 0
+        cap = caps[c]
+        base = offsets[c]
+        for i in range(bounds[c], bounds[c + 1]):
+            ax0 = x0[i]
+            ay0 = y0[i]
+            ax1 = x1[i]
+            ay1 = y1[i]
+            # Branch-free: write every candidate, advance on kept ones.
+            for j in range(i + 1, n):
+                keep = (ax0 < x1[j]) & (x0[j] < ax1) & (ay0 < y1[j]) & (y0[j] < ay1)
+                if mode != 0 and keep:
+                    keep = accept(i, j, circles, groups, cats, masks, mode)
+                if cnt < cap:
+                    pi[base + cnt] = i
+                    pj[base + cnt] = j
+                cnt += keep
+        counts[c] = cnt

@@ -1,0 +1,110 @@
+"""Morton (Z-order) arithmetic of the seeds, on 64-bit integers.
+
+A cell (ix, iy) of the 2**L x 2**L grid has Morton number ``spread(ix) |
+spread(iy) << 1``: x in the even bits, y in the odd ones.  Reading the number
+two bits at a time from the top gives the quadrant at level 1, 2, ... so the
+number of a cell at level l is the level-L number shifted right by 2(L - l).
+
+A box whose corners lie in cells c0 and c1 fits in the cell of level l iff
+the two numbers agree above bit 2(L - l): the highest non-zero 2-bit group of
+``c0 ^ c1`` therefore names the level (seed 001; seed 004 sums the shift of
+every non-zero group, which is wrong, the highest one alone decides).
+"""
+
+import numpy as np
+from numba import njit
+from numba.cpython.unsafe.numbers import leading_zeros
+
+MAX_DEPTH = 29  # 2 * 29 bits of code plus 5 bits of level fit in an int64 key
+
+
+@njit(inline="always")
+def spread(v):
+    """Insert a zero bit above each of the low 32 bits of ``v``."""
+    v &= 0xFFFFFFFF
+    v = (v | (v << 16)) & 0x0000FFFF0000FFFF
+    v = (v | (v << 8)) & 0x00FF00FF00FF00FF
+    v = (v | (v << 4)) & 0x0F0F0F0F0F0F0F0F
+    v = (v | (v << 2)) & 0x3333333333333333
+    return (v | (v << 1)) & 0x5555555555555555
+
+
+@njit(inline="always")
+def compact(v):
+    """Inverse of :func:`spread`: gather the even bits of ``v``."""
+    v &= 0x5555555555555555
+    v = (v | (v >> 1)) & 0x3333333333333333
+    v = (v | (v >> 2)) & 0x0F0F0F0F0F0F0F0F
+    v = (v | (v >> 4)) & 0x00FF00FF00FF00FF
+    v = (v | (v >> 8)) & 0x0000FFFF0000FFFF
+    return (v | (v >> 16)) & 0x00000000FFFFFFFF
+
+
+@njit(inline="always")
+def encode(ix, iy):
+    return spread(ix) | (spread(iy) << 1)
+
+
+@njit(inline="always")
+def xor_level(c0, c1, depth):
+    """Level of the smallest cell holding both codes: the seeds' XOR rule.
+
+    The highest non-zero 2-bit group of ``c0 ^ c1`` (not the sum of all of
+    them) fixes the level: group g (counted from 0 at the bottom) means the
+    corners part at level ``depth - 1 - g``.  The group of the highest set
+    bit b is ``b // 2``, read off with one count-leading-zeros instruction.
+    """
+    x = np.uint64(c0 ^ c1)
+    if x == 0:
+        return depth
+    bit = 63 - leading_zeros(x)
+    return depth - 1 - bit // 2
+
+
+@njit(inline="always")
+def quantize(v, origin, scale, top):
+    """Cell coordinate of ``v``: floor((v - origin) * scale) clamped to [0, top].
+
+    Monotone non-decreasing in ``v`` (each float step is), which is all the
+    pair kernels rely on; the clamp puts a coordinate on or past the far edge
+    in the last cell instead of cell 2**L.
+    """
+    t = (v - origin) * scale
+    if t <= 0.0:
+        return 0
+    if t >= top:
+        return top
+    return int(t)
+
+
+@njit(cache=True)
+def encode_array(ix, iy, out):
+    for k in range(ix.shape[0]):
+        out[k] = encode(ix[k], iy[k])
+
+
+@njit(cache=True)
+def decode_array(code, ox, oy):
+    for k in range(code.shape[0]):
+        ox[k] = compact(code[k])
+        oy[k] = compact(code[k] >> 1)
+
+
+@njit(cache=True)
+def cell_of_array(c0, c1, depth, levels, indices):
+    for k in range(c0.shape[0]):
+        lv = xor_level(c0[k], c1[k], depth)
+        levels[k] = lv
+        indices[k] = c1[k] >> (2 * (depth - lv))
+
+
+@njit(cache=True)
+def locate_boxes(boxes, x0, y0, sx, sy, depth, levels, indices):
+    """Seeds' cell of each box: corner codes, XOR level, code >> 2(L - level)."""
+    top = (1 << depth) - 1
+    for k in range(boxes.shape[0]):
+        c0 = encode(quantize(boxes[k, 0], x0, sx, top), quantize(boxes[k, 1], y0, sy, top))
+        c1 = encode(quantize(boxes[k, 2], x0, sx, top), quantize(boxes[k, 3], y0, sy, top))
+        lv = xor_level(c0, c1, depth)
+        levels[k] = lv
+        indices[k] = c1 >> (2 * (depth - lv))

@@ -1,0 +1,283 @@
+"""Linear quadtree in Morton order (seeds 000-002), with the straddler fix.
+
+Derivation
+----------
+Quantize the square world into a 2**L grid.  Seed 001 puts each box in the
+smallest cell containing it: the highest non-zero 2-bit group of the XOR of
+its corner codes gives the level l, the corner code >> 2(L - l) the cell.  A
+cell's candidates are its own objects and those of its ancestors, so one
+pre-order walk that keeps the ancestors' objects on a stack (pushed on the
+way down, popped on the way up) tests every pair whose cells nest, once.
+
+Pre-order without a tree: give the cell (level d, Morton index c) the key
+``(c << 2(L - d)) << 5 | d``.  ``c << 2(L - d)`` is the code of its first
+finest descendant, so sorting by key lists every cell right before its
+descendants, ancestors first: the seeds' linear array in the order of the
+walk, holding only the cells in use (memory O(n) for any L).  Cell
+(d, c) covers finest codes [c << 2(L-d), (c + 1) << 2(L-d)): an entry on the
+stack is an ancestor of the current cell iff the current start is below its
+end, so popping is a comparison.
+
+The trap: a small box on a high split line (x = W/2, say) lands at the root
+and is tested against everything, O(n^2) for many such boxes.  Fix: a box
+whose XOR level l is more than ``slack`` levels above its *fit level* f (the
+deepest level at which it spans at most 2 cells per axis) is placed at
+level ``max(l, f - slack)`` in each of the (at most 2 x 2) cells it overlaps
+there: exactly the descendants of its seeds' cell that it touches, so it
+meets only the objects of those subtrees.  A pair can now be seen from
+several cell combinations; it is kept only where the deeper cell contains
+the reference point P = (max(ix0_a, ix0_b), max(iy0_a, iy0_b)) on the
+integer grid.  Quantization is monotone, so P lies in both boxes' integer
+ranges whenever they truly overlap: each box has exactly one replica
+holding P, the two nest, and the pair is reported exactly once.  Pairs of
+unreplicated boxes are seen once anyway and skip the check.
+
+Complexity: O(n) to place (at most 4 entries per box), O(m) radix sort of
+the m <= 4n keys, and a walk costing O(m + T) where T, the candidate tests,
+counts for each entry the entries of its own and its ancestor cells.  A box
+placed at level d spans at least 2**-(slack+1) of a level-d cell on some
+axis, so it only meets boxes within a constant factor of its own reach:
+T = O(n + k) for sizes within a bounded ratio of the cell size, straddlers
+included; only sizes spread over many octaves (or long thin boxes meeting
+many others' cells) make T grow beyond the k pairs.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from .morton import compact, encode, quantize, xor_level
+from .narrow import accept
+
+_LEVEL_BITS = 5
+
+
+@njit(inline="always")
+def _fit_shift(a, b):
+    """Smallest s with (b >> s) - (a >> s) <= 1 (a <= b)."""
+    s = 0
+    while (b >> s) - (a >> s) > 1:
+        s += 1
+    return s
+
+
+@njit(inline="always")
+def _level(ix0, iy0, ix1, iy1, depth, slack):
+    home = xor_level(encode(ix0, iy0), encode(ix1, iy1), depth)
+    fit = depth - max(_fit_shift(ix0, ix1), _fit_shift(iy0, iy1))
+    return max(home, fit - slack)
+
+
+@njit(cache=True, parallel=True)
+def place(boxes, x0, y0, scale, depth, slack, levels, nrep):
+    """Level of each box, and the number of cells (1, 2 or 4) it enters there."""
+    top = (1 << depth) - 1
+    for k in prange(boxes.shape[0]):
+        ix0 = quantize(boxes[k, 0], x0, scale, top)
+        iy0 = quantize(boxes[k, 1], y0, scale, top)
+        ix1 = quantize(boxes[k, 2], x0, scale, top)
+        iy1 = quantize(boxes[k, 3], y0, scale, top)
+        lv = _level(ix0, iy0, ix1, iy1, depth, slack)
+        levels[k] = lv
+        s = depth - lv
+        nrep[k] = (1 + ((ix1 >> s) != (ix0 >> s))) * (1 + ((iy1 >> s) != (iy0 >> s)))
+
+
+@njit(cache=True, parallel=True)
+def entries(boxes, x0, y0, scale, depth, levels, starts, keys, objs):
+    """Sort key and object of every (box, cell) entry.
+
+    ``objs`` holds ``k`` for a box entered once and ``~k`` (negative) for a
+    replicated one, the flag the walk needs to decide on the reference point.
+    """
+    top = (1 << depth) - 1
+    for k in prange(boxes.shape[0]):
+        ix0 = quantize(boxes[k, 0], x0, scale, top)
+        iy0 = quantize(boxes[k, 1], y0, scale, top)
+        ix1 = quantize(boxes[k, 2], x0, scale, top)
+        iy1 = quantize(boxes[k, 3], y0, scale, top)
+        lv = levels[k]
+        s = depth - lv
+        up = 2 * s + _LEVEL_BITS
+        p = starts[k]
+        tag = k if starts[k + 1] - p == 1 else ~k
+        for cy in range(iy0 >> s, (iy1 >> s) + 1):
+            for cx in range(ix0 >> s, (ix1 >> s) + 1):
+                keys[p] = (encode(cx, cy) << up) | lv
+                objs[p] = tag
+                p += 1
+
+
+@njit(cache=True)
+def max_stack(skeys, first, depth):
+    """Most objects on the ancestor stack at any point of the walk.
+
+    Cell ``c`` owns the sorted entries ``first[c]:first[c + 1]``.
+    """
+    nc = first.shape[0] - 1
+    cend = np.empty(depth + 2, np.int64)
+    ccnt = np.empty(depth + 2, np.int64)
+    sp = 0
+    size = 0
+    maxstack = 0
+    for c in range(nc):
+        key = skeys[first[c]]
+        lv = key & ((1 << _LEVEL_BITS) - 1)
+        start = key >> _LEVEL_BITS
+        while sp > 0 and cend[sp - 1] <= start:
+            sp -= 1
+            size -= ccnt[sp]
+        cend[sp] = start + (1 << (2 * (depth - lv)))
+        ccnt[sp] = first[c + 1] - first[c]
+        size += ccnt[sp]
+        sp += 1
+        maxstack = max(maxstack, size)
+    return maxstack
+
+
+@njit(cache=True, parallel=True)
+def gather(objs, boxes, x0, y0, scale, depth, ex0, ey0, ex1, ey1, eqx, eqy):
+    """Each entry's box and integer min corner, in walk order (columns)."""
+    top = (1 << depth) - 1
+    for e in prange(objs.shape[0]):
+        k = objs[e]
+        if k < 0:
+            k = ~k
+        ex0[e] = boxes[k, 0]
+        ey0[e] = boxes[k, 1]
+        ex1[e] = boxes[k, 2]
+        ey1[e] = boxes[k, 3]
+        eqx[e] = quantize(boxes[k, 0], x0, scale, top)
+        eqy[e] = quantize(boxes[k, 1], y0, scale, top)
+
+
+@njit(inline="always")
+def _holds(qa_x, qa_y, qb_x, qb_y, cell_x, cell_y, s):
+    # Reference point P = max of the integer min corners; does the current
+    # cell (its finest-level corner is (cell_x, cell_y)) contain it?
+    return (((max(qa_x, qb_x) >> s) == (cell_x >> s))
+            & ((max(qa_y, qb_y) >> s) == (cell_y >> s)))
+
+
+@njit(inline="always")
+def _push(e, top, objs, ex0, ey0, ex1, ey1, eqx, eqy,
+          st_x0, st_y0, st_x1, st_y1, st_obj, st_qx, st_qy):
+    st_x0[top] = ex0[e]
+    st_y0[top] = ey0[e]
+    st_x1[top] = ex1[e]
+    st_y1[top] = ey1[e]
+    st_obj[top] = objs[e]
+    st_qx[top] = eqx[e]
+    st_qy[top] = eqy[e]
+    return top + 1
+
+
+@njit(cache=True, parallel=True)
+def walk(skeys, objs, first, ex0, ey0, ex1, ey1, eqx, eqy, depth, maxstack, bounds,
+         circles, groups, cats, masks, mode,
+         todo, offsets, caps, pi, pj, counts):
+    """The single pre-order walk with an ancestor-object stack, in chunks.
+
+    Chunk ``c`` walks cells ``bounds[c]:bounds[c + 1]``; it starts by pushing
+    the objects of the first cell's ancestors (found by binary search among
+    the earlier cells), then proceeds exactly like the whole walk would.
+    Invariant: the stack holds exactly the entries of the current cell's
+    ancestors, root first; ``cend``/``cnum`` hold each stacked cell's end
+    code and entry count.
+    """
+    lvmask = (1 << _LEVEL_BITS) - 1
+    for t in prange(todo.shape[0]):
+        c = todo[t]
+        st_x0 = np.empty(maxstack)
+        st_y0 = np.empty(maxstack)
+        st_x1 = np.empty(maxstack)
+        st_y1 = np.empty(maxstack)
+        st_obj = np.empty(maxstack, np.int64)
+        st_qx = np.empty(maxstack, np.int64)
+        st_qy = np.empty(maxstack, np.int64)
+        cend = np.empty(depth + 2, np.int64)
+        cnum = np.empty(depth + 2, np.int64)
+        sp = 0
+        top = 0
+        cnt = 0
+        cap = caps[c]  # candidates are written before being judged, within the slice
+        base = offsets[c]
+        c0 = bounds[c]
+        if c0 < bounds[c + 1]:
+            key0 = skeys[first[c0]]
+            start0 = key0 >> _LEVEL_BITS
+            for lv in range(key0 & lvmask):
+                sh = 2 * (depth - lv)
+                akey = (((start0 >> sh) << sh) << _LEVEL_BITS) | lv
+                lo = 0
+                hi = c0
+                while lo < hi:
+                    mid = (lo + hi) // 2
+                    if skeys[first[mid]] < akey:
+                        lo = mid + 1
+                    else:
+                        hi = mid
+                if lo < c0 and skeys[first[lo]] == akey:
+                    for e in range(first[lo], first[lo + 1]):
+                        top = _push(e, top, objs, ex0, ey0, ex1, ey1, eqx, eqy,
+                                    st_x0, st_y0, st_x1, st_y1, st_obj, st_qx, st_qy)
+                    cend[sp] = ((start0 >> sh) + 1) << sh
+                    cnum[sp] = first[lo + 1] - first[lo]
+                    sp += 1
+        for cc in range(c0, bounds[c + 1]):
+            b = first[cc]
+            e_end = first[cc + 1]
+            key = skeys[b]
+            start = key >> _LEVEL_BITS
+            s = depth - (key & lvmask)
+            cell_x = compact(start)
+            cell_y = compact(start >> 1)
+            while sp > 0 and cend[sp - 1] <= start:
+                sp -= 1
+                top -= cnum[sp]
+            for u in range(b, e_end):
+                ux0 = ex0[u]
+                uy0 = ey0[u]
+                ux1 = ex1[u]
+                uy1 = ey1[u]
+                ou = objs[u]
+                iu = ou if ou >= 0 else ~ou
+                qxu = eqx[u]
+                qyu = eqy[u]
+                # Own cell, later entries.  Two boxes can share several cells
+                # only if both are replicated.  Branch-free: every candidate
+                # is written, the count only advances for kept ones (a
+                # mispredicted branch per test costs more than the stores).
+                for v in range(u + 1, e_end):
+                    ov = objs[v]
+                    keep = ((ux0 < ex1[v]) & (ex0[v] < ux1) & (uy0 < ey1[v]) & (ey0[v] < uy1)
+                            & ((ou >= 0) | (ov >= 0)
+                               | _holds(qxu, qyu, eqx[v], eqy[v], cell_x, cell_y, s)))
+                    jv = ov if ov >= 0 else ~ov
+                    if mode != 0 and keep:
+                        keep = accept(iu, jv, circles, groups, cats, masks, mode)
+                    if cnt < cap:
+                        pi[base + cnt] = min(iu, jv)
+                        pj[base + cnt] = max(iu, jv)
+                    cnt += keep
+                # Ancestors on the stack: only a replicated deeper entry can
+                # meet the same ancestor object twice.
+                for w in range(top):
+                    ow = st_obj[w]
+                    keep = ((ux0 < st_x1[w]) & (st_x0[w] < ux1) & (uy0 < st_y1[w])
+                            & (st_y0[w] < uy1)
+                            & ((ou >= 0)
+                               | _holds(qxu, qyu, st_qx[w], st_qy[w], cell_x, cell_y, s)))
+                    jw = ow if ow >= 0 else ~ow
+                    if mode != 0 and keep:
+                        keep = accept(iu, jw, circles, groups, cats, masks, mode)
+                    if cnt < cap:
+                        pi[base + cnt] = min(iu, jw)
+                        pj[base + cnt] = max(iu, jw)
+                    cnt += keep
+            for u in range(b, e_end):
+                top = _push(u, top, objs, ex0, ey0, ex1, ey1, eqx, eqy,
+                            st_x0, st_y0, st_x1, st_y1, st_obj, st_qx, st_qy)
+            cend[sp] = start + (1 << (2 * s))
+            cnum[sp] = e_end - b
+            sp += 1
+        counts[c] = cnt
