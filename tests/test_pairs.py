@@ -5,15 +5,15 @@ import subprocess
 import sys
 import textwrap
 
-import naive
 import numpy as np
 import pytest
-from helpers import assert_canonical, assert_same
 from hypothesis import given
 from hypothesis import strategies as st
 
 import broadphase as bp
+import naive
 from broadphase import scenarios
+from helpers import assert_canonical, assert_same
 
 ALL_METHODS = ("auto",) + tuple(bp.METHODS)
 
@@ -166,7 +166,7 @@ def test_chain_of_overlaps_hand_derived(method):
 # named scenarios
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _scenario(name, n, seed=0):
     boxes = scenarios.make(name, n, seed)
     return boxes, naive.box_pairs(boxes)
@@ -303,20 +303,13 @@ def test_adversarial_hand_counts():
 
 
 # --------------------------------------------------------------------------
-# extreme magnitudes: library bugs found while writing these tests
-
-_SPAN_BUG = pytest.mark.xfail(
-    strict=True,
-    reason="library bug: world span max-min overflows float64 (inf); sweep silently "
-           "returns wrong pairs, grid/quadtree raise ValueError/OverflowError "
-           "('cannot convert float NaN/infinity to integer')")
-
+# extreme magnitudes (regressions: world spans that overflow, subnormal worlds)
 
 @pytest.mark.parametrize("method", [
     "brute",
-    pytest.param("sweep", marks=_SPAN_BUG),
-    pytest.param("grid", marks=_SPAN_BUG),
-    pytest.param("quadtree", marks=_SPAN_BUG),
+    "sweep",
+    "grid",
+    "quadtree",
 ])
 def test_world_span_overflowing_float64(method):
     # Finite coordinates, but maxx - minx = 3.4e308 is not representable.
@@ -328,10 +321,10 @@ def test_world_span_overflowing_float64(method):
 
 @pytest.mark.parametrize("method", [
     "brute",
-    "sweep",  # happens to be right here: both clusters' pairs are found
-    pytest.param("grid", marks=_SPAN_BUG),
-    pytest.param("quadtree", marks=_SPAN_BUG),
-    pytest.param("auto", marks=_SPAN_BUG),  # n = 80 -> quadtree
+    "sweep",
+    "grid",
+    "quadtree",
+    "auto",
 ])
 def test_far_apart_near_float_max(method):
     rng = np.random.default_rng(5)
@@ -350,24 +343,17 @@ _SUBNORMAL_SCRIPT = textwrap.dedent("""
     print(bp.find_pairs(boxes, method={method!r}).tolist())
 """)
 
-_SUBNORMAL_BUG = pytest.mark.xfail(
-    strict=True,
-    reason="library bug: subnormal coordinates make grid/quadtree scale factors infinite; "
-           "the process segfaults / aborts (heap corruption) or grid returns no pairs")
-
-
 @pytest.mark.parametrize("boxes, expected", [
     ([[0, 0, 1e-310, 1e-310], [0, 0, 1e-310, 1e-310]], [[0, 1]]),
     ([[0, 0, 5e-324, 5e-324], [0, 0, 1e-323, 1e-323]], [[0, 1]]),
     ([[0, 0, 1e-310, 1e-310], [5e-311, 5e-311, 2e-310, 2e-310]], [[0, 1]]),
 ])
 @pytest.mark.parametrize("method", [
-    "brute", "sweep", "auto",
-    pytest.param("grid", marks=_SUBNORMAL_BUG),
-    pytest.param("quadtree", marks=_SUBNORMAL_BUG),
+    "brute", "sweep", "auto", "grid",
+    "quadtree",
 ])
 def test_subnormal_coordinates(method, boxes, expected):
-    # run in a child process: the bug crashes the interpreter
+    # run in a child process: this once crashed the interpreter
     code = _SUBNORMAL_SCRIPT.format(boxes=boxes, method=method)
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=300)

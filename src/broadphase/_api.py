@@ -15,8 +15,8 @@ import numba
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from . import _cast
-from ._chunks import balanced, chunk_count, collect
+from . import _cast, _work, _world
+from ._chunks import _IDX, balanced, chunk_count, collect
 from ._kernels import brute as _brute
 from ._kernels import grid as _grid
 from ._kernels import quadtree as _qt
@@ -57,6 +57,11 @@ class _Job(NamedTuple):
         return self.circles, self.groups, self.cats, self.masks, self.mode
 
 
+def _guess(n: int) -> int:
+    # First capacity for the pair slices; chunks that find more are re-run.
+    return 3 * n + 1024
+
+
 def _empty() -> NDArray[np.intp]:
     return np.empty(_EMPTY_PAIRS_SHAPE, np.intp)
 
@@ -65,86 +70,99 @@ def _typical_extent(boxes: NDArray[np.float64]) -> float:
     """Median of max(width, height) over an evenly strided sample."""
     step = max(1, boxes.shape[0] // _SAMPLE)
     s = boxes[::step]
-    return float(np.median(np.maximum(s[:, 2] - s[:, 0], s[:, 3] - s[:, 1])))
+    return float(np.median(np.maximum(s[:, 2] - s[:, 0], s[:, 3] - s[:, 1])))  # may be inf
 
 
-def _side(bounds) -> float:
+def _half(bounds) -> float:
+    """Half the side of the square world around ``bounds``."""
     x0, y0, x1, y1 = bounds
-    return max(x1 - x0, y1 - y0)
+    return max(_world.half_span(x0, x1), _world.half_span(y0, y1))
 
 
-def quadtree_depth(boxes: NDArray[np.float64], side: float) -> int:
-    """Depth L: finest cells about the typical box size, at most ~16 n cells."""
+def quadtree_depth(boxes: NDArray[np.float64], half: float) -> int:
+    """Depth L: finest cells about the typical box size, at most ~256 n cells."""
     n = boxes.shape[0]
     cap = min(MAX_DEPTH, max(1, int(math.log2(max(n, 1))) // 2 + 4))
-    ext = _typical_extent(boxes)
-    if side <= 0.0 or ext <= 0.0:
+    octaves = _world.log2_ratio(half, _typical_extent(boxes))  # log2(side / ext) - 1
+    if octaves is None:
         return cap
-    return int(min(cap, max(1, math.floor(math.log2(side / ext)) + QUADTREE_BIAS)))
+    return int(min(cap, max(1, math.floor(octaves + 1) + QUADTREE_BIAS)))
+
+
+def _sorted_entries(keys, objs, nbits):
+    """Radix-sort (key, object) entries, using scratch for the second copy."""
+    kb = _work.buffer("kb", keys.shape[0], np.int64)
+    vb = _work.buffer("vb", objs.shape[0], objs.dtype)
+    return _radix.sort_pairs(keys, objs, kb, vb, nbits)
 
 
 def _run_quadtree(job: _Job) -> NDArray[np.intp]:
     boxes = job.boxes
     n = boxes.shape[0]
-    side = _side(job.bounds)
-    depth = quadtree_depth(boxes, side)
+    half = _half(job.bounds)
+    depth = quadtree_depth(boxes, half)
     x0, y0 = job.bounds[0], job.bounds[1]
-    scale = 2.0**depth / side if side > 0 else 0.0
-    levels = np.empty(n, np.int8)
-    nrep = np.empty(n, np.int64)
+    scale = _world.scale(half, 2.0**depth)
+    levels = _work.buffer("levels", n, np.int8)
+    nrep = _work.buffer("nrep", n, np.int64)
     _qt.place(boxes, x0, y0, scale, depth, QUADTREE_SLACK, levels, nrep)
-    starts = np.zeros(n + 1, np.int64)
+    starts = _work.buffer("starts", n + 1, np.int64)
+    starts[0] = 0
     np.cumsum(nrep, out=starts[1:])
     m = int(starts[-1])
-    keys = np.empty(m, np.int64)
-    objs = np.empty(m, np.int64)
+    keys = _work.buffer("ka", m, np.int64)
+    objs = _work.buffer("va", m, _IDX)
     _qt.entries(boxes, x0, y0, scale, depth, levels, starts, keys, objs)
-    skeys, sobjs = _radix.sort_pairs(keys, objs, 2 * depth + 5)
-    del keys, objs
+    skeys, sobjs = _sorted_entries(keys, objs, 2 * depth + 5)
     first = _radix.run_starts(skeys)
     maxstack = _qt.max_stack(skeys, first, depth)
-    cols = [np.empty(m) for _ in range(4)] + [np.empty(m, np.int64) for _ in range(2)]
+    cols = [_work.buffer(f"c{t}", m, np.float64) for t in range(4)]
+    cols += [_work.buffer(f"q{t}", m, _IDX) for t in range(2)]
     _qt.gather(sobjs, boxes, x0, y0, scale, depth, *cols)
     nchunks = chunk_count(m)
     cb = balanced(first, nchunks)
     args = (skeys, sobjs, first, *cols, depth, maxstack, cb) + job.narrow()
-    return collect(_qt.walk, args, nchunks, n, 2 * n)
+    return collect(_qt.walk, args, nchunks, n, _guess(n))
 
 
 def _run_grid(job: _Job) -> NDArray[np.intp]:
     boxes = job.boxes
     n = boxes.shape[0]
     x0, y0, x1, y1 = job.bounds
-    side = _side(job.bounds)
-    h = GRID_FACTOR * _typical_extent(boxes)
-    if h <= 0.0:
-        h = side / math.sqrt(n) if side > 0 else 1.0
-    h = max(h, side * 2.0**-30)
-    quant = np.empty((n, 4), np.int64)
-    nent = np.empty(n, np.int64)
+    hx, hy = _world.half_span(x0, x1), _world.half_span(y0, y1)
+    half = max(hx, hy)
+    # cells along the longer side: side / (GRID_FACTOR * typical extent)
+    octaves = _world.log2_ratio(half, GRID_FACTOR * 0.5 * _typical_extent(boxes))
+    if octaves is None:
+        octaves = 0.5 * math.log2(n)
+    g = 2.0 ** min(30.0, max(0.0, math.floor(octaves)))
+    quant = _work.buffer("quant", 4 * n, _IDX).reshape(n, 4)
+    nent = _work.buffer("nrep", n, np.int64)
     while True:
-        gx = int((x1 - x0) / h) + 1
-        gy = int((y1 - y0) / h) + 1
-        _grid.grid_ranges(boxes, x0, y0, 1.0 / h, gx, gy, quant, nent)
+        scale = _world.scale(half, g)
+        gx = min(int(g), int(hx * scale) + 1)
+        gy = min(int(g), int(hy * scale) + 1)
+        _grid.grid_ranges(boxes, x0, y0, scale, gx, gy, quant, nent)
         total = int(nent.sum())
-        if total <= GRID_BUDGET * n + 1024 or (gx <= 2 and gy <= 2):
+        if total <= GRID_BUDGET * n + 1024 or g <= 2:
             break
-        h *= 2.0  # a few big boxes cover too many cells: coarsen
-    starts = np.zeros(n + 1, np.int64)
+        g /= 2  # a few big boxes cover too many cells: coarsen
+    starts = _work.buffer("starts", n + 1, np.int64)
+    starts[0] = 0
     np.cumsum(nent, out=starts[1:])
-    keys = np.empty(total, np.int64)
-    objs = np.empty(total, np.int64)
+    keys = _work.buffer("ka", total, np.int64)
+    objs = _work.buffer("va", total, _IDX)
     _grid.grid_entries(quant, nent, starts, gx, keys, objs)
-    skeys, sobjs = _radix.sort_pairs(keys, objs, max(1, int(gx * gy).bit_length()))
+    skeys, sobjs = _sorted_entries(keys, objs, max(1, int(gx * gy).bit_length()))
     first = _radix.run_starts(skeys)
-    coords = np.empty((total, 4))
-    iq = np.empty((total, 2), np.int64)
-    multi = np.empty(total, np.bool_)
+    coords = _work.buffer("coords", 4 * total, np.float64).reshape(total, 4)
+    iq = _work.buffer("iq", 2 * total, _IDX).reshape(total, 2)
+    multi = _work.buffer("multi", total, np.bool_)
     _grid.grid_gather(sobjs, boxes, quant, nent, coords, iq, multi)
     nchunks = chunk_count(total)
     cb = balanced(first, nchunks)
     args = (skeys, sobjs, first, coords, iq, multi, gx) + job.narrow() + (cb,)
-    return collect(_grid.grid_pairs, args, nchunks, n, 2 * n)
+    return collect(_grid.grid_pairs, args, nchunks, n, _guess(n))
 
 
 def _run_sweep(job: _Job) -> NDArray[np.intp]:
@@ -154,24 +172,26 @@ def _run_sweep(job: _Job) -> NDArray[np.intp]:
     step = max(1, n // _SAMPLE)
     s = boxes[::step]
     # Expected overlaps along an axis ~ mean extent / range: sweep the sparser.
-    dens_x = np.mean(s[:, 2] - s[:, 0]) / max(x1 - x0, 1e-300)
-    dens_y = np.mean(s[:, 3] - s[:, 1]) / max(y1 - y0, 1e-300)
+    dens_x = np.mean(s[:, 2] * 0.5 - s[:, 0] * 0.5) / max(_world.half_span(x0, x1), 1e-300)
+    dens_y = np.mean(s[:, 3] * 0.5 - s[:, 1] * 0.5) / max(_world.half_span(y0, y1), 1e-300)
     axis = 0 if dens_x <= dens_y else 1
-    origin, extent = (x0, x1 - x0) if axis == 0 else (y0, y1 - y0)
+    origin, hi = (x0, x1) if axis == 0 else (y0, y1)
     bits = min(40, max(8, n.bit_length() + 4))
     top = (1 << bits) - 1
-    scale = (top + 1) / extent if extent > 0 else 0.0
-    keys = np.empty(n, np.int64)
-    his = np.empty(n, np.int64)
+    scale = _world.scale(_world.half_span(origin, hi), top + 1)
+    keys = _work.buffer("ka", n, np.int64)
+    his = _work.buffer("his", n, np.int64)
     _sweep.sweep_keys(boxes, axis, origin, scale, top, keys, his)
-    skeys, order = _radix.sort_pairs(keys, np.arange(n, dtype=np.int64), bits)
-    coords = np.empty((n, 4))
-    shis = np.empty(n, np.int64)
+    order = _work.buffer("va", n, _IDX)
+    order[:] = np.arange(n, dtype=_IDX)
+    skeys, order = _sorted_entries(keys, order, bits)
+    coords = _work.buffer("coords", 4 * n, np.float64).reshape(n, 4)
+    shis = _work.buffer("shis", n, np.int64)
     _sweep.gather_sorted(order, boxes, his, coords, shis)
     nchunks = chunk_count(n)
     cb = np.linspace(0, n, nchunks + 1).astype(np.int64)
     args = (skeys, shis, order, coords) + job.narrow() + (cb,)
-    return collect(_sweep.sweep, args, nchunks, n, 2 * n)
+    return collect(_sweep.sweep, args, nchunks, n, _guess(n))
 
 
 def _run_brute(job: _Job) -> NDArray[np.intp]:
@@ -182,7 +202,7 @@ def _run_brute(job: _Job) -> NDArray[np.intp]:
     nchunks = chunk_count(n, grain=256, most=64)
     cb = balanced(work, nchunks)
     args = (cols,) + job.narrow() + (cb,)
-    return collect(_brute.brute, args, nchunks, n, 2 * n)
+    return collect(_brute.brute, args, nchunks, n, _guess(n))
 
 
 _RUNNERS = {
@@ -233,6 +253,8 @@ def _solve(job: _Job, method: str, workers: int | None) -> NDArray[np.intp]:
     n = job.boxes.shape[0]
     if n < 2:
         return _empty()
+    if n >= 2**31:
+        raise ValueError(f"boxes: at most 2**31 - 1 objects supported, found {n}")
     if method == "auto":
         method = choose_method(n)
     with _threads(workers):

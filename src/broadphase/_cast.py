@@ -53,7 +53,7 @@ def _as_float64(arr: np.ndarray, name: str) -> np.ndarray:
                 f"{name}: values exactly representable in float64 expected, found "
                 f"{arr.flat[lost[0]]!r} (flat position {lost[0]}) which would round"
             )
-    return np.ascontiguousarray(arr, dtype=np.float64)
+    return np.asarray(arr, dtype=np.float64, order="C")  # keeps 0-d as 0-d
 
 
 def rows(value, name: str, width: int, columns: str) -> np.ndarray:
@@ -130,11 +130,14 @@ def per_object(value, name: str, n: int, dtype) -> np.ndarray | None:
         return None
     arr = _array(value, name)
     if arr.dtype.kind not in "iu":
-        if arr.dtype.kind == "f" and arr.size and np.all(np.isfinite(arr)) and np.all(
-                arr == np.round(arr)):
-            arr = arr.astype(np.int64)
-        else:
+        # Whole floats (e.g. from a list mixing ints and NumPy scalars) are
+        # accepted when every value is an integer the target type holds.
+        limit = 2.0**64 if dtype == np.uint64 else 2.0**63
+        low = 0.0 if dtype == np.uint64 else -(2.0**63)
+        if not (arr.dtype.kind == "f" and np.all(arr == np.floor(arr))
+                and np.all((arr >= low) & (arr < limit))):
             raise TypeError(f"{name}: expected integers, found dtype {arr.dtype}")
+        arr = arr.astype(dtype)
     if arr.ndim == 0:
         arr = np.full(n, arr.item())
     if arr.ndim != 1 or arr.shape[0] != n:
@@ -143,7 +146,9 @@ def per_object(value, name: str, n: int, dtype) -> np.ndarray | None:
         )
     if dtype == np.uint64 and arr.dtype.kind == "i" and arr.size and arr.min() < 0:
         row = int(np.argmin(arr))
-        raise ValueError(f"{name}[{row}]: expected bits as a non-negative integer, found {arr[row]}")
+        raise ValueError(
+            f"{name}[{row}]: expected bits as a non-negative integer, found {arr[row]}"
+        )
     return np.ascontiguousarray(arr.astype(dtype, copy=False))
 
 

@@ -11,7 +11,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _work
 from ._kernels.pairs import canonical
+
+# Pair slices hold object indices as int32 (halving the traffic); the public
+# result is intp.  The API refuses n >= 2**31.
+_IDX = np.int32
 
 
 def balanced(weights_cumsum: np.ndarray, nchunks: int) -> np.ndarray:
@@ -37,23 +42,25 @@ def collect(kernel, args: tuple, nchunks: int, n: int, guess: int) -> np.ndarray
     """Run ``kernel(*args, todo, offsets, caps, pi, pj, counts)``; canonical pairs."""
     caps = np.full(nchunks, guess // nchunks + 64, np.int64)
     offsets = _offsets(caps)
-    pi = np.empty(int(caps.sum()), np.int64)
-    pj = np.empty_like(pi)
+    pi = _work.buffer("pi", int(caps.sum()), _IDX)
+    pj = _work.buffer("pj", int(caps.sum()), _IDX)
     counts = np.zeros(nchunks, np.int64)
     kernel(*args, np.arange(nchunks, dtype=np.int64), offsets, caps, pi, pj, counts)
     over = np.flatnonzero(counts > caps).astype(np.int64)
     if over.size:
         new_caps = np.maximum(caps, counts)
         new_offsets = _offsets(new_caps)
-        qi = np.empty(int(new_caps.sum()), np.int64)
-        qj = np.empty_like(qi)
+        qi = _work.buffer("qi", int(new_caps.sum()), _IDX)
+        qj = _work.buffer("qj", int(new_caps.sum()), _IDX)
         for c in np.flatnonzero(counts <= caps):
             a, b, k = offsets[c], new_offsets[c], counts[c]
             qi[b:b + k] = pi[a:a + k]
             qj[b:b + k] = pj[a:a + k]
         kernel(*args, over, new_offsets, new_caps, qi, qj, counts)
         pi, pj, offsets = qi, qj, new_offsets
-    return canonical(pi, pj, offsets, counts, n)
+    k = int(counts.sum())
+    return canonical(pi, pj, offsets, counts, n,
+                     _work.buffer("ti", k, _IDX), _work.buffer("tj", k, _IDX))
 
 
 def _offsets(caps: np.ndarray) -> np.ndarray:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from . import _cast
+from . import _cast, _world
 from ._kernels import morton as _k
 
 __all__ = ["encode", "decode", "cell_of", "locate", "linear_index", "MAX_DEPTH"]
@@ -43,7 +43,7 @@ def _ints(value, name: str, below: int) -> NDArray[np.int64]:
     if arr.size and (arr.min() < 0 or arr.max() >= below):
         bad = arr.flat[np.flatnonzero((arr.ravel() < 0) | (arr.ravel() >= below))[0]]
         raise ValueError(f"{name}: expected integers in [0, {below}), found {bad}")
-    return np.ascontiguousarray(arr, dtype=np.int64)
+    return np.asarray(arr, dtype=np.int64, order="C")  # keeps 0-d as 0-d
 
 
 def _out(arr: NDArray, shape: tuple) -> NDArray | np.generic:
@@ -157,7 +157,9 @@ def locate(boxes: ArrayLike, bounds, depth: int) -> tuple[NDArray[np.int64], NDA
         )
     levels = np.empty(arr.shape[0], np.int64)
     indices = np.empty(arr.shape[0], np.int64)
-    _k.locate_boxes(arr, x0, y0, 2.0**d / (x1 - x0), 2.0**d / (y1 - y0), d, levels, indices)
+    sx = _world.scale(_world.half_span(x0, x1), 2.0**d)
+    sy = _world.scale(_world.half_span(y0, y1), 2.0**d)
+    _k.locate_boxes(arr, x0, y0, sx, sy, d, levels, indices)
     return levels, indices
 
 

@@ -122,9 +122,10 @@ def make(name: str, n: int, seed: int = 0) -> NDArray[np.float64]:
 
     Examples
     --------
+    >>> import numpy as np
     >>> from broadphase import scenarios
     >>> b = scenarios.make("seed000", 1000)
-    >>> bool(((b[:, 2] - b[:, 0]) == 10).all()), float(b[:, :2].max()) < 500
+    >>> bool(np.allclose(b[:, 2:] - b[:, :2], 10)), float(b[:, :2].max()) < 500
     (True, True)
     """
     if name not in _MAKERS:

@@ -22,13 +22,13 @@ from .narrow import accept
 
 
 @njit(cache=True, parallel=True)
-def grid_ranges(boxes, x0, y0, inv_h, gx, gy, quant, nent):
+def grid_ranges(boxes, x0, y0, scale, gx, gy, quant, nent):
     """Integer cell range of each box, and its number of cells."""
     for k in prange(boxes.shape[0]):
-        cx0 = quantize(boxes[k, 0], x0, inv_h, gx - 1)
-        cy0 = quantize(boxes[k, 1], y0, inv_h, gy - 1)
-        cx1 = quantize(boxes[k, 2], x0, inv_h, gx - 1)
-        cy1 = quantize(boxes[k, 3], y0, inv_h, gy - 1)
+        cx0 = quantize(boxes[k, 0], x0, scale, gx - 1)
+        cy0 = quantize(boxes[k, 1], y0, scale, gy - 1)
+        cx1 = quantize(boxes[k, 2], x0, scale, gx - 1)
+        cy1 = quantize(boxes[k, 3], y0, scale, gy - 1)
         quant[k, 0] = cx0
         quant[k, 1] = cy0
         quant[k, 2] = cx1

@@ -63,14 +63,17 @@ def xor_level(c0, c1, depth):
 
 @njit(inline="always")
 def quantize(v, origin, scale, top):
-    """Cell coordinate of ``v``: floor((v - origin) * scale) clamped to [0, top].
+    """Cell coordinate of ``v``: floor((v/2 - origin/2) * scale) clamped to [0, top].
 
-    Monotone non-decreasing in ``v`` (each float step is), which is all the
+    ``scale`` is cells per half unit (see ``broadphase._world``): halving
+    first keeps ``v - origin`` finite even for a world spanning -1e308 to
+    1e308.  Every step is monotone non-decreasing in ``v``, which is all the
     pair kernels rely on; the clamp puts a coordinate on or past the far edge
-    in the last cell instead of cell 2**L.
+    in the last cell instead of cell 2**L (and ``not t > 0`` also catches a
+    NaN, which cannot arise from finite inputs and a finite scale).
     """
-    t = (v - origin) * scale
-    if t <= 0.0:
+    t = (v * 0.5 - origin * 0.5) * scale
+    if not t > 0.0:
         return 0
     if t >= top:
         return top

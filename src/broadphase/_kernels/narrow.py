@@ -128,8 +128,11 @@ def _scaled_parts(x1, y1, r1, x2, y2, r2):
     if top == 0.0:
         return 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
     if top > _EXACT_HI or top < _EXACT_LO:
-        f = math.ldexp(1.0, -math.frexp(top)[1])
-        dxh, dxl, dyh, dyl, sh, sl = dxh * f, dxl * f, dyh * f, dyl * f, sh * f, sl * f
+        # 2**-e itself may overflow (e = -1073 for the smallest subnormal):
+        # apply it as two factors, each finite.
+        e = math.frexp(top)[1]
+        for f in (math.ldexp(1.0, -(e // 2)), math.ldexp(1.0, -(e - e // 2))):
+            dxh, dxl, dyh, dyl, sh, sl = dxh * f, dxl * f, dyh * f, dyl * f, sh * f, sl * f
     return dxh, dxl, dyh, dyl, sh, sl
 
 
@@ -153,8 +156,8 @@ def circle_overlap(x1, y1, r1, x2, y2, r2):
             return True
         if gap < -tol:
             return False
-    elif rhs == 0.0 and s == 0.0:
-        return False  # two points (or a point and a zero circle) never overlap
+    elif s == 0.0:
+        return False  # two points (zero radii) never overlap
     dxh, dxl, dyh, dyl, sh, sl = _scaled_parts(x1, y1, r1, x2, y2, r2)
     return _exact_circle_sign(dxh, dxl, dyh, dyl, sh, sl) < 0
 

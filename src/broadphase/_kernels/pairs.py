@@ -27,12 +27,13 @@ def _insertion_sort(a, lo, hi):
 
 
 @njit(cache=True, parallel=True)
-def canonical(pi, pj, offsets, counts, n):
+def canonical(pi, pj, offsets, counts, n, ti, tj):
     """Rows sorted by (i, j) in O(n + k), cache-friendly and in parallel.
 
     1. Split the pairs by the high bits of i into at most 1024 buckets (a
        histogram and a scatter per chunk slice, positions laid out
        bucket-major, slice-minor: deterministic for any thread count).
+       ``ti``/``tj`` are scratch of at least k elements.
     2. Each bucket spans few enough objects that a counting sort on i fits
        in cache; each run of equal i (the neighbours of one object: short)
        is then sorted by j and written out.
@@ -57,8 +58,6 @@ def canonical(pi, pj, offsets, counts, n):
             hist[s, b] = total
             total += v
     bstart[nb] = total
-    ti = np.empty(total, np.int64)
-    tj = np.empty(total, np.int64)
     for s in prange(nseg):
         h = hist[s]
         for t in range(offsets[s], offsets[s] + counts[s]):
@@ -78,7 +77,7 @@ def canonical(pi, pj, offsets, counts, n):
             start[ti[t] - base + 1] += 1
         for u in range(width):
             start[u + 1] += start[u]
-        col = np.empty(hi - lo, np.int64)
+        col = np.empty(hi - lo, pj.dtype)
         for t in range(lo, hi):
             u = ti[t] - base
             col[start[u]] = tj[t]

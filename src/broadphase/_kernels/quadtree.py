@@ -191,9 +191,9 @@ def walk(skeys, objs, first, ex0, ey0, ex1, ey1, eqx, eqy, depth, maxstack, boun
         st_y0 = np.empty(maxstack)
         st_x1 = np.empty(maxstack)
         st_y1 = np.empty(maxstack)
-        st_obj = np.empty(maxstack, np.int64)
-        st_qx = np.empty(maxstack, np.int64)
-        st_qy = np.empty(maxstack, np.int64)
+        st_obj = np.empty(maxstack, objs.dtype)
+        st_qx = np.empty(maxstack, eqx.dtype)
+        st_qy = np.empty(maxstack, eqy.dtype)
         cend = np.empty(depth + 2, np.int64)
         cnum = np.empty(depth + 2, np.int64)
         sp = 0
@@ -244,14 +244,39 @@ def walk(skeys, objs, first, ex0, ey0, ex1, ey1, eqx, eqy, depth, maxstack, boun
                 qxu = eqx[u]
                 qyu = eqy[u]
                 # Own cell, later entries.  Two boxes can share several cells
-                # only if both are replicated.  Branch-free: every candidate
-                # is written, the count only advances for kept ones (a
-                # mispredicted branch per test costs more than the stores).
+                # only if both are replicated, and only a replicated deeper
+                # entry can meet the same ancestor object twice: an entry of
+                # a box entered once (ou >= 0) needs no reference point.
+                # Branch-free: every candidate is written, the count only
+                # advances for kept ones (a mispredicted branch per test
+                # costs more than the two stores).
+                if ou >= 0:
+                    for v in range(u + 1, e_end):
+                        ov = objs[v]
+                        keep = (ux0 < ex1[v]) & (ex0[v] < ux1) & (uy0 < ey1[v]) & (ey0[v] < uy1)
+                        jv = ov if ov >= 0 else ~ov
+                        if mode != 0 and keep:
+                            keep = accept(iu, jv, circles, groups, cats, masks, mode)
+                        if cnt < cap:
+                            pi[base + cnt] = min(iu, jv)
+                            pj[base + cnt] = max(iu, jv)
+                        cnt += keep
+                    for w in range(top):
+                        ow = st_obj[w]
+                        keep = ((ux0 < st_x1[w]) & (st_x0[w] < ux1) & (uy0 < st_y1[w])
+                                & (st_y0[w] < uy1))
+                        jw = ow if ow >= 0 else ~ow
+                        if mode != 0 and keep:
+                            keep = accept(iu, jw, circles, groups, cats, masks, mode)
+                        if cnt < cap:
+                            pi[base + cnt] = min(iu, jw)
+                            pj[base + cnt] = max(iu, jw)
+                        cnt += keep
+                    continue
                 for v in range(u + 1, e_end):
                     ov = objs[v]
                     keep = ((ux0 < ex1[v]) & (ex0[v] < ux1) & (uy0 < ey1[v]) & (ey0[v] < uy1)
-                            & ((ou >= 0) | (ov >= 0)
-                               | _holds(qxu, qyu, eqx[v], eqy[v], cell_x, cell_y, s)))
+                            & ((ov >= 0) | _holds(qxu, qyu, eqx[v], eqy[v], cell_x, cell_y, s)))
                     jv = ov if ov >= 0 else ~ov
                     if mode != 0 and keep:
                         keep = accept(iu, jv, circles, groups, cats, masks, mode)
@@ -259,14 +284,11 @@ def walk(skeys, objs, first, ex0, ey0, ex1, ey1, eqx, eqy, depth, maxstack, boun
                         pi[base + cnt] = min(iu, jv)
                         pj[base + cnt] = max(iu, jv)
                     cnt += keep
-                # Ancestors on the stack: only a replicated deeper entry can
-                # meet the same ancestor object twice.
                 for w in range(top):
                     ow = st_obj[w]
                     keep = ((ux0 < st_x1[w]) & (st_x0[w] < ux1) & (uy0 < st_y1[w])
                             & (st_y0[w] < uy1)
-                            & ((ou >= 0)
-                               | _holds(qxu, qyu, st_qx[w], st_qy[w], cell_x, cell_y, s)))
+                            & _holds(qxu, qyu, st_qx[w], st_qy[w], cell_x, cell_y, s))
                     jw = ow if ow >= 0 else ~ow
                     if mode != 0 and keep:
                         keep = accept(iu, jw, circles, groups, cats, masks, mode)

@@ -18,22 +18,19 @@ _GRAIN = 1 << 16
 
 
 @njit(cache=True, parallel=True)
-def sort_pairs(keys, values, nbits):
-    """Sort ``keys`` (>= 0, below 2**nbits) stably; permute ``values`` alike.
+def sort_pairs(ka, va, kb, vb, nbits):
+    """Sort keys ``ka`` (>= 0, below 2**nbits) stably, permuting ``va`` alike.
 
-    Returns new arrays ``(sorted_keys, permuted_values)``; the inputs are
-    left untouched.
+    ``kb``/``vb`` are scratch of the same sizes; the passes ping-pong between
+    the two pairs, so both are overwritten.  Returns the pair (keys, values)
+    that holds the result.
     """
-    n = keys.shape[0]
+    n = ka.shape[0]
     passes = max(1, (nbits + _MAX_BITS - 1) // _MAX_BITS)
     bits = (nbits + passes - 1) // passes
     radix = 1 << bits
     mask = radix - 1
     nch = max(1, min(64, n // _GRAIN))
-    ka = keys.copy()
-    va = values.copy()
-    kb = np.empty_like(ka)
-    vb = np.empty_like(va)
     hist = np.empty((nch, radix), np.int64)
     for p in range(passes):
         shift = p * bits
