@@ -41,7 +41,9 @@ QUADTREE_SLACK = 1  # levels a box may sit above its fit level before it is spli
 QUADTREE_BIAS = 0  # finest cell ~ 2**-BIAS of the typical box extent
 GRID_FACTOR = 2.0  # grid cell side, in typical box extents
 GRID_BUDGET = 4  # grid entries allowed per box before the cells grow
-BRUTE_BELOW = 48  # auto uses brute force below this many objects
+BRUTE_BELOW = 192  # auto: brute force below this many objects,
+SWEEP_BELOW = 1000  # sort-and-sweep below this many,
+ELONGATED = 4.0  # and the quadtree when the typical aspect ratio exceeds this
 
 
 class _Job(NamedTuple):
@@ -213,11 +215,28 @@ _RUNNERS = {
 }
 
 
-def choose_method(n: int) -> str:
-    """The ``auto`` rule (see docs/benchmarks.md for the figures behind it)."""
+def choose_method(boxes: NDArray[np.float64]) -> str:
+    """The ``auto`` rule; docs/benchmarks.md has the figures behind it.
+
+    Fixed costs dominate small inputs (brute force, then the sweep win
+    there); above, the grid is fastest on every scene except long thin
+    boxes, where the quadtree's one-cell-per-level placement wins.
+    """
+    n = boxes.shape[0]
     if n < BRUTE_BELOW:
         return "brute"
-    return "quadtree"
+    if n < SWEEP_BELOW:
+        return "sweep"
+    step = max(1, n // _SAMPLE)
+    s = boxes[::step]
+    w = s[:, 2] - s[:, 0]
+    h = s[:, 3] - s[:, 1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        aspect = np.maximum(w, h) / np.minimum(w, h)
+    aspect = aspect[~np.isnan(aspect)]  # points have no shape; segments count as long
+    if aspect.size and np.median(aspect) > ELONGATED:
+        return "quadtree"
+    return "grid"
 
 
 @contextmanager
@@ -256,7 +275,7 @@ def _solve(job: _Job, method: str, workers: int | None) -> NDArray[np.intp]:
     if n >= 2**31:
         raise ValueError(f"boxes: at most 2**31 - 1 objects supported, found {n}")
     if method == "auto":
-        method = choose_method(n)
+        method = choose_method(job.boxes)
     with _threads(workers):
         return _RUNNERS[method](job)
 

@@ -76,7 +76,7 @@ def _straddlers(rng, n):
 
 
 def _elongated(rng, n):
-    thin = 0.5 * _WORLD / np.sqrt(n)
+    thin = 0.22 * _WORLD / np.sqrt(n)  # about 2 pairs per box, like uniform
     long = 10 * thin
     c = rng.uniform(0, _WORLD, (n, 2))
     horizontal = rng.random(n) < 0.5
