@@ -49,14 +49,17 @@ def _sorted_pairs(i, j):
 
 
 def ckdtree_pairs(boxes):
-    """cKDTree.query_pairs on centres (Chebyshev radius), then the strict box
-    test; valid only when all boxes have the same width and height."""
+    """cKDTree.query_pairs on centres, then the strict box test.
+
+    Two boxes of equal size overlap only if their centres are closer than
+    one side in the max norm, so the largest side as Chebyshev radius finds
+    a superset that the exact test trims.  Only sensible for equal sizes.
+    """
     from scipy.spatial import cKDTree
 
-    w = boxes[0, 2] - boxes[0, 0]
-    h = boxes[0, 3] - boxes[0, 1]
+    r = max((boxes[:, 2] - boxes[:, 0]).max(), (boxes[:, 3] - boxes[:, 1]).max())
     c = (boxes[:, :2] + boxes[:, 2:]) / 2
-    p = cKDTree(c).query_pairs(max(w, h), p=np.inf, output_type="ndarray")
+    p = cKDTree(c).query_pairs(r, p=np.inf, output_type="ndarray")
     b = boxes
     i, j = p[:, 0], p[:, 1]
     ok = (b[i, 0] < b[j, 2]) & (b[j, 0] < b[i, 2]) & (b[i, 1] < b[j, 3]) & (b[j, 1] < b[i, 3])
@@ -77,9 +80,10 @@ def strtree_pairs(boxes):
 
 
 def equal_sizes(boxes):
+    """Same width and height up to the rounding of ``centre +- half``."""
     w = boxes[:, 2] - boxes[:, 0]
     h = boxes[:, 3] - boxes[:, 1]
-    return bool(np.all(w == w[0]) and np.all(h == h[0]))
+    return bool(np.allclose(w, w[0], rtol=1e-9) and np.allclose(h, h[0], rtol=1e-9))
 
 
 def first_call_seconds(cache_dir):
@@ -160,6 +164,7 @@ def _row(name, n, args, cols):
         if p == "cKDTree" and not equal_sizes(boxes):
             cells[p] = "n/a (sizes differ)"
             continue
+        fn(boxes[: min(n, 2000)])  # imports and first-call costs outside the timing
         best, med, pairs = timed(lambda fn=fn: fn(boxes), max(1, repeats // 2))
         if ref is not None and not np.array_equal(ref, pairs):
             raise AssertionError(f"{p} disagrees on {name} n={n}")

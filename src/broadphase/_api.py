@@ -99,15 +99,47 @@ def _sorted_entries(keys, objs, nbits):
 
 
 def _run_quadtree(job: _Job) -> NDArray[np.intp]:
+    half = _half(job.bounds)
+    depth = quadtree_depth(job.boxes, half)
+    scale = _world.scale(half, 2.0**depth)
+    levels, nrep = _placement(job.boxes.shape[0])
+    _qt.place(job.boxes, job.bounds[0], job.bounds[1], scale, depth, QUADTREE_SLACK,
+              levels, nrep)
+    return _walk_cells(job, depth, scale, levels, nrep)
+
+
+def grid_depth(boxes: NDArray[np.float64], half: float) -> int:
+    """Grid of 2**L cells a side: cells GRID_FACTOR times the typical box."""
+    n = boxes.shape[0]
+    octaves = _world.log2_ratio(half, GRID_FACTOR * 0.5 * _typical_extent(boxes))
+    if octaves is None:
+        octaves = 0.5 * math.log2(n)
+    return int(min(MAX_DEPTH, max(1, math.floor(octaves))))
+
+
+def _run_grid(job: _Job) -> NDArray[np.intp]:
+    n = job.boxes.shape[0]
+    half = _half(job.bounds)
+    depth = grid_depth(job.boxes, half)
+    levels, nrep = _placement(n)
+    while True:
+        scale = _world.scale(half, 2.0**depth)
+        _grid.place_finest(job.boxes, job.bounds[0], job.bounds[1], scale, depth, levels, nrep)
+        if depth <= 1 or int(nrep.sum()) <= GRID_BUDGET * n + 1024:
+            break
+        depth -= 1  # a few big boxes cover too many cells: coarsen
+    return _walk_cells(job, depth, scale, levels, nrep)
+
+
+def _placement(n: int) -> tuple[NDArray[np.int8], NDArray[np.int64]]:
+    return _work.buffer("levels", n, np.int8), _work.buffer("nrep", n, np.int64)
+
+
+def _walk_cells(job: _Job, depth: int, scale: float, levels, nrep) -> NDArray[np.intp]:
+    """Entries of every (box, cell), radix-sorted into walk order, then the walk."""
     boxes = job.boxes
     n = boxes.shape[0]
-    half = _half(job.bounds)
-    depth = quadtree_depth(boxes, half)
     x0, y0 = job.bounds[0], job.bounds[1]
-    scale = _world.scale(half, 2.0**depth)
-    levels = _work.buffer("levels", n, np.int8)
-    nrep = _work.buffer("nrep", n, np.int64)
-    _qt.place(boxes, x0, y0, scale, depth, QUADTREE_SLACK, levels, nrep)
     starts = _work.buffer("starts", n + 1, np.int64)
     starts[0] = 0
     np.cumsum(nrep, out=starts[1:])
@@ -125,46 +157,6 @@ def _run_quadtree(job: _Job) -> NDArray[np.intp]:
     cb = balanced(first, nchunks)
     args = (skeys, sobjs, first, *cols, depth, maxstack, cb) + job.narrow()
     return collect(_qt.walk, args, nchunks, n, _guess(n))
-
-
-def _run_grid(job: _Job) -> NDArray[np.intp]:
-    boxes = job.boxes
-    n = boxes.shape[0]
-    x0, y0, x1, y1 = job.bounds
-    hx, hy = _world.half_span(x0, x1), _world.half_span(y0, y1)
-    half = max(hx, hy)
-    # cells along the longer side: side / (GRID_FACTOR * typical extent)
-    octaves = _world.log2_ratio(half, GRID_FACTOR * 0.5 * _typical_extent(boxes))
-    if octaves is None:
-        octaves = 0.5 * math.log2(n)
-    g = 2.0 ** min(30.0, max(0.0, math.floor(octaves)))
-    quant = _work.buffer("quant", 4 * n, _IDX).reshape(n, 4)
-    nent = _work.buffer("nrep", n, np.int64)
-    while True:
-        scale = _world.scale(half, g)
-        gx = min(int(g), int(hx * scale) + 1)
-        gy = min(int(g), int(hy * scale) + 1)
-        _grid.grid_ranges(boxes, x0, y0, scale, gx, gy, quant, nent)
-        total = int(nent.sum())
-        if total <= GRID_BUDGET * n + 1024 or g <= 2:
-            break
-        g /= 2  # a few big boxes cover too many cells: coarsen
-    starts = _work.buffer("starts", n + 1, np.int64)
-    starts[0] = 0
-    np.cumsum(nent, out=starts[1:])
-    keys = _work.buffer("ka", total, np.int64)
-    objs = _work.buffer("va", total, _IDX)
-    _grid.grid_entries(quant, nent, starts, gx, keys, objs)
-    skeys, sobjs = _sorted_entries(keys, objs, max(1, int(gx * gy).bit_length()))
-    first = _radix.run_starts(skeys)
-    coords = _work.buffer("coords", 4 * total, np.float64).reshape(total, 4)
-    iq = _work.buffer("iq", 2 * total, _IDX).reshape(total, 2)
-    multi = _work.buffer("multi", total, np.bool_)
-    _grid.grid_gather(sobjs, boxes, quant, nent, coords, iq, multi)
-    nchunks = chunk_count(total)
-    cb = balanced(first, nchunks)
-    args = (skeys, sobjs, first, coords, iq, multi, gx) + job.narrow() + (cb,)
-    return collect(_grid.grid_pairs, args, nchunks, n, _guess(n))
 
 
 def _run_sweep(job: _Job) -> NDArray[np.intp]:

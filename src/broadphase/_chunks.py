@@ -33,7 +33,7 @@ def balanced(weights_cumsum: np.ndarray, nchunks: int) -> np.ndarray:
     return np.maximum.accumulate(bounds)
 
 
-def chunk_count(work: int, grain: int = 1 << 14, most: int = 256) -> int:
+def chunk_count(work: int, grain: int = 1 << 12, most: int = 256) -> int:
     """Chunks for ``work`` items: fixed by the data, never by the thread count."""
     return int(min(most, max(1, work // grain)))
 
