@@ -42,7 +42,7 @@ QUADTREE_BIAS = 0  # finest cell ~ 2**-BIAS of the typical box extent
 GRID_FACTOR = 2.0  # grid cell side, in typical box extents
 GRID_BUDGET = 4  # grid entries allowed per box before the cells grow
 BRUTE_BELOW = 192  # auto: brute force below this many objects,
-SWEEP_BELOW = 1000  # sort-and-sweep below this many,
+SWEEP_BELOW = 1500  # sort-and-sweep below this many,
 ELONGATED = 4.0  # and the quadtree when the typical aspect ratio exceeds this
 
 
