@@ -39,6 +39,7 @@ def write_png(path: Path, rgb: np.ndarray) -> None:
 
 
 def main() -> None:
+    """Render the scene and write docs/scene.png."""
     boxes = scenarios.make("seed000", 1000)
     pairs = bp.find_pairs(boxes)
     hit = np.zeros(len(boxes), bool)
@@ -47,7 +48,7 @@ def main() -> None:
     step = SIZE // 8
     img[::step, :] = GREY
     img[:, ::step] = GREY
-    for (x0, y0, x1, y1), red in zip(np.clip(boxes, 0, SIZE - 1).astype(int), hit):
+    for (x0, y0, x1, y1), red in zip(np.clip(boxes, 0, SIZE - 1).astype(int), hit, strict=True):
         color = RED if red else BLACK
         if red:
             img[y0:y1 + 1, x0:x1 + 1] = (250, 190, 190)
