@@ -72,7 +72,8 @@ def _typical_extent(boxes: NDArray[np.float64]) -> float:
     """Median of max(width, height) over an evenly strided sample."""
     step = max(1, boxes.shape[0] // _SAMPLE)
     s = boxes[::step]
-    return float(np.median(np.maximum(s[:, 2] - s[:, 0], s[:, 3] - s[:, 1])))  # may be inf
+    with np.errstate(over="ignore"):  # a box spanning +-1e308 is infinitely wide here
+        return float(np.median(np.maximum(s[:, 2] - s[:, 0], s[:, 3] - s[:, 1])))
 
 
 def _half(bounds) -> float:
@@ -221,9 +222,9 @@ def choose_method(boxes: NDArray[np.float64]) -> str:
         return "sweep"
     step = max(1, n // _SAMPLE)
     s = boxes[::step]
-    w = s[:, 2] - s[:, 0]
-    h = s[:, 3] - s[:, 1]
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        w = s[:, 2] - s[:, 0]
+        h = s[:, 3] - s[:, 1]
         aspect = np.maximum(w, h) / np.minimum(w, h)
     aspect = aspect[~np.isnan(aspect)]  # points have no shape; segments count as long
     if aspect.size and np.median(aspect) > ELONGATED:

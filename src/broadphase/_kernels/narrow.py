@@ -5,7 +5,8 @@ same rules and their results can be compared for exact equality.
 
 Box rule: two boxes collide when their open interiors intersect, i.e. the
 overlap has positive length on both axes.  The four comparisons are exact on
-floats.
+floats; the kernels write them inline, branch-free, before calling
+:func:`accept` on the survivors.
 
 Circle rule: ``|c1 - c2| < r1 + r2``.  Evaluated naively in floating point the
 two sides can round across each other, so :func:`circle_overlap` first tries a
@@ -34,12 +35,6 @@ _FILTER_TOL = 1e-14
 # under- or overflows, which is what makes the expansion arithmetic exact.
 _EXACT_LO = 2.0**-400
 _EXACT_HI = 2.0**400
-
-
-@njit(inline="always")
-def boxes_overlap(ax0, ay0, ax1, ay1, bx0, by0, bx1, by1):
-    """Strict overlap of two boxes: touching edges do not count."""
-    return ax0 < bx1 and bx0 < ax1 and ay0 < by1 and by0 < ay1
 
 
 @njit(inline="always")
