@@ -22,7 +22,6 @@ from ._kernels import grid as _grid
 from ._kernels import quadtree as _qt
 from ._kernels import radix as _radix
 from ._kernels import sweep as _sweep
-from ._kernels.morton import MAX_DEPTH
 from ._kernels.narrow import MODE_CIRCLES, MODE_GROUPS, MODE_MASKS
 
 __all__ = ["METHODS", "find_pairs", "find_circle_pairs", "find_pairs_between"]
@@ -39,7 +38,7 @@ _SAMPLE = 2048  # rows looked at to estimate typical sizes
 # Tuning, from the benchmark figures in docs/benchmarks.md.
 QUADTREE_SLACK = 1  # levels a box may sit above its fit level before it is split
 QUADTREE_BIAS = 0  # finest cell ~ 2**-BIAS of the typical box extent
-GRID_FACTOR = 2.0  # grid cell side, in typical box extents
+GRID_FACTOR = 4.0  # grid cell side, in typical box extents
 GRID_BUDGET = 4  # grid entries allowed per box before the cells grow
 BRUTE_BELOW = 192  # auto: brute force below this many objects,
 SWEEP_BELOW = 1500  # sort-and-sweep below this many,
@@ -85,7 +84,7 @@ def _half(bounds) -> float:
 def quadtree_depth(boxes: NDArray[np.float64], half: float) -> int:
     """Depth L: finest cells about the typical box size, at most ~256 n cells."""
     n = boxes.shape[0]
-    cap = min(MAX_DEPTH, max(1, int(math.log2(max(n, 1))) // 2 + 4))
+    cap = min(_qt.MAX_DEPTH, max(1, int(math.log2(max(n, 1))) // 2 + 4))
     octaves = _world.log2_ratio(half, _typical_extent(boxes))  # log2(side / ext) - 1
     if octaves is None:
         return cap
@@ -115,7 +114,7 @@ def grid_depth(boxes: NDArray[np.float64], half: float) -> int:
     octaves = _world.log2_ratio(half, GRID_FACTOR * 0.5 * _typical_extent(boxes))
     if octaves is None:
         octaves = 0.5 * math.log2(n)
-    return int(min(MAX_DEPTH, max(1, math.floor(octaves))))
+    return int(min(_qt.MAX_DEPTH, max(1, math.floor(octaves))))
 
 
 def _run_grid(job: _Job) -> NDArray[np.intp]:
@@ -148,15 +147,15 @@ def _walk_cells(job: _Job, depth: int, scale: float, levels, nrep) -> NDArray[np
     keys = _work.buffer("ka", m, np.int64)
     objs = _work.buffer("va", m, _IDX)
     _qt.entries(boxes, x0, y0, scale, depth, levels, starts, keys, objs)
-    skeys, sobjs = _sorted_entries(keys, objs, 2 * depth + 5)
-    first = _radix.run_starts(skeys)
+    skeys, sobjs = _sorted_entries(keys, objs, 2 * depth + _qt.KEY_EXTRA_BITS)
+    first = _radix.run_starts(skeys, _qt.SUB_BITS)
     maxstack = _qt.max_stack(skeys, first, depth)
     cols = [_work.buffer(f"c{t}", m, np.float64) for t in range(4)]
     cols += [_work.buffer(f"q{t}", m, _IDX) for t in range(2)]
     _qt.gather(sobjs, boxes, x0, y0, scale, depth, *cols)
     nchunks = chunk_count(m)
     cb = balanced(first, nchunks)
-    args = (skeys, sobjs, first, *cols, depth, maxstack, cb) + job.narrow()
+    args = (skeys, sobjs, first, *cols, x0, scale, depth, maxstack, cb) + job.narrow()
     return collect(_qt.walk, args, nchunks, n, _guess(n))
 
 

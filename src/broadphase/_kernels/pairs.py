@@ -15,17 +15,6 @@ import numpy as np
 from numba import njit, prange
 
 
-@njit(inline="always")
-def _insertion_sort(a, lo, hi):
-    for t in range(lo + 1, hi):
-        v = a[t]
-        u = t - 1
-        while u >= lo and a[u] > v:
-            a[u + 1] = a[u]
-            u -= 1
-        a[u + 1] = v
-
-
 @njit(cache=True, parallel=True)
 def canonical(pi, pj, offsets, counts, n, ti, tj):
     """Rows sorted by (i, j) in O(n + k), cache-friendly and in parallel.
@@ -40,7 +29,7 @@ def canonical(pi, pj, offsets, counts, n, ti, tj):
     """
     nseg = counts.shape[0]
     # about 4096 pairs per bucket: few buckets (few allocations) for small k
-    want = max(1, min(1024, counts.sum() // 4096))
+    want = max(1, min(1024, counts.sum() // 16384))
     shift = 0
     while (n - 1) >> shift >= want:
         shift += 1
@@ -88,7 +77,15 @@ def canonical(pi, pj, offsets, counts, n, ti, tj):
             if z - a > 32:
                 col[a:z] = np.sort(col[a:z])
             else:
-                _insertion_sort(col, a, z)
+                # Insertion sort, written out: a call with array arguments
+                # costs reference counting per object, more than the sort.
+                for t in range(a + 1, z):
+                    v = col[t]
+                    w = t - 1
+                    while w >= a and col[w] > v:
+                        col[w + 1] = col[w]
+                        w -= 1
+                    col[w + 1] = v
             for t in range(a, z):
                 out[lo + t, 0] = base + u
                 out[lo + t, 1] = col[t]

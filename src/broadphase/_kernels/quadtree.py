@@ -49,6 +49,15 @@ from .morton import compact, encode, quantize, xor_level
 from .narrow import accept
 
 _LEVEL_BITS = 5
+# Low key bits: where the entry's minx falls inside its cell, in 1/256ths.
+# Sorting on them orders each cell's entries by minx (up to ties), so the
+# own-cell loop can stop at the first entry that starts right of the current
+# one: every later entry starts further right.
+_SUB_BITS = 8
+_SUB_TOP = (1 << _SUB_BITS) - 1
+SUB_BITS = _SUB_BITS
+KEY_EXTRA_BITS = _LEVEL_BITS + _SUB_BITS  # key bits beyond the 2L of the Morton code
+MAX_DEPTH = (63 - KEY_EXTRA_BITS) // 2  # keys stay below 2**63
 
 
 @njit(inline="always")
@@ -82,6 +91,21 @@ def place(boxes, x0, y0, scale, depth, slack, levels, nrep):
         nrep[k] = (1 + ((ix1 >> s) != (ix0 >> s))) * (1 + ((iy1 >> s) != (iy0 >> s)))
 
 
+@njit(inline="always")
+def _sub(t, inv2s, cx):
+    """Position of the continuous cell coordinate ``t`` (level L) inside the
+    level cell ``cx`` (``inv2s`` = 2**-(L - level), exact), in 1/256ths.
+
+    Monotone in ``t``; below the cell it is 0, past it above 255 (callers
+    clamp minx's value to 255 and leave maxx's unclamped)."""
+    f = (t * inv2s - cx) * (_SUB_TOP + 1)
+    if not f > 0.0:
+        return 0
+    if f >= 1e9:
+        return 1000000000
+    return int(f)
+
+
 @njit(cache=True, parallel=True)
 def entries(boxes, x0, y0, scale, depth, levels, starts, keys, objs):
     """Sort key and object of every (box, cell) entry.
@@ -95,14 +119,17 @@ def entries(boxes, x0, y0, scale, depth, levels, starts, keys, objs):
         iy0 = quantize(boxes[k, 1], y0, scale, top)
         ix1 = quantize(boxes[k, 2], x0, scale, top)
         iy1 = quantize(boxes[k, 3], y0, scale, top)
+        t0 = (boxes[k, 0] * 0.5 - x0 * 0.5) * scale  # as in quantize
         lv = levels[k]
         s = depth - lv
+        inv2s = 1.0 / (1 << s)
         up = 2 * s + _LEVEL_BITS
         p = starts[k]
         tag = k if starts[k + 1] - p == 1 else ~k
         for cy in range(iy0 >> s, (iy1 >> s) + 1):
             for cx in range(ix0 >> s, (ix1 >> s) + 1):
-                keys[p] = (encode(cx, cy) << up) | lv
+                sub = min(_sub(t0, inv2s, cx), _SUB_TOP)
+                keys[p] = (((encode(cx, cy) << up) | lv) << _SUB_BITS) | sub
                 objs[p] = tag
                 p += 1
 
@@ -120,7 +147,7 @@ def max_stack(skeys, first, depth):
     size = 0
     maxstack = 0
     for c in range(nc):
-        key = skeys[first[c]]
+        key = skeys[first[c]] >> _SUB_BITS
         lv = key & ((1 << _LEVEL_BITS) - 1)
         start = key >> _LEVEL_BITS
         while sp > 0 and cend[sp - 1] <= start:
@@ -172,7 +199,7 @@ def _push(e, top, objs, ex0, ey0, ex1, ey1, eqx, eqy,
 
 
 @njit(cache=True, parallel=True)
-def walk(skeys, objs, first, ex0, ey0, ex1, ey1, eqx, eqy, depth, maxstack, bounds,
+def walk(skeys, objs, first, ex0, ey0, ex1, ey1, eqx, eqy, x0, scale, depth, maxstack, bounds,
          circles, groups, cats, masks, mode,
          todo, offsets, caps, pi, pj, counts):
     """The single pre-order walk with an ancestor-object stack, in chunks.
@@ -203,7 +230,7 @@ def walk(skeys, objs, first, ex0, ey0, ex1, ey1, eqx, eqy, depth, maxstack, boun
         base = offsets[c]
         c0 = bounds[c]
         if c0 < bounds[c + 1]:
-            key0 = skeys[first[c0]]
+            key0 = skeys[first[c0]] >> _SUB_BITS
             start0 = key0 >> _LEVEL_BITS
             for lv in range(key0 & lvmask):
                 sh = 2 * (depth - lv)
@@ -212,11 +239,11 @@ def walk(skeys, objs, first, ex0, ey0, ex1, ey1, eqx, eqy, depth, maxstack, boun
                 hi = c0
                 while lo < hi:
                     mid = (lo + hi) // 2
-                    if skeys[first[mid]] < akey:
+                    if (skeys[first[mid]] >> _SUB_BITS) < akey:
                         lo = mid + 1
                     else:
                         hi = mid
-                if lo < c0 and skeys[first[lo]] == akey:
+                if lo < c0 and (skeys[first[lo]] >> _SUB_BITS) == akey:
                     for e in range(first[lo], first[lo + 1]):
                         top = _push(e, top, objs, ex0, ey0, ex1, ey1, eqx, eqy,
                                     st_x0, st_y0, st_x1, st_y1, st_obj, st_qx, st_qy)
@@ -226,9 +253,10 @@ def walk(skeys, objs, first, ex0, ey0, ex1, ey1, eqx, eqy, depth, maxstack, boun
         for cc in range(c0, bounds[c + 1]):
             b = first[cc]
             e_end = first[cc + 1]
-            key = skeys[b]
+            key = skeys[b] >> _SUB_BITS
             start = key >> _LEVEL_BITS
             s = depth - (key & lvmask)
+            inv2s = 1.0 / (1 << s)
             cell_x = compact(start)
             cell_y = compact(start >> 1)
             while sp > 0 and cend[sp - 1] <= start:
@@ -241,6 +269,8 @@ def walk(skeys, objs, first, ex0, ey0, ex1, ey1, eqx, eqy, depth, maxstack, boun
                 uy1 = ey1[u]
                 ou = objs[u]
                 iu = ou if ou >= 0 else ~ou
+                # no later entry of this cell overlaps once one starts past ux1
+                umax = _sub((ux1 * 0.5 - x0 * 0.5) * scale, inv2s, cell_x >> s)
                 qxu = eqx[u]
                 qyu = eqy[u]
                 # Own cell, later entries.  Two boxes can share several cells
@@ -252,6 +282,8 @@ def walk(skeys, objs, first, ex0, ey0, ex1, ey1, eqx, eqy, depth, maxstack, boun
                 # costs more than the two stores).
                 if ou >= 0:
                     for v in range(u + 1, e_end):
+                        if (skeys[v] & _SUB_TOP) > umax:
+                            break
                         ov = objs[v]
                         keep = (ux0 < ex1[v]) & (ex0[v] < ux1) & (uy0 < ey1[v]) & (ey0[v] < uy1)
                         jv = ov if ov >= 0 else ~ov
@@ -274,6 +306,8 @@ def walk(skeys, objs, first, ex0, ey0, ex1, ey1, eqx, eqy, depth, maxstack, boun
                         cnt += keep
                     continue
                 for v in range(u + 1, e_end):
+                    if (skeys[v] & _SUB_TOP) > umax:
+                        break
                     ov = objs[v]
                     keep = ((ux0 < ex1[v]) & (ex0[v] < ux1) & (uy0 < ey1[v]) & (ey0[v] < uy1)
                             & ((ov >= 0) | _holds(qxu, qyu, eqx[v], eqy[v], cell_x, cell_y, s)))

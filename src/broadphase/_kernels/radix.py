@@ -61,13 +61,13 @@ def sort_pairs(ka, va, kb, vb, nbits):
 
 
 @njit(cache=True)
-def run_starts(skeys):
-    """Start of every run of equal keys in sorted ``skeys``, plus ``len``."""
+def run_starts(skeys, drop):
+    """Start of every run of keys equal above their low ``drop`` bits, plus ``len``."""
     m = skeys.shape[0]
     first = np.empty(m + 1, np.int64)
     nc = 0
     for e in range(m):
-        if e == 0 or skeys[e] != skeys[e - 1]:
+        if e == 0 or (skeys[e] >> drop) != (skeys[e - 1] >> drop):
             first[nc] = e
             nc += 1
     first[nc] = m
