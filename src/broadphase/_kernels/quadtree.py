@@ -32,6 +32,12 @@ ranges whenever they truly overlap: each box has exactly one replica
 holding P, the two nest, and the pair is reported exactly once.  Pairs of
 unreplicated boxes are seen once anyway and skip the check.
 
+Inside a cell the entries are ordered by minx (eight low key bits hold
+minx's position within the cell, a monotone function of it), so the test
+of an entry against the later entries of its cell stops at the first one
+whose position exceeds that of its maxx: that one, and all after it,
+start to the right of it.
+
 Complexity: O(n) to place (at most 4 entries per box), O(m) radix sort of
 the m <= 4n keys, and a walk costing O(m + T) where T, the candidate tests,
 counts for each entry the entries of its own and its ancestor cells.  A box
@@ -93,11 +99,12 @@ def place(boxes, x0, y0, scale, depth, slack, levels, nrep):
 
 @njit(inline="always")
 def _sub(t, inv2s, cx):
-    """Position of the continuous cell coordinate ``t`` (level L) inside the
-    level cell ``cx`` (``inv2s`` = 2**-(L - level), exact), in 1/256ths.
+    """Where the level-L coordinate ``t`` falls in the cell ``cx``, in 1/256ths.
 
-    Monotone in ``t``; below the cell it is 0, past it above 255 (callers
-    clamp minx's value to 255 and leave maxx's unclamped)."""
+    ``inv2s`` is 2**-(L - level), so the scaling is exact.  Monotone in
+    ``t``; below the cell it is 0, past it above 255 (callers clamp minx's
+    value to 255 and leave maxx's unclamped).
+    """
     f = (t * inv2s - cx) * (_SUB_TOP + 1)
     if not f > 0.0:
         return 0
