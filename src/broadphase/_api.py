@@ -262,6 +262,16 @@ def _solve(job: _Job, method: str, workers: int | None) -> NDArray[np.intp]:
         return _RUNNERS[method](job)
 
 
+def _search(boxes, bounds, circles, method, workers, groups, categories, masks):
+    """Check the options shared by the public functions, then solve."""
+    method = _cast.method(method, ("auto",) + METHODS)
+    w = _cast.workers(workers)
+    g, c, m, mode = _filters(boxes.shape[0], groups, categories, masks)
+    if circles.shape[0]:
+        mode |= MODE_CIRCLES
+    return _solve(_Job(boxes, bounds, circles, g, c, m, mode), method, w)
+
+
 def find_pairs(
     boxes: ArrayLike,
     *,
@@ -315,10 +325,7 @@ def find_pairs(
     []
     """
     arr, bounds = _cast.boxes(boxes)
-    method = _cast.method(method, ("auto",) + METHODS)
-    w = _cast.workers(workers)
-    g, c, m, mode = _filters(arr.shape[0], groups, categories, masks)
-    return _solve(_Job(arr, bounds, _NO_CIRCLES, g, c, m, mode), method, w)
+    return _search(arr, bounds, _NO_CIRCLES, method, workers, groups, categories, masks)
 
 
 def find_circle_pairs(
@@ -360,10 +367,7 @@ def find_circle_pairs(
     []
     """
     xyr, bxs, bounds = _cast.circles(centers, radii)
-    method = _cast.method(method, ("auto",) + METHODS)
-    w = _cast.workers(workers)
-    g, c, m, mode = _filters(xyr.shape[0], groups, categories, masks)
-    return _solve(_Job(bxs, bounds, xyr, g, c, m, mode | MODE_CIRCLES), method, w)
+    return _search(bxs, bounds, xyr, method, workers, groups, categories, masks)
 
 
 def find_pairs_between(

