@@ -59,8 +59,8 @@ def collect(kernel, args: tuple, nchunks: int, n: int, guess: int) -> np.ndarray
         kernel(*args, over, new_offsets, new_caps, qi, qj, counts)
         pi, pj, offsets = qi, qj, new_offsets
     k = int(counts.sum())
-    return canonical(pi, pj, offsets, counts, n,
-                     _work.buffer("ti", k, _IDX), _work.buffer("tj", k, _IDX))
+    return canonical(pi, pj, offsets, counts, n, _work.buffer("ti", k, _IDX),
+                     _work.buffer("tj", k, _IDX), np.empty((k, 2), np.intp))
 
 
 def _offsets(caps: np.ndarray) -> np.ndarray:

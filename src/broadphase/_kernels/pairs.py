@@ -14,25 +14,80 @@ the public convention: ``(k, 2)`` intp, ``i < j``, rows sorted.
 import numpy as np
 from numba import njit, prange
 
+# Rows of up to _ROW values are sorted by a sorting network; longer rows keep
+# their first _ROW values there and merge the rest in afterwards.
+_ROW = 8
+_NONE = np.iinfo(np.int32).max  # pads short rows; above every object index
+
+
+@njit(inline="always")
+def _order(rows, a, b, w):
+    """Compare-exchange rows ``a`` and ``b`` in every column: branch-free, vectorised."""
+    ra = rows[a]
+    rb = rows[b]
+    for u in range(w):
+        x = ra[u]
+        y = rb[u]
+        ra[u] = min(x, y)
+        rb[u] = max(x, y)
+
+
+@njit(inline="always")
+def _sort8(rows, w):
+    """Batcher's odd-even merge network for 8 values (19 compare-exchanges)."""
+    _order(rows, 0, 1, w)
+    _order(rows, 2, 3, w)
+    _order(rows, 4, 5, w)
+    _order(rows, 6, 7, w)
+    _order(rows, 0, 2, w)
+    _order(rows, 1, 3, w)
+    _order(rows, 4, 6, w)
+    _order(rows, 5, 7, w)
+    _order(rows, 1, 2, w)
+    _order(rows, 5, 6, w)
+    _order(rows, 0, 4, w)
+    _order(rows, 1, 5, w)
+    _order(rows, 2, 6, w)
+    _order(rows, 3, 7, w)
+    _order(rows, 2, 4, w)
+    _order(rows, 3, 5, w)
+    _order(rows, 1, 2, w)
+    _order(rows, 3, 4, w)
+    _order(rows, 5, 6, w)
+
+
+@njit(inline="always")
+def _bucket_shift(n):
+    """log2 of the objects per bucket: >= 4096 (or n), at most 256 buckets."""
+    shift = 0
+    while (n - 1) >> shift >= 256 or (1 << shift) < min(n, 4096):
+        shift += 1
+    return shift
+
 
 @njit(cache=True, parallel=True)
-def canonical(pi, pj, offsets, counts, n, ti, tj):
+def canonical(pi, pj, offsets, counts, n, ti, tj, out):
     """Rows sorted by (i, j) in O(n + k), cache-friendly and in parallel.
 
-    1. Split the pairs by the high bits of i into at most 1024 buckets (a
-       histogram and a scatter per chunk slice, positions laid out
-       bucket-major, slice-minor: deterministic for any thread count).
-       ``ti``/``tj`` are scratch of at least k elements.
-    2. Each bucket spans few enough objects that a counting sort on i fits
-       in cache; each run of equal i (the neighbours of one object: short)
-       is then sorted by j and written out.
+    1. Split the pairs by the high bits of i into at most 256 buckets of at
+       least 4096 objects (a histogram and a scatter per chunk slice,
+       positions laid out bucket-major, slice-minor: deterministic for any
+       thread count).  ``ti``/``tj`` are scratch of at least k elements;
+       ``out`` is the (k, 2) result, allocated by the caller (NumPy backs
+       big arrays with huge pages where the system offers them, numba does
+       not, and first-touch page faults on a fresh 32 MB result otherwise
+       cost a third of this function).
+    2. Per bucket, in cache: deal each pair's j into the column of its i,
+       in a table of ``_ROW`` rows whose empty slots hold ``_NONE``.  Object
+       i's partners are the first ``cnt[i]`` values of its column once the
+       columns are sorted, which a sorting network does for all columns at
+       once without a data-dependent branch (a per-object insertion sort
+       mispredicts about once per object: it cost a third of the time).
+       Partners beyond ``_ROW`` go to an overflow list that is sorted by i
+       and insertion-merged into the written rows.
     """
     nseg = counts.shape[0]
-    # about 4096 pairs per bucket: few buckets (few allocations) for small k
-    want = max(1, min(1024, counts.sum() // 16384))
-    shift = 0
-    while (n - 1) >> shift >= want:
-        shift += 1
+    shift = _bucket_shift(n)
     nb = ((n - 1) >> shift) + 1 if n > 0 else 1
     hist = np.zeros((nseg, nb), np.int64)
     for s in prange(nseg):
@@ -55,39 +110,46 @@ def canonical(pi, pj, offsets, counts, n, ti, tj):
             h[b] = q + 1
             ti[q] = pi[t]
             tj[q] = pj[t]
-    out = np.empty((total, 2), np.intp)
-    width = 1 << shift
     for b in prange(nb):
-        lo = bstart[b]
-        hi = bstart[b + 1]
-        base = b << shift
-        start = np.zeros(width + 1, np.int64)
-        for t in range(lo, hi):
-            start[ti[t] - base + 1] += 1
-        for u in range(width):
-            start[u + 1] += start[u]
-        col = np.empty(hi - lo, pj.dtype)
-        for t in range(lo, hi):
-            u = ti[t] - base
-            col[start[u]] = tj[t]
-            start[u] += 1
-        a = 0
-        for u in range(width):
-            z = start[u]  # now the end of run u
-            if z - a > 32:
-                col[a:z] = np.sort(col[a:z])
-            else:
-                # Insertion sort, written out: a call with array arguments
-                # costs reference counting per object, more than the sort.
-                for t in range(a + 1, z):
-                    v = col[t]
-                    w = t - 1
-                    while w >= a and col[w] > v:
-                        col[w + 1] = col[w]
-                        w -= 1
-                    col[w + 1] = v
-            for t in range(a, z):
-                out[lo + t, 0] = base + u
-                out[lo + t, 1] = col[t]
-            a = z
+        _finish_bucket(ti, tj, bstart[b], bstart[b + 1], b << shift,
+                       min(1 << shift, n - (b << shift)), out)
     return out
+
+
+@njit(inline="always")
+def _finish_bucket(ti, tj, lo, hi, base, w, out):
+    """Write the pairs ``ti/tj[lo:hi]`` (objects ``base:base + w``) sorted to ``out[lo:hi]``."""
+    rows = np.full((_ROW, w), _NONE, tj.dtype)
+    cnt = np.zeros(w, np.int64)
+    over_i = np.empty(hi - lo, ti.dtype)
+    over_j = np.empty(hi - lo, tj.dtype)
+    nover = 0
+    for t in range(lo, hi):
+        u = ti[t] - base
+        c = cnt[u]
+        cnt[u] = c + 1
+        if c < _ROW:
+            rows[c, u] = tj[t]
+        else:
+            over_i[nover] = u
+            over_j[nover] = tj[t]
+            nover += 1
+    _sort8(rows, w)
+    order = np.argsort(over_i[:nover], kind="mergesort")  # by object, stable
+    p = lo
+    q = 0
+    for u in range(w):
+        c = cnt[u]
+        for r in range(min(c, _ROW)):
+            out[p + r, 0] = base + u
+            out[p + r, 1] = rows[r, u]
+        for r in range(_ROW, c):
+            v = over_j[order[q]]
+            q += 1
+            x = p + r - 1
+            while x >= p and out[x, 1] > v:
+                out[x + 1, 1] = out[x, 1]
+                x -= 1
+            out[x + 1, 1] = v
+            out[p + r, 0] = base + u
+        p += c

@@ -173,15 +173,16 @@ def gather(objs, boxes, x0, y0, scale, depth, ex0, ey0, ex1, ey1, eqx, eqy):
     """Each entry's box and integer min corner, in walk order (columns)."""
     top = (1 << depth) - 1
     for e in prange(objs.shape[0]):
-        k = objs[e]
-        if k < 0:
-            k = ~k
-        ex0[e] = boxes[k, 0]
-        ey0[e] = boxes[k, 1]
+        o = objs[e]
+        k = o ^ (o >> 31)  # ~o for a replica's negative tag, without a branch
+        bx = boxes[k, 0]
+        by = boxes[k, 1]
+        ex0[e] = bx
+        ey0[e] = by
         ex1[e] = boxes[k, 2]
         ey1[e] = boxes[k, 3]
-        eqx[e] = quantize(boxes[k, 0], x0, scale, top)
-        eqy[e] = quantize(boxes[k, 1], y0, scale, top)
+        eqx[e] = quantize(bx, x0, scale, top)
+        eqy[e] = quantize(by, y0, scale, top)
 
 
 @njit(inline="always")
@@ -339,6 +340,8 @@ def walk(skeys, objs, first, ex0, ey0, ex1, ey1, eqx, eqy, x0, scale, depth, max
                         pi[base + cnt] = min(iu, jw)
                         pj[base + cnt] = max(iu, jw)
                     cnt += keep
+            if s == 0:
+                continue  # a finest cell has no descendants: nothing to push
             for u in range(b, e_end):
                 top = _push(u, top, objs, ex0, ey0, ex1, ey1, eqx, eqy,
                             st_x0, st_y0, st_x1, st_y1, st_obj, st_qx, st_qy)
