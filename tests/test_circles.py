@@ -15,7 +15,7 @@ from helpers import assert_same
 ALL_METHODS = ("auto",) + tuple(bp.METHODS)
 
 # Powers of two keep exact tangency of integer configurations; the others
-# reach other magnitudes inside the documented exact range (1e-120 .. 1e120).
+# reach other magnitudes (extreme ones: see test_extreme_magnitudes_match_exact).
 SCALES = [1.0, 0.5, 2.0**-40, 2.0**40, 0.1, 3.0, 1e-100, 1e100]
 
 
@@ -51,7 +51,6 @@ def _in_range(strategy):
 def near_tangent_circles(draw, min_n=2, max_n=30):
     """Pairs whose radii sum is within a few ulps of their distance."""
     n = draw(st.integers(min_n, max_n))
-    # keep every magnitude inside the documented exact range (1e-120 .. 1e120)
     f = _in_range(st.floats(-10, 10, allow_nan=False, allow_infinity=False))
     frac = st.one_of(st.just(0.0), st.floats(1e-6, 1.0))
     centers, radii = [], []
@@ -283,8 +282,6 @@ _SCRIPT = textwrap.dedent("""
 ORIGIN_CASES = {
     # two zero-radius circles at the origin: d = 0, s = 0, no pair (0 < 0 false)
     "two_zero_radius": ([[0, 0], [0, 0]], [0, 0], []),
-    # (subnormal radii also crash grid/quadtree, but they are outside the
-    # documented exact range, so they are not tested here)
     # 59 zero-radius circles at the origin plus a unit circle at (3, 3):
     # distance sqrt(18) > 1, so no pairs at all (the 59 points never overlap)
     "many_points_and_one": ([[0, 0]] * 59 + [[3, 3]], [0] * 59 + [1], []),
@@ -306,3 +303,53 @@ def test_zero_radius_at_origin_child_process(method, case):
                           timeout=300)
     assert proc.returncode == 0, (proc.returncode, proc.stderr[-500:])
     assert proc.stdout.strip() == repr(expected)
+
+
+# --------------------------------------------------------------------------
+# magnitudes from subnormal to the largest double, mixed in one pair: the
+# exact expansion would underflow there, the integer fallback must not
+
+EXTREME = [5e-324, 1e-310, 1e-300, 1e-200, 1e-130, 2.0**-60, 1.0, 3.0, 1e130, 1e200, 1e300,
+           8.98846567431158e307]
+
+
+@st.composite
+def extreme_circles(draw):
+    """A huge circle grazing tiny ones, and random circles over every magnitude."""
+    mag = st.sampled_from(EXTREME)
+    sign = st.sampled_from([1.0, -1.0])
+    centers, radii = [], []
+    for _ in range(draw(st.integers(1, 4))):
+        big, small = draw(mag), draw(mag)
+        x = draw(sign) * big
+        # a point at distance about |x| from a circle of radius about |x|:
+        # the tiny coordinate decides, and rounding of r can go either way
+        r = abs(x - draw(sign) * small)
+        if not math.isfinite(r):  # 2 * 9e307 overflows: no such circle
+            r = big
+        for _ in range(draw(st.integers(0, 2))):
+            r = math.nextafter(r, math.inf if draw(st.booleans()) else 0.0)
+        centers += [(x, 0.0), (0.0, draw(sign) * small) if draw(st.booleans()) else (small, 0.0)]
+        radii += [r, draw(st.sampled_from([0.0, small]))]
+    for _ in range(draw(st.integers(0, 4))):
+        centers.append((draw(sign) * draw(mag), draw(sign) * draw(mag)))
+        radii.append(draw(st.sampled_from([0.0, *EXTREME])))
+    return np.array(centers, np.float64), np.array(radii, np.float64)
+
+
+@pytest.mark.parametrize("method", ALL_METHODS)
+@given(c=extreme_circles())
+def test_extreme_magnitudes_match_exact(method, c):
+    centers, radii = c
+    assert_same(bp.find_circle_pairs(centers, radii, method=method),
+                naive.circle_pairs(centers, radii))
+
+
+@pytest.mark.parametrize("method", ALL_METHODS)
+def test_huge_circle_grazing_tiny_point(method):
+    # distance 1e200 - 1e-200 < radius 1e200: a pair, decided by 1e-200 alone
+    for big, tiny in [(1e200, 1e-200), (1e300, 1e-300), (1e300, 5e-324)]:
+        got = bp.find_circle_pairs([[big, 0], [tiny, 0]], [big, 0.0], method=method)
+        assert got.tolist() == [[0, 1]]
+        got = bp.find_circle_pairs([[big, 0], [-tiny, 0]], [big, 0.0], method=method)
+        assert got.tolist() == []

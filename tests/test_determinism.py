@@ -69,3 +69,28 @@ def test_between_workers(method):
         got = bp.find_pairs_between(a, b, method=method, workers=w)
         assert_canonical(got, between=True)
         np.testing.assert_array_equal(got, ref)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: bp.find_pairs([[0, 0, 1, 1], [0.5, 0.5, 2, 2]], workers=1),
+    lambda: bp.find_circle_pairs([[0, 0], [1, 0]], 1.0, workers=1),
+    lambda: bp.find_pairs_between([[0, 0, 1, 1]], [[0.5, 0.5, 2, 2]], workers=1),
+])
+def test_workers_cover_validation(call, monkeypatch):
+    # the parallel input scan is part of the call: it obeys workers= too
+    import numba
+
+    from broadphase import _cast
+
+    seen = []
+    real = _cast.rows
+
+    def spy(*args, **kwargs):
+        seen.append(numba.get_num_threads())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(_cast, "rows", spy)
+    before = numba.get_num_threads()
+    assert len(call()) == 1
+    assert seen and set(seen) == {1}
+    assert numba.get_num_threads() == before

@@ -59,7 +59,7 @@ def test_first_bad_row_is_named(workers):
         bp.find_pairs(b, workers=workers)
 
 
-@pytest.mark.parametrize("shape", [(5, 3), (5, 5), (4,), (2, 4, 1), (1, 2, 4)])
+@pytest.mark.parametrize("shape", [(5, 3), (5, 5), (4,), (2, 4, 1), (1, 2, 4), (5, 0), (0, 3)])
 def test_wrong_shape(shape):
     with pytest.raises(ValueError, match=r"boxes: expected shape \(n, 4\).*found shape"):
         bp.find_pairs(np.zeros(shape))
@@ -83,14 +83,46 @@ def test_non_numbers(value):
 
 
 def test_none_in_lists():
-    # None converts to NaN through float(): refused as a non-finite value of row 0
-    with pytest.raises((TypeError, ValueError), match=r"boxes(\[0\])?"):
-        bp.find_pairs([[None, 0, 1, 1], [0, 0, 1, 1]])
+    with pytest.raises(TypeError, match=re.escape("boxes[1]: expected real numbers, found None")):
+        bp.find_pairs([[0, 0, 1, 1], [None, 0, 1, 1]])
+
+
+@pytest.mark.parametrize("call", [
+    lambda: bp.find_pairs(None),
+    lambda: bp.find_circle_pairs(None, 1.0),
+    lambda: bp.find_circle_pairs([[0, 0], [1, 1]], None),
+    lambda: bp.find_pairs_between([[0, 0, 1, 1]], None),
+])
+def test_none_is_not_a_number(call):
+    with pytest.raises(TypeError, match=r"expected real numbers, found None"):
+        call()
+
+
+def test_none_in_radii():
+    with pytest.raises(TypeError, match=re.escape("radii[1]: expected real numbers, found None")):
+        bp.find_circle_pairs([[0, 0], [1, 1]], [1.0, None])
 
 
 def test_huge_integers_refused():
-    with pytest.raises(ValueError, match=r"boxes.*2\*\*53"):
-        bp.find_pairs(np.array([[0, 0, 2**60, 1], [0, 0, 1, 1]], np.int64))
+    b = np.array([[0, 0, 1, 1], [0, 0, 1, 1], [0, 0, 2**60, 1]], np.int64)
+    with pytest.raises(ValueError, match=re.escape("boxes[2]: integers up to 2**53")):
+        bp.find_pairs(b)
+
+
+def test_python_ints_beyond_int64_refused():
+    # NumPy holds these in an object array; float64 would round them silently
+    with pytest.raises(ValueError, match=re.escape(f"boxes[1]: integers up to 2**53 in magnitude "
+                                                   f"expected (float64 holds them exactly), "
+                                                   f"found {2**70 + 1}")):
+        bp.find_pairs([[0, 0, 1, 1], [0, 0, 2**70 + 1, 1]])
+
+
+@pytest.mark.skipif(np.finfo(np.longdouble).nmant <= 52, reason="longdouble is float64 here")
+def test_longdouble_that_would_round_names_the_row():
+    b = np.array([[0, 0, 1, 1], [0, 0, 1, 1], [0, 0, 1, 1]], np.longdouble)
+    b[2, 2] = np.longdouble(1) / 3
+    with pytest.raises(ValueError, match=r"boxes\[2\]: values exactly representable in float64"):
+        bp.find_pairs(b)
 
 
 @pytest.mark.parametrize("method", ["fast", "", "Brute", "AUTO", None, 3])
@@ -217,6 +249,24 @@ def test_negative_bits(name):
 def test_filter_non_integers(name, value):
     with pytest.raises(TypeError, match=name):
         bp.find_pairs(_good(), **{name: value})
+
+
+@pytest.mark.parametrize("value, exc, message", [
+    ([2**64] + [1] * 29, ValueError, f"masks[0]: expected bits as a non-negative integer below "
+                                     f"2**64, found {2**64}"),
+    ([1] * 29 + [-1], ValueError, "masks[29]: expected bits as a non-negative integer, found -1"),
+    ([1] * 29 + [1.5], TypeError, "masks[29]: expected an integer, found 1.5"),
+    ([1] * 29 + [None], TypeError, "masks[29]: expected an integer, found None"),
+])
+def test_mask_lists_checked_element_by_element(value, exc, message):
+    with pytest.raises(exc, match=re.escape(message)):
+        bp.find_pairs(_good(), masks=value)
+
+
+@pytest.mark.parametrize("value", [[2**63] + [1] * 29, np.full(30, 2**63, np.uint64)])
+def test_groups_beyond_int64_refused(value):
+    with pytest.raises(ValueError, match=re.escape("groups[0]: expected an integer")):
+        bp.find_pairs(_good(), groups=value)
 
 
 # --------------------------------------------------------------------------

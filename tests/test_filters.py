@@ -169,3 +169,18 @@ def test_between_scenarios(method):
     b = scenarios.make("mixed", 900, seed=2)
     assert_same(bp.find_pairs_between(a, b, method=method), naive.pairs_between(a, b),
                 between=True)
+
+
+@pytest.mark.parametrize("method", ALL_METHODS)
+def test_mask_bits_above_2_63_from_python_ints(method):
+    # NumPy reads [2**63 + 1, 1] as float64 (rounding bit 0 away): the lists
+    # must be taken exactly.  Bit 0 is the only bit the two share.
+    boxes = [[0, 0, 2, 2], [1, 1, 3, 3]]
+    got = bp.find_pairs(boxes, categories=[2**63 + 1, 1], masks=[1, 1], method=method)
+    assert_same(got, naive.box_pairs(boxes, categories=np.array([2**63 + 1, 1], np.uint64),
+                                     masks=np.array([1, 1], np.uint64)))
+    assert got.tolist() == [[0, 1]]
+    full = 2**64 - 1
+    assert bp.find_pairs(boxes, categories=[full, 2], masks=[2, full],
+                         method=method).tolist() == [[0, 1]]
+    assert bp.find_pairs(boxes, categories=[2**63, 1], masks=[1, 1], method=method).tolist() == []

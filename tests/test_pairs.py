@@ -27,8 +27,8 @@ def test_methods_constant():
 
 # Positive scale factors and offsets applied to integer grids: they keep the
 # ties of the grid (shared edges, duplicates) in most cases and reach tiny and
-# huge magnitudes.  The range stays well inside float64 (see the xfail tests
-# at the end for subnormal numbers and spans that overflow).
+# huge magnitudes.  The range stays well inside float64 (the tests at the end
+# cover subnormal numbers and spans that overflow).
 SCALES = [1.0, 0.5, 0.1, 3.0, 1e-9, 2.0**-60, 2.0**60, 1e-200, 1e200, 7e5]
 OFFSETS = [0.0, -1000.0, 7.25, 1e6, -1e12, 0.1]
 
@@ -360,3 +360,20 @@ def test_subnormal_coordinates(method, boxes, expected):
     assert proc.returncode == 0, (proc.returncode, proc.stderr[-500:])
     assert proc.stdout.strip() == repr(expected)
     assert naive.box_pairs(boxes).tolist() == expected
+
+
+def test_cell_count_beyond_int64_grid():
+    # 8,300 specks set the grid to its finest depth, where each of 8,200
+    # world-sized boxes covers 2**50 cells: their total wraps int64.  One
+    # group keeps the answer empty (and the test light), but every box is
+    # still placed; an earlier call leaves scratch buffers behind, which a
+    # negative size once sliced into a crash.
+    rng = np.random.default_rng(0)
+    c = rng.uniform(0, 1, (8300, 2))
+    boxes = np.vstack([np.hstack([c, c + 1e-9]), np.tile([[0.0, 0.0, 1.0, 1.0]], (8200, 1))])
+    bp.find_pairs(boxes[:5000], method="grid")
+    got = bp.find_pairs(boxes, method="grid", groups=np.ones(len(boxes), np.int64))
+    assert got.shape == (0, 2)
+    # without the group: every speck in every big box, the big boxes pairwise
+    small = np.vstack([boxes[:3], boxes[-3:]])
+    assert_same(bp.find_pairs(small, method="grid"), naive.box_pairs(small))

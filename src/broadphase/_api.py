@@ -70,7 +70,7 @@ def _typical_extent(boxes: NDArray[np.float64]) -> float:
     """Median of max(width, height) over an evenly strided sample."""
     step = max(1, boxes.shape[0] // _SAMPLE)
     s = boxes[::step]
-    with np.errstate(over="ignore"):  # a box spanning +-1e308 is infinitely wide here
+    with np.errstate(over="ignore", invalid="ignore"):  # +-1e308 spans are infinite here
         return float(np.median(np.maximum(s[:, 2] - s[:, 0], s[:, 3] - s[:, 1])))
 
 
@@ -124,7 +124,9 @@ def _run_grid(job: _Job) -> NDArray[np.intp]:
     while True:
         scale = _world.scale(half, 2.0**depth)
         _grid.place_finest(job.boxes, job.bounds[0], job.bounds[1], scale, depth, levels, nrep)
-        if depth <= 1 or int(nrep.sum()) <= GRID_BUDGET * n + 1024:
+        # A box may cover up to 4**depth cells: sum as floats, which cannot
+        # wrap around (once within the budget, the int64 sum is exact too).
+        if depth <= 1 or float(nrep.sum(dtype=np.float64)) <= GRID_BUDGET * n + 1024:
             break
         depth -= 1  # a few big boxes cover too many cells: coarsen
     return _walk_cells(job, depth, scale, levels, nrep)
@@ -165,9 +167,11 @@ def _run_sweep(job: _Job) -> NDArray[np.intp]:
     step = max(1, n // _SAMPLE)
     s = boxes[::step]
     # Expected overlaps along an axis ~ mean extent / range: sweep the sparser.
-    dens_x = np.mean(s[:, 2] * 0.5 - s[:, 0] * 0.5) / max(_world.half_span(x0, x1), 1e-300)
-    dens_y = np.mean(s[:, 3] * 0.5 - s[:, 1] * 0.5) / max(_world.half_span(y0, y1), 1e-300)
-    axis = 0 if dens_x <= dens_y else 1
+    # (Circles near +-1.8e308 have infinite boxes: inf / inf is NaN, then x.)
+    with np.errstate(over="ignore", invalid="ignore"):
+        dens_x = np.mean(s[:, 2] * 0.5 - s[:, 0] * 0.5) / max(_world.half_span(x0, x1), 1e-300)
+        dens_y = np.mean(s[:, 3] * 0.5 - s[:, 1] * 0.5) / max(_world.half_span(y0, y1), 1e-300)
+    axis = 1 if dens_y < dens_x else 0
     origin, hi = (x0, x1) if axis == 0 else (y0, y1)
     bits = min(40, max(8, n.bit_length() + 4))
     top = (1 << bits) - 1
@@ -250,7 +254,7 @@ def _filters(n, groups, categories, masks) -> tuple:
             _NO_BITS if m is None else m, mode)
 
 
-def _solve(job: _Job, method: str, workers: int | None) -> NDArray[np.intp]:
+def _solve(job: _Job, method: str) -> NDArray[np.intp]:
     n = job.boxes.shape[0]
     if n < 2:
         return _empty()
@@ -258,18 +262,16 @@ def _solve(job: _Job, method: str, workers: int | None) -> NDArray[np.intp]:
         raise ValueError(f"boxes: at most 2**31 - 1 objects supported, found {n}")
     if method == "auto":
         method = choose_method(job.boxes)
-    with _threads(workers):
-        return _RUNNERS[method](job)
+    return _RUNNERS[method](job)
 
 
-def _search(boxes, bounds, circles, method, workers, groups, categories, masks):
+def _search(boxes, bounds, circles, method, groups, categories, masks):
     """Check the options shared by the public functions, then solve."""
     method = _cast.method(method, ("auto",) + METHODS)
-    w = _cast.workers(workers)
     g, c, m, mode = _filters(boxes.shape[0], groups, categories, masks)
     if circles.shape[0]:
         mode |= MODE_CIRCLES
-    return _solve(_Job(boxes, bounds, circles, g, c, m, mode), method, w)
+    return _solve(_Job(boxes, bounds, circles, g, c, m, mode), method)
 
 
 def find_pairs(
@@ -324,8 +326,9 @@ def find_pairs(
     >>> bp.find_pairs([[0, 0, 2, 2], [1, 1, 3, 3]], groups=[7, 7]).tolist()
     []
     """
-    arr, bounds = _cast.boxes(boxes)
-    return _search(arr, bounds, _NO_CIRCLES, method, workers, groups, categories, masks)
+    with _threads(_cast.workers(workers)):  # validation runs in parallel too
+        arr, bounds = _cast.boxes(boxes)
+        return _search(arr, bounds, _NO_CIRCLES, method, groups, categories, masks)
 
 
 def find_circle_pairs(
@@ -342,7 +345,7 @@ def find_circle_pairs(
 
     Two circles collide when the distance between their centres is strictly
     less than the sum of their radii; the test is exact (no rounding can
-    flip it) for magnitudes between about 1e-120 and 1e120.
+    flip it) for every finite input.
 
     Parameters
     ----------
@@ -358,6 +361,15 @@ def find_circle_pairs(
     ndarray of intp, shape (k, 2)
         Each colliding pair once, ``i < j``, rows sorted.
 
+    Raises
+    ------
+    ValueError
+        Wrong shapes, NaN or infinite coordinates, a negative radius, a
+        ``radii`` length that is not ``n`` (the message names the row),
+        unknown ``method``.
+    TypeError
+        Non-numeric input.
+
     Examples
     --------
     >>> import broadphase as bp
@@ -366,8 +378,9 @@ def find_circle_pairs(
     >>> bp.find_circle_pairs([[0, 0], [2, 0]], 1.0).tolist()  # touching: no
     []
     """
-    xyr, bxs, bounds = _cast.circles(centers, radii)
-    return _search(bxs, bounds, xyr, method, workers, groups, categories, masks)
+    with _threads(_cast.workers(workers)):
+        xyr, bxs, bounds = _cast.circles(centers, radii)
+        return _search(bxs, bounds, xyr, method, groups, categories, masks)
 
 
 def find_pairs_between(
@@ -399,10 +412,14 @@ def find_pairs_between(
     >>> bp.find_pairs_between(bullets, enemies).tolist()
     [[0, 0], [0, 1]]
     """
+    with _threads(_cast.workers(workers)):
+        return _between(boxes_a, boxes_b, method)
+
+
+def _between(boxes_a, boxes_b, method) -> NDArray[np.intp]:
     a, ba = _cast.boxes(boxes_a, "boxes_a")
     b, bb = _cast.boxes(boxes_b, "boxes_b")
     method = _cast.method(method, ("auto",) + METHODS)
-    w = _cast.workers(workers)
     na, nb = a.shape[0], b.shape[0]
     if na == 0 or nb == 0:
         return _empty()
@@ -411,6 +428,6 @@ def find_pairs_between(
     bounds = (min(ba[0], bb[0]), min(ba[1], bb[1]), max(ba[2], bb[2]), max(ba[3], bb[3]))
     groups = np.concatenate([np.full(na, -1, np.int64), np.full(nb, -2, np.int64)])
     pairs = _solve(_Job(both, bounds, _NO_CIRCLES, groups, _NO_BITS, _NO_BITS, MODE_GROUPS),
-                   method, w)
+                   method)
     pairs[:, 1] -= na
     return pairs

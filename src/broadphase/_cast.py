@@ -9,6 +9,7 @@ bad data.
 
 from __future__ import annotations
 
+import math
 import numbers
 import operator
 
@@ -19,39 +20,56 @@ from ._kernels import check
 _EXACT_INT = 2**53  # integers beyond this do not all survive float64
 
 
+def _where(name: str, shape: tuple, flat: int) -> str:
+    """``name[row]`` for the element at flat position ``flat`` (``name`` for a scalar)."""
+    if not shape:
+        return name
+    return f"{name}[{np.unravel_index(flat, shape)[0]}]"
+
+
 def _array(value, name: str) -> np.ndarray:
     try:
         arr = np.asarray(value)
     except (ValueError, TypeError) as exc:  # ragged nested lists, odd objects
         raise ValueError(f"{name}: expected a rectangular array of numbers; {exc}") from None
     if arr.dtype.kind == "O":
-        try:
-            arr = arr.astype(np.float64)
-        except (TypeError, ValueError):
-            raise TypeError(
-                f"{name}: expected real numbers, found objects that are not numbers"
-            ) from None
+        arr = _from_objects(arr, name)
     if arr.dtype.kind not in "iuf":
         raise TypeError(f"{name}: expected real numbers, found dtype {arr.dtype}")
     return arr
 
 
+def _from_objects(arr: np.ndarray, name: str) -> np.ndarray:
+    """Object arrays (lists holding None, huge ints, ...): float64, exactly or not at all."""
+    out = np.empty(arr.shape, np.float64)
+    for k, v in enumerate(arr.flat):
+        if not isinstance(v, numbers.Real):
+            raise TypeError(f"{_where(name, arr.shape, k)}: expected real numbers, found {v!r}")
+        if isinstance(v, numbers.Integral) and abs(int(v)) > _EXACT_INT:
+            raise ValueError(_too_big(_where(name, arr.shape, k), v))
+        out.flat[k] = float(v)
+    return out
+
+
+def _too_big(where: str, value) -> str:
+    return (f"{where}: integers up to 2**53 in magnitude expected (float64 holds them "
+            f"exactly), found {value}")
+
+
 def _as_float64(arr: np.ndarray, name: str) -> np.ndarray:
     """Convert exactly to float64, refusing values float64 cannot hold."""
     if arr.dtype.kind in "iu" and arr.size:
-        big = np.abs(arr.astype(np.float64)).max()
-        if big > _EXACT_INT:
-            raise ValueError(
-                f"{name}: integers up to 2**53 in magnitude expected (float64 holds "
-                f"them exactly), found {arr.flat[np.argmax(np.abs(arr.astype(np.float64)))]}"
-            )
+        mag = np.abs(arr.astype(np.float64))
+        k = int(np.argmax(mag))
+        if mag.flat[k] > _EXACT_INT:
+            raise ValueError(_too_big(_where(name, arr.shape, k), arr.flat[k]))
     if arr.dtype.kind == "f" and arr.dtype.itemsize > 8 and arr.size:
         as64 = arr.astype(np.float64)
         lost = np.flatnonzero((as64.astype(arr.dtype) != arr).ravel() & np.isfinite(arr).ravel())
         if lost.size:
             raise ValueError(
-                f"{name}: values exactly representable in float64 expected, found "
-                f"{arr.flat[lost[0]]!r} (flat position {lost[0]}) which would round"
+                f"{_where(name, arr.shape, int(lost[0]))}: values exactly representable in "
+                f"float64 expected, found {arr.flat[lost[0]]!r}, which would round"
             )
     return np.asarray(arr, dtype=np.float64, order="C")  # keeps 0-d as 0-d
 
@@ -59,7 +77,7 @@ def _as_float64(arr: np.ndarray, name: str) -> np.ndarray:
 def rows(value, name: str, width: int, columns: str) -> np.ndarray:
     """An (n, width) float64 C-contiguous array; empty input gives (0, width)."""
     arr = _array(value, name)
-    if arr.size == 0 and arr.ndim <= 2 and (arr.ndim < 2 or arr.shape[1] in (0, width)):
+    if arr.shape in ((0,), (0, 0), (0, width)):  # [], np.empty((0, 0)), no rows
         return np.empty((0, width), np.float64)
     if arr.ndim != 2 or arr.shape[1] != width:
         raise ValueError(
@@ -128,18 +146,16 @@ def per_object(value, name: str, n: int, dtype) -> np.ndarray | None:
     """``groups`` / ``categories`` / ``masks``: a scalar or one integer per object."""
     if value is None:
         return None
-    arr = _array(value, name)
+    if isinstance(value, np.ndarray):
+        arr = _array(value, name)
+    else:
+        # Lists: NumPy turns [2**63 + 1, 1] into float64, losing bit 0 of a
+        # mask; such lists are converted element by element instead.
+        arr = _array(value, name) if _plain_ints(value) else _exact_ints(value, name, dtype)
     if arr.dtype.kind not in "iu":
-        # Whole floats (e.g. from a list mixing ints and NumPy scalars) are
-        # accepted when every value is an integer the target type holds.
-        limit = 2.0**64 if dtype == np.uint64 else 2.0**63
-        low = 0.0 if dtype == np.uint64 else -(2.0**63)
-        if not (arr.dtype.kind == "f" and np.all(arr == np.floor(arr))
-                and np.all((arr >= low) & (arr < limit))):
-            raise TypeError(f"{name}: expected integers, found dtype {arr.dtype}")
-        arr = arr.astype(dtype)
+        arr = _whole_floats(arr, name, dtype)
     if arr.ndim == 0:
-        arr = np.full(n, arr.item())
+        arr = np.full(n, arr.item(), dtype=arr.dtype)
     if arr.ndim != 1 or arr.shape[0] != n:
         raise ValueError(
             f"{name}: expected a scalar or shape ({n},) (one per object), found shape {arr.shape}"
@@ -149,7 +165,52 @@ def per_object(value, name: str, n: int, dtype) -> np.ndarray | None:
         raise ValueError(
             f"{name}[{row}]: expected bits as a non-negative integer, found {arr[row]}"
         )
+    if dtype == np.int64 and arr.dtype == np.uint64 and arr.size and arr.max() >= 2**63:
+        row = int(np.argmax(arr))
+        raise ValueError(f"{name}[{row}]: expected an integer below 2**63, found {arr[row]}")
     return np.ascontiguousarray(arr.astype(dtype, copy=False))
+
+
+def _plain_ints(value) -> bool:
+    """Whether NumPy reads ``value`` without going through float or object."""
+    try:
+        return np.asarray(value).dtype.kind not in "fO"
+    except (ValueError, TypeError):
+        return True  # let _array report it
+
+
+def _whole_floats(arr: np.ndarray, name: str, dtype) -> np.ndarray:
+    """Float arrays whose values are all integers the target type holds."""
+    limit = 2.0**64 if dtype == np.uint64 else 2.0**63
+    low = 0.0 if dtype == np.uint64 else -(2.0**63)
+    if not (arr.dtype.kind == "f" and np.all(arr == np.floor(arr))
+            and np.all((arr >= low) & (arr < limit))):
+        raise TypeError(f"{name}: expected integers, found dtype {arr.dtype}")
+    return arr.astype(dtype)
+
+
+def _exact_ints(value, name: str, dtype) -> np.ndarray:
+    """Integers from a list, exactly (Python ints of any size, whole floats)."""
+    try:
+        obj = np.asarray(value, dtype=object)
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"{name}: expected a rectangular array of integers; {exc}") from None
+    low, high = (0, 2**64) if dtype == np.uint64 else (-(2**63), 2**63)
+    out = np.empty(obj.shape, dtype)
+    for idx, v in np.ndenumerate(obj):
+        where = f"{name}[{', '.join(map(str, idx))}]" if idx else name
+        if isinstance(v, (bool, np.bool_)) or not (
+            isinstance(v, numbers.Integral)
+            or (isinstance(v, numbers.Real) and math.isfinite(v) and float(v).is_integer())
+        ):
+            raise TypeError(f"{where}: expected an integer, found {v!r}")
+        iv = int(v)
+        if not low <= iv < high:
+            kind = "bits as a non-negative integer below 2**64" if dtype == np.uint64 else (
+                "an integer in [-2**63, 2**63)")
+            raise ValueError(f"{where}: expected {kind}, found {iv}")
+        out[idx] = iv
+    return out
 
 
 def workers(value) -> int | None:

@@ -20,6 +20,8 @@ _local = threading.local()
 
 def buffer(name: str, size: int, dtype) -> np.ndarray:
     """A 1-D scratch array of ``size`` elements (contents undefined)."""
+    if size < 0:
+        raise ValueError(f"size: expected a non-negative buffer size, found {size}")
     bufs = _local.__dict__.setdefault("bufs", {})
     arr = bufs.get(name)
     dtype = np.dtype(dtype)

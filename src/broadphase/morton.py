@@ -32,7 +32,8 @@ from ._kernels import morton as _k
 
 __all__ = ["encode", "decode", "cell_of", "locate", "linear_index", "MAX_DEPTH"]
 
-#: Deepest level supported by :func:`locate` and the quadtree.
+#: Deepest level accepted by these functions (the pair search itself stops
+#: at 25, leaving key bits for the level and the order inside a cell).
 MAX_DEPTH = _k.MAX_DEPTH
 
 
@@ -80,6 +81,16 @@ def encode(ix: ArrayLike, iy: ArrayLike) -> NDArray[np.int64] | np.int64:
 def decode(code: ArrayLike) -> tuple:
     """Cell coordinates ``(ix, iy)`` of Morton numbers; inverse of :func:`encode`.
 
+    Parameters
+    ----------
+    code : int or array_like of int
+        Morton numbers in ``[0, 2**62)``.
+
+    Returns
+    -------
+    ix, iy : int64 or ndarray of int64
+        Column (the even bits) and row (the odd bits), shaped like ``code``.
+
     Examples
     --------
     >>> from broadphase import morton
@@ -99,6 +110,20 @@ def cell_of(code0: ArrayLike, code1: ArrayLike, depth: int) -> tuple:
     The level is given by the highest non-zero 2-bit group of
     ``code0 ^ code1`` (level ``depth`` if they are equal), the cell by
     ``code1 >> 2 * (depth - level)``.
+
+    Parameters
+    ----------
+    code0, code1 : int or array_like of int
+        Morton numbers of the cells of a box's two corners at level
+        ``depth``, each in ``[0, 4**depth)``; broadcast together.
+    depth : int
+        Level of the finest cells, ``0 <= depth <= MAX_DEPTH``.
+
+    Returns
+    -------
+    levels, indices : int64 or ndarray of int64
+        Level of the smallest cell holding both corners (0 is the whole
+        world) and that cell's Morton number inside its level.
 
     Examples
     --------
@@ -135,6 +160,31 @@ def locate(boxes: ArrayLike, bounds, depth: int) -> tuple[NDArray[np.int64], NDA
     first).  Level 0 is the whole world, level ``depth`` the finest; the
     index is the Morton number inside the level.
 
+    Parameters
+    ----------
+    boxes : array_like, shape (n, 4) or (4,)
+        ``minx, miny, maxx, maxy`` per row, validated as in
+        :func:`broadphase.find_pairs`; one box may be given as a flat row.
+    bounds : sequence of 4 floats
+        The world ``(minx, miny, maxx, maxy)``, with ``minx < maxx`` and
+        ``miny < maxy``.
+    depth : int
+        Level of the finest cells, ``0 <= depth <= MAX_DEPTH``.
+
+    Returns
+    -------
+    levels, indices : ndarray of int64, shape (n,)
+        Each box's level and Morton number inside that level (for a single
+        ``(4,)`` box: arrays of one element).
+
+    Notes
+    -----
+    The cell of a coordinate is computed in floating point as
+    ``(v/2 - min/2) * (2**depth / ((max - min)/2))``, so a coordinate within
+    a rounding error of a cell border may land in the cell on either side of
+    it.  The pair search relies only on this quantization being monotone, so
+    it never changes which pairs are found.
+
     Examples
     --------
     >>> from broadphase import morton
@@ -142,8 +192,12 @@ def locate(boxes: ArrayLike, bounds, depth: int) -> tuple[NDArray[np.int64], NDA
     >>> levels, cells = morton.locate(boxes, (0, 0, 500, 500), depth=3)
     >>> levels.tolist(), cells.tolist()
     ([3, 0, 0, 3], [0, 0, 0, 63])
+    >>> [v.tolist() for v in morton.locate([24, 48, 24, 48], (0, 0, 64, 64), depth=3)]
+    [[3], [45]]
     """
     d = _depth(depth)
+    if np.ndim(boxes) == 1 and np.shape(boxes) == (4,):
+        boxes = [boxes]
     arr = _cast.rows(boxes, "boxes", 4, "minx, miny, maxx, maxy")
     arr, _ = _cast.boxes(arr)
     try:
@@ -165,6 +219,22 @@ def locate(boxes: ArrayLike, bounds, depth: int) -> tuple[NDArray[np.int64], NDA
 
 def linear_index(level: ArrayLike, index: ArrayLike) -> NDArray[np.int64] | np.int64:
     """Position of cell ``index`` of ``level`` in the linear array of all levels.
+
+    Level ``l`` starts at ``(4**l - 1) / 3``, after the ``1 + 4 + ... +
+    4**(l-1)`` cells of the levels above it.
+
+    Parameters
+    ----------
+    level : int or array_like of int
+        Levels in ``[0, MAX_DEPTH]``.
+    index : int or array_like of int
+        Morton numbers inside the level, ``0 <= index < 4**level``;
+        broadcast with ``level``.
+
+    Returns
+    -------
+    int64 or ndarray of int64
+        ``(4**level - 1) // 3 + index``.
 
     Examples
     --------

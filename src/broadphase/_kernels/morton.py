@@ -15,7 +15,10 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import leading_zeros
 
-MAX_DEPTH = 29  # 2 * 29 bits of code plus 5 bits of level fit in an int64 key
+# Deepest grid of the public Morton functions: 2 * 29 code bits, and
+# linear_index (4**29 - 1) / 3 + index, stay below 2**62.  The pair kernels
+# need spare key bits and stop earlier (quadtree.MAX_DEPTH).
+MAX_DEPTH = 29
 
 
 @njit(inline="always")

@@ -12,13 +12,14 @@ Circle rule: ``|c1 - c2| < r1 + r2``.  Evaluated naively in floating point the
 two sides can round across each other, so :func:`circle_overlap` first tries a
 float filter whose error bound is proven below, and only for the rare
 undecided cases falls back to error-free transformations (TwoSum, TwoProduct)
-and an exact expansion sum whose sign is the answer.
+and an exact expansion sum whose sign is the answer, or, for magnitudes where
+those could underflow, to integer arithmetic (``bigint``).
 """
-
-import math
 
 import numpy as np
 from numba import njit
+
+from .bigint import circle_sign
 
 # mode bits: which parts of the narrow phase apply to a call.
 MODE_CIRCLES = 1
@@ -31,8 +32,9 @@ MODE_MASKS = 4
 # rhs.  1e-14 is about 45u, far above the bound, so a decided comparison is
 # the exact one.
 _FILTER_TOL = 1e-14
-# Inside this magnitude window no product, nor the error term of a product,
-# under- or overflows, which is what makes the expansion arithmetic exact.
+# With every non-zero input inside this window, the parts of the differences
+# (multiples of 2**-452), the products and their error terms (multiples of
+# 2**-904) stay normal and nothing exceeds 2**802: the expansion is exact.
 _EXACT_LO = 2.0**-400
 _EXACT_HI = 2.0**400
 
@@ -108,36 +110,20 @@ def _exact_circle_sign(dxh, dxl, dyh, dyl, sh, sl):
     return 0
 
 
-@njit(cache=True)
-def _scaled_parts(x1, y1, r1, x2, y2, r2):
-    # Differences first (exact as double-doubles), then one power-of-two
-    # scale so the largest part is near 1; powers of two scale exactly.
-    m = max(abs(x1), abs(x2), abs(y1), abs(y2), abs(r1), abs(r2))
-    if m > 2.0**1000:  # a difference could overflow: scale the inputs first
-        f = 2.0**-64
-        x1, x2, y1, y2, r1, r2 = x1 * f, x2 * f, y1 * f, y2 * f, r1 * f, r2 * f
-    dxh, dxl = _two_sum(x1, -x2)
-    dyh, dyl = _two_sum(y1, -y2)
-    sh, sl = _two_sum(r1, r2)
-    top = max(abs(dxh), abs(dyh), abs(sh))
-    if top == 0.0:
-        return 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
-    if top > _EXACT_HI or top < _EXACT_LO:
-        # 2**-e itself may overflow (e = -1073 for the smallest subnormal):
-        # apply it as two factors, each finite.
-        e = math.frexp(top)[1]
-        for f in (math.ldexp(1.0, -(e // 2)), math.ldexp(1.0, -(e - e // 2))):
-            dxh, dxl, dyh, dyl, sh, sl = dxh * f, dxl * f, dyh * f, dyl * f, sh * f, sl * f
-    return dxh, dxl, dyh, dyl, sh, sl
+@njit(inline="always")
+def _in_window(v):
+    a = abs(v)
+    return a == 0.0 or (_EXACT_LO <= a <= _EXACT_HI)
 
 
 @njit(inline="always")
 def circle_overlap(x1, y1, r1, x2, y2, r2):
     """Exact test of ``hypot(x1 - x2, y1 - y2) < r1 + r2`` for radii >= 0.
 
-    Exact for every input whose non-zero magnitudes lie between 2**-400
-    and 2**400 (about 1e-120 to 1e120); outside that window the scaled
-    expansion is still used and tiny terms may round away.
+    Exact for every finite input: a float filter decides almost every pair;
+    the undecided rest use an exact expansion when every non-zero input lies
+    between 2**-400 and 2**400 (no product or product error under- or
+    overflows there), and integer arithmetic (``bigint``) otherwise.
     """
     dx = x1 - x2
     dy = y1 - y2
@@ -153,8 +139,13 @@ def circle_overlap(x1, y1, r1, x2, y2, r2):
             return False
     elif s == 0.0:
         return False  # two points (zero radii) never overlap
-    dxh, dxl, dyh, dyl, sh, sl = _scaled_parts(x1, y1, r1, x2, y2, r2)
-    return _exact_circle_sign(dxh, dxl, dyh, dyl, sh, sl) < 0
+    if (_in_window(x1) and _in_window(y1) and _in_window(r1)
+            and _in_window(x2) and _in_window(y2) and _in_window(r2)):
+        dxh, dxl = _two_sum(x1, -x2)
+        dyh, dyl = _two_sum(y1, -y2)
+        sh, sl = _two_sum(r1, r2)
+        return _exact_circle_sign(dxh, dxl, dyh, dyl, sh, sl) < 0
+    return circle_sign(x1, y1, r1, x2, y2, r2) < 0
 
 
 @njit(inline="always")
