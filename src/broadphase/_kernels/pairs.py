@@ -14,6 +14,8 @@ the public convention: ``(k, 2)`` intp, ``i < j``, rows sorted.
 import numpy as np
 from numba import njit, prange
 
+from .radix import sort_values
+
 # Rows of up to _ROW values are sorted by a sorting network; longer rows keep
 # their first _ROW values there and merge the rest in afterwards.
 _ROW = 8
@@ -83,12 +85,44 @@ def canonical(pi, pj, offsets, counts, n, ti, tj, out):
        columns are sorted, which a sorting network does for all columns at
        once without a data-dependent branch (a per-object insertion sort
        mispredicts about once per object: it cost a third of the time).
-       Partners beyond ``_ROW`` go to an overflow list that is sorted by i
-       and insertion-merged into the written rows.
+       Partners beyond ``_ROW`` go to an overflow list, grouped by object
+       with a counting sort and written after the row's first ``_ROW``.
+    3. Those long rows (big boxes meet many) are sorted in place, in chunks
+       of about equal total length, so that a few huge rows in one bucket
+       still share the threads; a row of r values costs O(r) (radix sort)
+       once it is long enough for that to pay.
     """
-    nseg = counts.shape[0]
     shift = _bucket_shift(n)
     nb = ((n - 1) >> shift) + 1 if n > 0 else 1
+    bstart = _split(pi, tj, pj, offsets, counts, shift, nb, ti)
+    # Bucket b has at most (its pairs) // (_ROW + 1) long rows: room for
+    # them from bstart[b] // (_ROW + 1) + b on, without overlapping b + 1.
+    room = bstart[nb] // (_ROW + 1) + nb
+    rstart = np.empty(room, np.int64)
+    rlen = np.empty(room, np.int64)
+    nlong = np.zeros(nb, np.int64)
+    for b in prange(nb):
+        base = b << shift
+        at = bstart[b] // (_ROW + 1) + b
+        nlong[b] = _finish_bucket(ti, tj, bstart[b], bstart[b + 1], base,
+                                  min(1 << shift, n - base), out, rstart[at:], rlen[at:])
+    total = nlong.sum()
+    lstart = np.empty(total, np.int64)
+    llen = np.empty(total, np.int64)
+    q = 0
+    for b in range(nb):
+        at = bstart[b] // (_ROW + 1) + b
+        lstart[q:q + nlong[b]] = rstart[at:at + nlong[b]]
+        llen[q:q + nlong[b]] = rlen[at:at + nlong[b]]
+        q += nlong[b]
+    _sort_long_rows(out, lstart, llen, n)
+    return out
+
+
+@njit(inline="always")
+def _split(pi, tj, pj, offsets, counts, shift, nb, ti):
+    """Step 1: pairs into ``ti/tj``, bucket by bucket; returns bucket starts."""
+    nseg = counts.shape[0]
     hist = np.zeros((nseg, nb), np.int64)
     for s in prange(nseg):
         for t in range(offsets[s], offsets[s] + counts[s]):
@@ -110,15 +144,12 @@ def canonical(pi, pj, offsets, counts, n, ti, tj, out):
             h[b] = q + 1
             ti[q] = pi[t]
             tj[q] = pj[t]
-    for b in prange(nb):
-        _finish_bucket(ti, tj, bstart[b], bstart[b + 1], b << shift,
-                       min(1 << shift, n - (b << shift)), out)
-    return out
+    return bstart
 
 
 @njit(inline="always")
-def _finish_bucket(ti, tj, lo, hi, base, w, out):
-    """Write the pairs ``ti/tj[lo:hi]`` (objects ``base:base + w``) sorted to ``out[lo:hi]``."""
+def _finish_bucket(ti, tj, lo, hi, base, w, out, lstart, llen):
+    """Step 2 for one bucket: ``out[lo:hi]``; returns the count of long rows recorded."""
     rows = np.full((_ROW, w), _NONE, tj.dtype)
     cnt = np.zeros(w, np.int64)
     over_i = np.empty(hi - lo, ti.dtype)
@@ -135,21 +166,89 @@ def _finish_bucket(ti, tj, lo, hi, base, w, out):
             over_j[nover] = tj[t]
             nover += 1
     _sort8(rows, w)
-    order = np.argsort(over_i[:nover], kind="mergesort")  # by object, stable
+    if nover:  # group the overflow by object: counting sort on u
+        ostart = np.zeros(w + 1, np.int64)
+        for u in range(w):
+            ostart[u + 1] = ostart[u] + max(cnt[u] - _ROW, 0)
+        grouped = np.empty(nover, tj.dtype)
+        for t in range(nover):
+            u = over_i[t]
+            grouped[ostart[u]] = over_j[t]
+            ostart[u] += 1
+    else:
+        grouped = over_j[:0]
     p = lo
     q = 0
+    nl = 0
     for u in range(w):
         c = cnt[u]
         for r in range(min(c, _ROW)):
             out[p + r, 0] = base + u
             out[p + r, 1] = rows[r, u]
-        for r in range(_ROW, c):
-            v = over_j[order[q]]
-            q += 1
-            x = p + r - 1
-            while x >= p and out[x, 1] > v:
-                out[x + 1, 1] = out[x, 1]
-                x -= 1
-            out[x + 1, 1] = v
-            out[p + r, 0] = base + u
+        if c > _ROW:  # a long row: the rest, sorted in step 3
+            for r in range(_ROW, c):
+                out[p + r, 0] = base + u
+                out[p + r, 1] = grouped[q]
+                q += 1
+            lstart[nl] = p
+            llen[nl] = c
+            nl += 1
         p += c
+    return nl
+
+
+@njit(inline="always")
+def _sort_long_rows(out, lstart, llen, n):
+    """Step 3: sort column 1 of each long row, in chunks of about equal work."""
+    nl = lstart.shape[0]
+    if nl == 0:
+        return
+    work = np.zeros(nl + 1, np.int64)
+    for r in range(nl):
+        work[r + 1] = work[r] + llen[r]
+    nch = max(1, min(64, nl, work[nl] // 65536))
+    cuts = np.empty(nch + 1, np.int64)
+    for c in range(nch + 1):  # first row whose work starts at or past c/nch of the total
+        cuts[c] = np.searchsorted(work[:nl], work[nl] * c // nch)
+    cuts[nch] = nl
+    nbits = max(1, _bit_length(n - 1))
+    for c in prange(nch):
+        longest = 0
+        for r in range(cuts[c], cuts[c + 1]):
+            longest = max(longest, llen[r])
+        buf = np.empty(longest, out.dtype)
+        tmp = np.empty(longest, out.dtype)
+        for r in range(cuts[c], cuts[c + 1]):
+            a = lstart[r]
+            m = llen[r]
+            for t in range(m):
+                buf[t] = out[a + t, 1]
+            if m >= 4096:
+                sort_values(buf[:m], tmp[:m], nbits)
+            elif m > 32:
+                buf[:m].sort()
+            else:
+                _insertion_sort(buf, m)
+            for t in range(m):
+                out[a + t, 1] = buf[t]
+
+
+@njit(inline="always")
+def _insertion_sort(a, m):
+    """Sort ``a[:m]``: short rows, where a call to a library sort costs more."""
+    for t in range(1, m):
+        v = a[t]
+        w = t - 1
+        while w >= 0 and a[w] > v:
+            a[w + 1] = a[w]
+            w -= 1
+        a[w + 1] = v
+
+
+@njit(inline="always")
+def _bit_length(v):
+    b = 0
+    while v > 0:
+        v >>= 1
+        b += 1
+    return b

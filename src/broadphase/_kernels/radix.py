@@ -72,3 +72,33 @@ def run_starts(skeys, drop):
             nc += 1
     first[nc] = m
     return first[: nc + 1].copy()
+
+
+@njit(cache=True)
+def sort_values(a, tmp, nbits):
+    """Sort non-negative integers ``a`` (below 2**nbits) in place; serial.
+
+    For one thread's share of a parallel job (a long row of pairs): LSD
+    passes of at most 11 bits, ping-ponging with the scratch ``tmp``.
+    """
+    n = a.shape[0]
+    passes = max(1, (nbits + _MAX_BITS - 1) // _MAX_BITS)
+    bits = (nbits + passes - 1) // passes
+    mask = (1 << bits) - 1
+    count = np.empty((1 << bits) + 1, np.int64)
+    src = a
+    dst = tmp
+    for p in range(passes):
+        shift = p * bits
+        count[:] = 0
+        for i in range(n):
+            count[((src[i] >> shift) & mask) + 1] += 1
+        for d in range(1 << bits):
+            count[d + 1] += count[d]
+        for i in range(n):
+            d = (src[i] >> shift) & mask
+            dst[count[d]] = src[i]
+            count[d] += 1
+        src, dst = dst, src
+    if passes % 2 == 1:  # the result sits in tmp
+        a[:] = tmp
