@@ -83,7 +83,7 @@ def test_int_grid_boxes_match_naive(method, boxes):
 @pytest.mark.parametrize("method", ALL_METHODS)
 @given(boxes=int_grid_boxes(min_n=48, max_n=160))
 def test_int_grid_boxes_large_n_match_naive(method, boxes):
-    # n >= 48 so that "auto" leaves brute force
+    # larger inputs: more shared edges and duplicates per example
     assert_same(bp.find_pairs(boxes, method=method), naive.box_pairs(boxes))
 
 
@@ -174,7 +174,7 @@ def _scenario(name, n, seed=0):
 
 def test_scenario_names():
     assert set(scenarios.NAMES) == {
-        "uniform", "clustered", "mixed", "straddlers", "elongated", "seed000"}
+        "uniform", "clustered", "mixed", "straddlers", "elongated", "wide", "seed000"}
     for name in scenarios.NAMES:
         b = scenarios.make(name, 50, seed=3)
         assert b.shape == (50, 4) and b.dtype == np.float64
@@ -377,3 +377,21 @@ def test_cell_count_beyond_int64_grid():
     # without the group: every speck in every big box, the big boxes pairwise
     small = np.vstack([boxes[:3], boxes[-3:]])
     assert_same(bp.find_pairs(small, method="grid"), naive.box_pairs(small))
+
+
+@pytest.mark.parametrize("method", ALL_METHODS)
+def test_long_rows_match_naive(method):
+    # A few world-sized boxes (first, middle, last) meet nearly every other:
+    # rows of ~5000 partners take the canonical sort's long-row path (radix
+    # sort from 4096 on), rows of 9..32 its insertion sort.
+    rng = np.random.default_rng(5)
+    n = 5000
+    c = rng.uniform(0, 100, (n, 2))
+    side = rng.uniform(0.5, 6.0, (n, 1))
+    boxes = np.hstack([c, c + side])
+    for k in (0, 1, 2500, n - 1):
+        boxes[k] = [-1, -1, 200, 200]
+    ref = naive.box_pairs(boxes)
+    rows = np.bincount(ref[:, 0], minlength=n)
+    assert rows.max() >= 4096 and ((rows > 8) & (rows <= 32)).any()
+    assert_same(bp.find_pairs(boxes, method=method), ref)

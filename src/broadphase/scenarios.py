@@ -14,6 +14,8 @@ scenes measure how the cost of finding pairs grows, not how the answer does.
 ``straddlers``  ``uniform`` plus 2% of tiny boxes sitting on the two centre
                 lines: the seeds' quadtree puts them all at the root
 ``elongated``   1:10 sticks, half horizontal, half vertical
+``wide``        squares with sides log-uniform over 3 decades (map-like:
+                a parcel next to a park), about 1 pair per box
 ``seed000``     seed 000's scene: 10 x 10 boxes in a 500 x 500 world (1000
                 of them), the world growing with ``n`` at the same density
 ==============  ===========================================================
@@ -85,6 +87,11 @@ def _elongated(rng, n):
     return np.stack([c[:, 0] - hw, c[:, 1] - hh, c[:, 0] + hw, c[:, 1] + hh], 1)
 
 
+def _wide(rng, n):
+    side = 0.1 * _WORLD / np.sqrt(n) * 10 ** rng.uniform(-1.5, 1.5, n)
+    return _squares(rng.uniform(0, _WORLD, (n, 2)), side)
+
+
 def _seed000(rng, n):
     world = 500.0 * np.sqrt(n / 1000)
     xy = rng.uniform(0, world, (n, 2))
@@ -97,6 +104,7 @@ _MAKERS = {
     "mixed": _mixed,
     "straddlers": _straddlers,
     "elongated": _elongated,
+    "wide": _wide,
     "seed000": _seed000,
 }
 

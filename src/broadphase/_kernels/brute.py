@@ -2,8 +2,13 @@
 
 Rows are split into chunks of about equal triangular work; the inner loop
 runs over contiguous coordinate columns, which the compiler vectorises.
+Pairs come out with i ascending from chunk to chunk and j ascending within
+a row: already the canonical order, so no sort follows.  Small inputs (a
+game's few hundred sprites, every frame) take :func:`brute_small`: one
+serial call, where the parallel machinery would cost more than the tests.
 """
 
+import numpy as np
 from numba import njit, prange
 
 from .narrow import accept
@@ -38,3 +43,30 @@ def brute(cols, circles, groups, cats, masks, mode, bounds,
                     pj[base + cnt] = j
                 cnt += keep
         counts[c] = cnt
+
+
+@njit(cache=True)
+def brute_small(boxes, circles, groups, cats, masks, mode):
+    """The canonical pairs among few boxes, serially, as a (k, 2) intp array."""
+    n = boxes.shape[0]
+    out = np.empty((4 * n + 16, 2), np.intp)
+    k = 0
+    for i in range(n):
+        ax0 = boxes[i, 0]
+        ay0 = boxes[i, 1]
+        ax1 = boxes[i, 2]
+        ay1 = boxes[i, 3]
+        for j in range(i + 1, n):
+            keep = ((ax0 < boxes[j, 2]) & (boxes[j, 0] < ax1)
+                    & (ay0 < boxes[j, 3]) & (boxes[j, 1] < ay1))
+            if mode != 0 and keep:
+                keep = accept(i, j, circles, groups, cats, masks, mode)
+            if keep:
+                if k == out.shape[0]:  # full: double (amortised O(1) per pair)
+                    grown = np.empty((2 * k, 2), np.intp)
+                    grown[:k] = out
+                    out = grown
+                out[k, 0] = i
+                out[k, 1] = j
+                k += 1
+    return out[:k].copy()
