@@ -6,7 +6,9 @@ Usage (the command behind docs/benchmarks.md)::
 
 Every timing is the best and the median of ``--repeats`` calls on the same
 boxes, after one warm-up call (so JIT compilation, reported apart, is not in
-them).  The peers (scipy ``cKDTree`` + exact filter, shapely ``STRtree`` bulk
+them); the calls of all methods and ``np.argsort`` are interleaved round by
+round, and so are the peers', so a slow spell of the machine does not fall
+on one column alone.  The peers (scipy ``cKDTree`` + exact filter, shapely ``STRtree`` bulk
 query + exact filter) and ``np.argsort`` of n int64 keys are timed in the
 same run; every peer's pair set is checked equal to ours before its time is
 reported.  Run nothing else on the machine meanwhile.
@@ -32,15 +34,20 @@ SIZES = (1_000, 10_000, 100_000, 1_000_000)
 LIMITS = {"brute": 20_000, "sweep": 100_000}
 
 
-def timed(fn, repeats):
-    """(best, median) seconds of ``repeats`` calls, and the last result."""
-    times = []
-    out = None
+def timed(fns, repeats):
+    """{name: (best, median) seconds} of ``repeats`` rounds, and {name: last result}.
+
+    Each round calls every function once, in turn: a slow spell of the
+    machine then hits all of them alike instead of one method's whole series.
+    """
+    times = {name: [] for name in fns}
+    out = {}
     for _ in range(repeats):
-        t = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t)
-    return min(times), float(np.median(times)), out
+        for name, fn in fns.items():
+            t = time.perf_counter()
+            out[name] = fn()
+            times[name].append(time.perf_counter() - t)
+    return {name: (min(v), float(np.median(v))) for name, v in times.items()}, out
 
 
 def _sorted_pairs(i, j):
@@ -106,7 +113,8 @@ def main(argv=None):
     ap.add_argument("--n", type=int, nargs="+", default=list(SIZES))
     ap.add_argument("--scenario", nargs="+", default=list(scenarios.NAMES))
     ap.add_argument("--method", nargs="+", default=["auto", *bp.METHODS])
-    ap.add_argument("--repeats", type=int, default=0, help="default: 7 below 1e6, else 5")
+    ap.add_argument("--repeats", type=int, default=0,
+                    help="default: 25 below 1e5, 11 at 1e5, 7 from 1e6 on")
     ap.add_argument("--no-peers", action="store_true")
     ap.add_argument("--markdown", help="also write the tables to this file")
     args = ap.parse_args(argv)
@@ -143,35 +151,38 @@ def main(argv=None):
 
 def _row(name, n, args, cols):
     boxes = scenarios.make(name, n)
-    repeats = args.repeats or (7 if n < 1_000_000 else 5)
-    ref = None
+    repeats = args.repeats or (25 if n < 100_000 else 11 if n < 1_000_000 else 7)
     cells = {}
+    ours = {}
     for m in args.method:
         if n > LIMITS.get(m, n):
             cells[m] = "–"
             continue
         bp.find_pairs(boxes[: min(n, 2000)], method=m)  # compile / load outside the timing
-        best, med, pairs = timed(lambda m=m: bp.find_pairs(boxes, method=m), repeats)
-        if ref is None:
-            ref = pairs
-        elif not np.array_equal(ref, pairs):
+        ours[m] = lambda m=m: bp.find_pairs(boxes, method=m)
+    keys = np.random.default_rng(1).integers(0, 2**62, n)
+    ours["argsort"] = lambda: np.argsort(keys)
+    times, results = timed(ours, repeats)
+    results.pop("argsort")
+    ref = next(iter(results.values()), None)
+    for m, pairs in results.items():
+        if not np.array_equal(ref, pairs):
             raise AssertionError(f"{m} disagrees on {name} n={n}")
-        cells[m] = f"{best * 1e3:.2f} ({med * 1e3:.2f})"
-    peers = {"cKDTree": ckdtree_pairs, "STRtree": strtree_pairs}
-    for p, fn in peers.items():
+    peers = {}
+    for p, fn in {"cKDTree": ckdtree_pairs, "STRtree": strtree_pairs}.items():
         if p not in cols:
             continue
         if p == "cKDTree" and not equal_sizes(boxes):
             cells[p] = "n/a (sizes differ)"
             continue
         fn(boxes[: min(n, 2000)])  # imports and first-call costs outside the timing
-        best, med, pairs = timed(lambda fn=fn: fn(boxes), max(1, repeats // 2))
+        peers[p] = lambda fn=fn: fn(boxes)
+    peer_times, peer_results = timed(peers, max(1, repeats // 2))
+    for p, pairs in peer_results.items():
         if ref is not None and not np.array_equal(ref, pairs):
             raise AssertionError(f"{p} disagrees on {name} n={n}")
-        cells[p] = f"{best * 1e3:.2f} ({med * 1e3:.2f})"
-    keys = np.random.default_rng(1).integers(0, 2**62, n)
-    best, med, _ = timed(lambda: np.argsort(keys), repeats)
-    cells["argsort"] = f"{best * 1e3:.2f} ({med * 1e3:.2f})"
+    for c, (best, med) in {**times, **peer_times}.items():
+        cells[c] = f"{best * 1e3:.2f} ({med * 1e3:.2f})"
     k = "?" if ref is None else len(ref)
     return f"| {name} | {n:,} | {k:,} | " + " | ".join(cells.get(c, "") for c in cols) + " |"
 

@@ -121,9 +121,9 @@ def circle_overlap(x1, y1, r1, x2, y2, r2):
     """Exact test of ``hypot(x1 - x2, y1 - y2) < r1 + r2`` for radii >= 0.
 
     Exact for every finite input: a float filter decides almost every pair;
-    the undecided rest use an exact expansion when every non-zero input lies
-    between 2**-400 and 2**400 (no product or product error under- or
-    overflows there), and integer arithmetic (``bigint``) otherwise.
+    the undecided rest go to :func:`_exact_overlap`.  Only the filter is
+    inlined into the pair kernels (inlining the exact arithmetic at every
+    call site doubled their compile time).
     """
     dx = x1 - x2
     dy = y1 - y2
@@ -139,6 +139,23 @@ def circle_overlap(x1, y1, r1, x2, y2, r2):
             return False
     elif s == 0.0:
         return False  # two points (zero radii) never overlap
+    return _exact_overlap(x1, y1, r1, x2, y2, r2)
+
+
+@njit(inline="always")
+def _in_window(v):
+    a = abs(v)
+    return a == 0.0 or (_EXACT_LO <= a <= _EXACT_HI)
+
+
+@njit(cache=True)
+def _exact_overlap(x1, y1, r1, x2, y2, r2):
+    """Exact circle test of the pairs the float filter leaves undecided.
+
+    An exact expansion when every non-zero input lies between 2**-400 and
+    2**400 (no product or product error under- or overflows there), integer
+    arithmetic (``bigint``) otherwise.
+    """
     if (_in_window(x1) and _in_window(y1) and _in_window(r1)
             and _in_window(x2) and _in_window(y2) and _in_window(r2)):
         dxh, dxl = _two_sum(x1, -x2)

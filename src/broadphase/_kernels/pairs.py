@@ -34,7 +34,7 @@ def _order(rows, a, b, w):
         rb[u] = max(x, y)
 
 
-@njit(inline="always")
+@njit(cache=True)
 def _sort8(rows, w):
     """Batcher's odd-even merge network for 8 values (19 compare-exchanges)."""
     _order(rows, 0, 1, w)
@@ -89,8 +89,8 @@ def canonical(pi, pj, offsets, counts, n, ti, tj, out):
        with a counting sort and written after the row's first ``_ROW``.
     3. Those long rows (big boxes meet many) are sorted in place, in chunks
        of about equal total length, so that a few huge rows in one bucket
-       still share the threads; a row of r values costs O(r) (radix sort)
-       once it is long enough for that to pay.
+       still share the threads; a row of r values costs O(r) (radix sort,
+       digits sized to the row).
     """
     shift = _bucket_shift(n)
     nb = ((n - 1) >> shift) + 1 if n > 0 else 1
@@ -133,7 +133,7 @@ def concatenate(pi, pj, offsets, counts, out):
     return out
 
 
-@njit(inline="always")
+@njit(cache=True, parallel=True)
 def _split(pi, tj, pj, offsets, counts, shift, nb, ti):
     """Step 1: pairs into ``ti/tj``, bucket by bucket; returns bucket starts."""
     nseg = counts.shape[0]
@@ -161,7 +161,7 @@ def _split(pi, tj, pj, offsets, counts, shift, nb, ti):
     return bstart
 
 
-@njit(inline="always")
+@njit(cache=True)
 def _finish_bucket(ti, tj, lo, hi, base, w, out, lstart, llen):
     """Step 2 for one bucket: ``out[lo:hi]``; returns the count of long rows recorded."""
     rows = np.full((_ROW, w), _NONE, tj.dtype)
@@ -211,7 +211,7 @@ def _finish_bucket(ti, tj, lo, hi, base, w, out, lstart, llen):
     return nl
 
 
-@njit(inline="always")
+@njit(cache=True, parallel=True)
 def _sort_long_rows(out, lstart, llen, n):
     """Step 3: sort column 1 of each long row, in chunks of about equal work."""
     nl = lstart.shape[0]
@@ -222,8 +222,11 @@ def _sort_long_rows(out, lstart, llen, n):
         work[r + 1] = work[r] + llen[r]
     nch = max(1, min(64, nl, work[nl] // 65536))
     cuts = np.empty(nch + 1, np.int64)
+    r = 0
     for c in range(nch + 1):  # first row whose work starts at or past c/nch of the total
-        cuts[c] = np.searchsorted(work[:nl], work[nl] * c // nch)
+        while r < nl and work[r] < work[nl] * c // nch:
+            r += 1
+        cuts[c] = r
     cuts[nch] = nl
     nbits = max(1, _bit_length(n - 1))
     for c in prange(nch):
@@ -237,10 +240,8 @@ def _sort_long_rows(out, lstart, llen, n):
             m = llen[r]
             for t in range(m):
                 buf[t] = out[a + t, 1]
-            if m >= 4096:
+            if m > 32:
                 sort_values(buf[:m], tmp[:m], nbits)
-            elif m > 32:
-                buf[:m].sort()
             else:
                 _insertion_sort(buf, m)
             for t in range(m):

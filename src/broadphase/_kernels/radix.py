@@ -79,10 +79,15 @@ def sort_values(a, tmp, nbits):
     """Sort non-negative integers ``a`` (below 2**nbits) in place; serial.
 
     For one thread's share of a parallel job (a long row of pairs): LSD
-    passes of at most 11 bits, ping-ponging with the scratch ``tmp``.
+    passes over digits of about log2(len(a)) bits (4 to 11), so a short
+    array does not pay for 2048 counters per pass; ping-pongs with the
+    scratch ``tmp``.
     """
     n = a.shape[0]
-    passes = max(1, (nbits + _MAX_BITS - 1) // _MAX_BITS)
+    width = 4
+    while width < _MAX_BITS and (2 << width) <= n:
+        width += 1
+    passes = max(1, (nbits + width - 1) // width)
     bits = (nbits + passes - 1) // passes
     mask = (1 << bits) - 1
     count = np.empty((1 << bits) + 1, np.int64)
