@@ -98,14 +98,18 @@ def _sorted_entries(keys, objs, nbits):
     return _radix.sort_pairs(keys, objs, kb, vb, nbits)
 
 
-def _run_quadtree(job: _Job) -> NDArray[np.intp]:
+def _no_tick(stage: str) -> None:
+    """Stage hook of the cell methods; ``benchmarks/stages.py`` passes a timer."""
+
+
+def _run_quadtree(job: _Job, tick=_no_tick) -> NDArray[np.intp]:
     half = _half(job.bounds)
     depth = quadtree_depth(job.boxes, half)
     scale = _world.scale(half, 2.0**depth)
     levels, nrep = _placement(job.boxes.shape[0])
     _qt.place(job.boxes, job.bounds[0], job.bounds[1], scale, depth, QUADTREE_SLACK,
               levels, nrep)
-    return _walk_cells(job, depth, scale, levels, nrep)
+    return _walk_cells(job, depth, scale, levels, nrep, tick)
 
 
 def grid_depth(boxes: NDArray[np.float64], half: float) -> int:
@@ -117,7 +121,7 @@ def grid_depth(boxes: NDArray[np.float64], half: float) -> int:
     return int(min(_qt.MAX_DEPTH, max(1, math.floor(octaves))))
 
 
-def _run_grid(job: _Job) -> NDArray[np.intp]:
+def _run_grid(job: _Job, tick=_no_tick) -> NDArray[np.intp]:
     n = job.boxes.shape[0]
     half = _half(job.bounds)
     depth = grid_depth(job.boxes, half)
@@ -130,35 +134,48 @@ def _run_grid(job: _Job) -> NDArray[np.intp]:
         if depth <= 1 or float(nrep.sum(dtype=np.float64)) <= GRID_BUDGET * n + 1024:
             break
         depth -= 1  # a few big boxes cover too many cells: coarsen
-    return _walk_cells(job, depth, scale, levels, nrep)
+    return _walk_cells(job, depth, scale, levels, nrep, tick)
 
 
 def _placement(n: int) -> tuple[NDArray[np.int8], NDArray[np.int64]]:
     return _work.buffer("levels", n, np.int8), _work.buffer("nrep", n, np.int64)
 
 
-def _walk_cells(job: _Job, depth: int, scale: float, levels, nrep) -> NDArray[np.intp]:
+def _walk_cells(job: _Job, depth: int, scale: float, levels, nrep,
+                tick=_no_tick) -> NDArray[np.intp]:
     """Entries of every (box, cell), radix-sorted into walk order, then the walk."""
-    boxes = job.boxes
-    n = boxes.shape[0]
-    x0, y0 = job.bounds[0], job.bounds[1]
+    tick("place")
+    keys, objs = _entries(job, depth, scale, levels, nrep)
+    tick("entries")
+    skeys, sobjs = _sorted_entries(keys, objs, 2 * depth + _qt.KEY_EXTRA_BITS)
+    tick("radix sort")
+    first = _radix.run_starts(skeys, _qt.SUB_BITS)
+    maxstack = _qt.max_stack(skeys, first, depth)
+    tick("cells")
+    m = skeys.shape[0]
+    cols = [_work.buffer(f"c{t}", m, np.float64) for t in range(4)]
+    cols += [_work.buffer(f"q{t}", m, _IDX) for t in range(2)]
+    _qt.gather(sobjs, job.boxes, job.bounds[0], job.bounds[1], scale, depth, *cols)
+    tick("gather")
+    nchunks = chunk_count(m, grain=1024)  # a few chunks per thread: balance
+    cb = balanced(first, nchunks)
+    args = (skeys, sobjs, first, *cols, job.bounds[0], scale, depth, maxstack, cb)
+    return collect(_qt.walk, args + job.narrow(), nchunks, job.boxes.shape[0],
+                   _guess(job.boxes.shape[0]), tick=tick)
+
+
+def _entries(job: _Job, depth: int, scale: float, levels, nrep):
+    """Sort key and object of every (box, cell) entry, in box order."""
+    n = job.boxes.shape[0]
     starts = _work.buffer("starts", n + 1, np.int64)
     starts[0] = 0
     np.cumsum(nrep, out=starts[1:])
     m = int(starts[-1])
     keys = _work.buffer("ka", m, np.int64)
     objs = _work.buffer("va", m, _IDX)
-    _qt.entries(boxes, x0, y0, scale, depth, levels, starts, keys, objs)
-    skeys, sobjs = _sorted_entries(keys, objs, 2 * depth + _qt.KEY_EXTRA_BITS)
-    first = _radix.run_starts(skeys, _qt.SUB_BITS)
-    maxstack = _qt.max_stack(skeys, first, depth)
-    cols = [_work.buffer(f"c{t}", m, np.float64) for t in range(4)]
-    cols += [_work.buffer(f"q{t}", m, _IDX) for t in range(2)]
-    _qt.gather(sobjs, boxes, x0, y0, scale, depth, *cols)
-    nchunks = chunk_count(m, grain=1024)  # a few chunks per thread: balance
-    cb = balanced(first, nchunks)
-    args = (skeys, sobjs, first, *cols, x0, scale, depth, maxstack, cb) + job.narrow()
-    return collect(_qt.walk, args, nchunks, n, _guess(n))
+    _qt.entries(job.boxes, job.bounds[0], job.bounds[1], scale, depth, levels, starts, keys,
+                objs)
+    return keys, objs
 
 
 def _run_sweep(job: _Job) -> NDArray[np.intp]:

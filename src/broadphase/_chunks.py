@@ -39,10 +39,12 @@ def chunk_count(work: int, grain: int = 1 << 12, most: int = 256) -> int:
 
 
 def collect(kernel, args: tuple, nchunks: int, n: int, guess: int,
-            ordered: bool = False) -> np.ndarray:
+            ordered: bool = False, tick=None) -> np.ndarray:
     """Run ``kernel(*args, todo, offsets, caps, pi, pj, counts)``; canonical pairs.
 
     ``ordered``: the kernel's slices, concatenated, are already canonical.
+    ``tick(stage)``, if given, is called after the kernel and after the
+    ordering (a benchmark's timer).
     """
     caps = np.full(nchunks, guess // nchunks + 64, np.int64)
     offsets = _offsets(caps)
@@ -63,10 +65,16 @@ def collect(kernel, args: tuple, nchunks: int, n: int, guess: int,
         kernel(*args, over, new_offsets, new_caps, qi, qj, counts)
         pi, pj, offsets = qi, qj, new_offsets
     k = int(counts.sum())
+    if tick is not None:
+        tick("walk")
     if ordered:
-        return concatenate(pi, pj, offsets, counts, np.empty((k, 2), np.intp))
-    return canonical(pi, pj, offsets, counts, n, _work.buffer("ti", k, _IDX),
-                     _work.buffer("tj", k, _IDX), np.empty((k, 2), np.intp))
+        out = concatenate(pi, pj, offsets, counts, np.empty((k, 2), np.intp))
+    else:
+        out = canonical(pi, pj, offsets, counts, n, _work.buffer("ti", k, _IDX),
+                        _work.buffer("tj", k, _IDX), np.empty((k, 2), np.intp))
+    if tick is not None:
+        tick("canonical order")
+    return out
 
 
 def _offsets(caps: np.ndarray) -> np.ndarray:

@@ -12,6 +12,7 @@ import numpy as np
 from numba import njit, prange
 
 from .narrow import accept
+from .pairs import emit
 
 
 @njit(cache=True, parallel=True)
@@ -36,12 +37,7 @@ def brute(cols, circles, groups, cats, masks, mode, bounds,
             # Branch-free: write every candidate, advance on kept ones.
             for j in range(i + 1, n):
                 keep = (ax0 < x1[j]) & (x0[j] < ax1) & (ay0 < y1[j]) & (y0[j] < ay1)
-                if mode != 0 and keep:
-                    keep = accept(i, j, circles, groups, cats, masks, mode)
-                if cnt < cap:
-                    pi[base + cnt] = i
-                    pj[base + cnt] = j
-                cnt += keep
+                cnt = emit(i, j, keep, circles, groups, cats, masks, mode, pi, pj, base, cnt, cap)
         counts[c] = cnt
 
 

@@ -15,7 +15,7 @@ the cells).
 
 from numba import njit, prange
 
-from .morton import quantize
+from .morton import quantize_box
 
 
 @njit(cache=True, parallel=True)
@@ -23,9 +23,6 @@ def place_finest(boxes, x0, y0, scale, depth, levels, nrep):
     """Every box at level ``depth``, entered in all the cells it overlaps."""
     top = (1 << depth) - 1
     for k in prange(boxes.shape[0]):
-        ix0 = quantize(boxes[k, 0], x0, scale, top)
-        iy0 = quantize(boxes[k, 1], y0, scale, top)
-        ix1 = quantize(boxes[k, 2], x0, scale, top)
-        iy1 = quantize(boxes[k, 3], y0, scale, top)
+        ix0, iy0, ix1, iy1 = quantize_box(boxes, k, x0, y0, scale, top)
         levels[k] = depth
         nrep[k] = (ix1 - ix0 + 1) * (iy1 - iy0 + 1)

@@ -83,6 +83,13 @@ def quantize(v, origin, scale, top):
     return int(min(t, float(top)))
 
 
+@njit(inline="always")
+def quantize_box(boxes, k, x0, y0, scale, top):
+    """Cell range ``(ix0, iy0, ix1, iy1)`` of box ``k`` (see :func:`quantize`)."""
+    return (quantize(boxes[k, 0], x0, scale, top), quantize(boxes[k, 1], y0, scale, top),
+            quantize(boxes[k, 2], x0, scale, top), quantize(boxes[k, 3], y0, scale, top))
+
+
 @njit(cache=True)
 def encode_array(ix, iy, out):
     for k in range(ix.shape[0]):

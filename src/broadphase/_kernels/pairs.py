@@ -14,7 +14,25 @@ the public convention: ``(k, 2)`` intp, ``i < j``, rows sorted.
 import numpy as np
 from numba import njit, prange
 
+from .narrow import accept
 from .radix import sort_values
+
+
+@njit(inline="always")
+def emit(i, j, keep, circles, groups, cats, masks, mode, pi, pj, base, cnt, cap):
+    """Write candidate (i, j) to the chunk slice; returns the count, advanced if kept.
+
+    ``keep`` is the box test; the filters and the circle test follow here.
+    Every candidate is written to the next free slot and only a kept one
+    advances the count: no data-dependent branch around the stores.
+    """
+    if mode != 0 and keep:
+        keep = accept(i, j, circles, groups, cats, masks, mode)
+    if cnt < cap:
+        pi[base + cnt] = min(i, j)
+        pj[base + cnt] = max(i, j)
+    return cnt + keep
+
 
 # Rows of up to _ROW values are sorted by a sorting network; longer rows keep
 # their first _ROW values there and merge the rest in afterwards.

@@ -51,8 +51,8 @@ many others' cells) make T grow beyond the k pairs.
 import numpy as np
 from numba import njit, prange
 
-from .morton import compact, encode, quantize, xor_level
-from .narrow import accept
+from .morton import compact, encode, quantize, quantize_box, xor_level
+from .pairs import emit
 
 _LEVEL_BITS = 5
 # Low key bits: where the entry's minx falls inside its cell, in 1/256ths.
@@ -87,10 +87,7 @@ def place(boxes, x0, y0, scale, depth, slack, levels, nrep):
     """Level of each box, and the number of cells (1, 2 or 4) it enters there."""
     top = (1 << depth) - 1
     for k in prange(boxes.shape[0]):
-        ix0 = quantize(boxes[k, 0], x0, scale, top)
-        iy0 = quantize(boxes[k, 1], y0, scale, top)
-        ix1 = quantize(boxes[k, 2], x0, scale, top)
-        iy1 = quantize(boxes[k, 3], y0, scale, top)
+        ix0, iy0, ix1, iy1 = quantize_box(boxes, k, x0, y0, scale, top)
         lv = _level(ix0, iy0, ix1, iy1, depth, slack)
         levels[k] = lv
         s = depth - lv
@@ -122,10 +119,7 @@ def entries(boxes, x0, y0, scale, depth, levels, starts, keys, objs):
     """
     top = (1 << depth) - 1
     for k in prange(boxes.shape[0]):
-        ix0 = quantize(boxes[k, 0], x0, scale, top)
-        iy0 = quantize(boxes[k, 1], y0, scale, top)
-        ix1 = quantize(boxes[k, 2], x0, scale, top)
-        iy1 = quantize(boxes[k, 3], y0, scale, top)
+        ix0, iy0, ix1, iy1 = quantize_box(boxes, k, x0, y0, scale, top)
         t0 = (boxes[k, 0] * 0.5 - x0 * 0.5) * scale  # as in quantize
         lv = levels[k]
         s = depth - lv
@@ -297,23 +291,15 @@ def walk(skeys, objs, first, ex0, ey0, ex1, ey1, eqx, eqy, x0, scale, depth, max
                         ov = objs[v]
                         keep = (ux0 < ex1[v]) & (ex0[v] < ux1) & (uy0 < ey1[v]) & (ey0[v] < uy1)
                         jv = ov if ov >= 0 else ~ov
-                        if mode != 0 and keep:
-                            keep = accept(iu, jv, circles, groups, cats, masks, mode)
-                        if cnt < cap:
-                            pi[base + cnt] = min(iu, jv)
-                            pj[base + cnt] = max(iu, jv)
-                        cnt += keep
+                        cnt = emit(iu, jv, keep, circles, groups, cats, masks, mode,
+                                   pi, pj, base, cnt, cap)
                     for w in range(top):
                         ow = st_obj[w]
                         keep = ((ux0 < st_x1[w]) & (st_x0[w] < ux1) & (uy0 < st_y1[w])
                                 & (st_y0[w] < uy1))
                         jw = ow if ow >= 0 else ~ow
-                        if mode != 0 and keep:
-                            keep = accept(iu, jw, circles, groups, cats, masks, mode)
-                        if cnt < cap:
-                            pi[base + cnt] = min(iu, jw)
-                            pj[base + cnt] = max(iu, jw)
-                        cnt += keep
+                        cnt = emit(iu, jw, keep, circles, groups, cats, masks, mode,
+                                   pi, pj, base, cnt, cap)
                     continue
                 for v in range(u + 1, e_end):
                     if (skeys[v] & _SUB_TOP) > umax:
@@ -322,24 +308,16 @@ def walk(skeys, objs, first, ex0, ey0, ex1, ey1, eqx, eqy, x0, scale, depth, max
                     keep = ((ux0 < ex1[v]) & (ex0[v] < ux1) & (uy0 < ey1[v]) & (ey0[v] < uy1)
                             & ((ov >= 0) | _holds(qxu, qyu, eqx[v], eqy[v], cell_x, cell_y, s)))
                     jv = ov if ov >= 0 else ~ov
-                    if mode != 0 and keep:
-                        keep = accept(iu, jv, circles, groups, cats, masks, mode)
-                    if cnt < cap:
-                        pi[base + cnt] = min(iu, jv)
-                        pj[base + cnt] = max(iu, jv)
-                    cnt += keep
+                    cnt = emit(iu, jv, keep, circles, groups, cats, masks, mode,
+                               pi, pj, base, cnt, cap)
                 for w in range(top):
                     ow = st_obj[w]
                     keep = ((ux0 < st_x1[w]) & (st_x0[w] < ux1) & (uy0 < st_y1[w])
                             & (st_y0[w] < uy1)
                             & _holds(qxu, qyu, st_qx[w], st_qy[w], cell_x, cell_y, s))
                     jw = ow if ow >= 0 else ~ow
-                    if mode != 0 and keep:
-                        keep = accept(iu, jw, circles, groups, cats, masks, mode)
-                    if cnt < cap:
-                        pi[base + cnt] = min(iu, jw)
-                        pj[base + cnt] = max(iu, jw)
-                    cnt += keep
+                    cnt = emit(iu, jw, keep, circles, groups, cats, masks, mode,
+                               pi, pj, base, cnt, cap)
             if s == 0:
                 continue  # a finest cell has no descendants: nothing to push
             for u in range(b, e_end):

@@ -18,7 +18,7 @@ suits small n or data spread along one axis.
 from numba import njit, prange
 
 from .morton import quantize
-from .narrow import accept
+from .pairs import emit
 
 
 @njit(cache=True, parallel=True)
@@ -61,11 +61,6 @@ def sweep(skeys, shis, order, coords, circles, groups, cats, masks, mode, bounds
                 keep = ((ax0 < coords[b, 2]) & (coords[b, 0] < ax1)
                         & (ay0 < coords[b, 3]) & (coords[b, 1] < ay1))
                 ob = order[b]
-                if mode != 0 and keep:
-                    keep = accept(oa, ob, circles, groups, cats, masks, mode)
-                if cnt < cap:
-                    pi[base + cnt] = min(oa, ob)
-                    pj[base + cnt] = max(oa, ob)
-                cnt += keep
+                cnt = emit(oa, ob, keep, circles, groups, cats, masks, mode, pi, pj, base, cnt, cap)
                 b += 1
         counts[c] = cnt
