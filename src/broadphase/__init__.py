@@ -7,6 +7,9 @@
 
 from . import morton
 from ._api import METHODS, find_circle_pairs, find_pairs, find_pairs_between
+from ._contacts import Contacts
+from ._tree import LinearQuadtree
 
-__all__ = ["METHODS", "find_pairs", "find_circle_pairs", "find_pairs_between", "morton"]
+__all__ = ["METHODS", "Contacts", "LinearQuadtree", "find_circle_pairs", "find_pairs",
+           "find_pairs_between", "morton"]
 __version__ = "0.1.0"

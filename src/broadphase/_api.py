@@ -155,13 +155,20 @@ def _walk_cells(job: _Job, depth: int, scale: float, levels, nrep,
     m = skeys.shape[0]
     cols = [_work.buffer(f"c{t}", m, np.float64) for t in range(4)]
     cols += [_work.buffer(f"q{t}", m, _IDX) for t in range(2)]
-    _qt.gather(sobjs, job.boxes, job.bounds[0], job.bounds[1], scale, depth, *cols)
+    _qt.gather(sobjs, job.boxes, job.bounds[0], job.bounds[1], scale, scale, depth, *cols)
     tick("gather")
-    nchunks = chunk_count(m, grain=1024)  # a few chunks per thread: balance
+    return walk_sorted(skeys, sobjs, first, maxstack, cols, job.bounds[0], scale, depth,
+                       job.narrow(), job.boxes.shape[0], tick)[0]
+
+
+def walk_sorted(skeys, sobjs, first, maxstack, cols, x0, sx, depth, narrow, n, tick=_no_tick):
+    """The walk over sorted, gathered entries: ``(pairs, candidate tests)``."""
+    nchunks = chunk_count(skeys.shape[0], grain=1024)  # a few chunks per thread: balance
     cb = balanced(first, nchunks)
-    args = (skeys, sobjs, first, *cols, job.bounds[0], scale, depth, maxstack, cb)
-    return collect(_qt.walk, args + job.narrow(), nchunks, job.boxes.shape[0],
-                   _guess(job.boxes.shape[0]), tick=tick)
+    tests = np.zeros(nchunks, np.int64)
+    args = (skeys, sobjs, first, *cols, x0, sx, depth, maxstack, cb) + narrow + (tests,)
+    pairs = collect(_qt.walk, args, nchunks, n, _guess(n), tick=tick)
+    return pairs, int(tests.sum())
 
 
 def _entries(job: _Job, depth: int, scale: float, levels, nrep):

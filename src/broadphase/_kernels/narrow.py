@@ -22,9 +22,14 @@ from numba import njit
 from .bigint import circle_sign
 
 # mode bits: which parts of the narrow phase apply to a call.
-MODE_CIRCLES = 1
+MODE_CIRCLES = 1  # every object a circle: ``circles`` rows are x, y, r
 MODE_GROUPS = 2
 MODE_MASKS = 4
+MODE_SHAPES = 8  # boxes and circles mixed: ``circles`` rows are SHAPE_* rows
+# Rows of a mixed shape table: kind, then minx, miny, maxx, maxy for a box
+# or x, y, r, 0 for a circle.
+SHAPE_BOX = 0.0
+SHAPE_CIRCLE = 1.0
 
 # Relative error bound of the float filter.  dx, dy, s each carry one
 # rounding (relative error u = 2**-53); squaring adds one more and doubles the
@@ -180,7 +185,7 @@ def passes_filter(i, j, groups, cats, masks, mode):
 
 @njit(inline="always")
 def accept(i, j, circles, groups, cats, masks, mode):
-    """Everything after the box test: filters, then the exact circle test.
+    """Everything after the box test: filters, then the exact shape test.
 
     Callers have already found the boxes (for circles: their outward-rounded
     bounding boxes) strictly overlapping.
@@ -193,4 +198,31 @@ def accept(i, j, circles, groups, cats, masks, mode):
             circles[i, 0], circles[i, 1], circles[i, 2],
             circles[j, 0], circles[j, 1], circles[j, 2],
         )
+    if mode & MODE_SHAPES:
+        return shape_overlap(circles, i, j)
     return True
+
+
+@njit(inline="always")
+def box_circle_overlap(x0, y0, x1, y1, cx, cy, r):
+    """Exact: the box point closest to the centre lies strictly inside the circle.
+
+    The closest point is the centre clamped to the box, made of existing
+    coordinates (no rounding), so the circle test against a radius-0 circle
+    there is the exact answer.
+    """
+    return circle_overlap(cx, cy, r, min(max(cx, x0), x1), min(max(cy, y0), y1), 0.0)
+
+
+@njit(cache=True)
+def shape_overlap(shapes, i, j):
+    """Exact overlap of two objects of a mixed shape table whose boxes overlap."""
+    a = shapes[i]
+    b = shapes[j]
+    if a[0] == SHAPE_BOX and b[0] == SHAPE_BOX:
+        return True  # the box test has decided
+    if a[0] == SHAPE_CIRCLE and b[0] == SHAPE_CIRCLE:
+        return circle_overlap(a[1], a[2], a[3], b[1], b[2], b[3])
+    if a[0] == SHAPE_CIRCLE:
+        a, b = b, a
+    return box_circle_overlap(a[1], a[2], a[3], a[4], b[1], b[2], b[3])

@@ -163,8 +163,12 @@ def max_stack(skeys, first, depth):
 
 
 @njit(cache=True, parallel=True)
-def gather(objs, boxes, x0, y0, scale, depth, ex0, ey0, ex1, ey1, eqx, eqy):
-    """Each entry's box and integer min corner, in walk order (columns)."""
+def gather(objs, boxes, x0, y0, sx, sy, depth, ex0, ey0, ex1, ey1, eqx, eqy):
+    """Each entry's box and integer min corner, in walk order (columns).
+
+    ``sx``/``sy``: the scales of the two axes (equal for ``find_pairs``,
+    whose cells are square; a ``LinearQuadtree`` may have oblong ones).
+    """
     top = (1 << depth) - 1
     for e in prange(objs.shape[0]):
         o = objs[e]
@@ -175,8 +179,8 @@ def gather(objs, boxes, x0, y0, scale, depth, ex0, ey0, ex1, ey1, eqx, eqy):
         ey0[e] = by
         ex1[e] = boxes[k, 2]
         ey1[e] = boxes[k, 3]
-        eqx[e] = quantize(bx, x0, scale, top)
-        eqy[e] = quantize(by, y0, scale, top)
+        eqx[e] = quantize(bx, x0, sx, top)
+        eqy[e] = quantize(by, y0, sy, top)
 
 
 @njit(inline="always")
@@ -202,7 +206,7 @@ def _push(e, top, objs, ex0, ey0, ex1, ey1, eqx, eqy,
 
 @njit(cache=True, parallel=True)
 def walk(skeys, objs, first, ex0, ey0, ex1, ey1, eqx, eqy, x0, scale, depth, maxstack, bounds,
-         circles, groups, cats, masks, mode,
+         circles, groups, cats, masks, mode, tests,
          todo, offsets, caps, pi, pj, counts):
     """The single pre-order walk with an ancestor-object stack, in chunks.
 
@@ -228,6 +232,7 @@ def walk(skeys, objs, first, ex0, ey0, ex1, ey1, eqx, eqy, x0, scale, depth, max
         sp = 0
         top = 0
         cnt = 0
+        nt = 0  # candidate tests, for LinearQuadtree.stats()
         cap = caps[c]  # candidates are written before being judged, within the slice
         base = offsets[c]
         c0 = bounds[c]
@@ -284,10 +289,12 @@ def walk(skeys, objs, first, ex0, ey0, ex1, ey1, eqx, eqy, x0, scale, depth, max
                 # costs more than the two stores).  The two loops below are
                 # repeated without the reference-point arithmetic for the
                 # common unreplicated entry: 20% of the walk at n = 1e6.
+                nt += top  # the ancestor tests below
                 if ou >= 0:
                     for v in range(u + 1, e_end):
                         if (skeys[v] & _SUB_TOP) > umax:
                             break
+                        nt += 1
                         ov = objs[v]
                         keep = (ux0 < ex1[v]) & (ex0[v] < ux1) & (uy0 < ey1[v]) & (ey0[v] < uy1)
                         jv = ov if ov >= 0 else ~ov
@@ -304,6 +311,7 @@ def walk(skeys, objs, first, ex0, ey0, ex1, ey1, eqx, eqy, x0, scale, depth, max
                 for v in range(u + 1, e_end):
                     if (skeys[v] & _SUB_TOP) > umax:
                         break
+                    nt += 1
                     ov = objs[v]
                     keep = ((ux0 < ex1[v]) & (ex0[v] < ux1) & (uy0 < ey1[v]) & (ey0[v] < uy1)
                             & ((ov >= 0) | _holds(qxu, qyu, eqx[v], eqy[v], cell_x, cell_y, s)))
@@ -327,3 +335,4 @@ def walk(skeys, objs, first, ex0, ey0, ex1, ey1, eqx, eqy, x0, scale, depth, max
             cnum[sp] = e_end - b
             sp += 1
         counts[c] = cnt
+        tests[c] = nt

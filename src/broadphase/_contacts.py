@@ -1,0 +1,90 @@
+"""``Contacts``: which pairs began and which ended touching since the last frame."""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+__all__ = ["Contacts"]
+
+_SHIFT = 32  # a pair (i, j) as one sortable int64 key i << 32 | j
+
+
+class Contacts:
+    """Begin and end events from successive pair arrays.
+
+    Feed it the pairs of every frame (``tree.pairs()`` or
+    :func:`broadphase.find_pairs`); it returns the pairs that started and
+    the pairs that stopped touching since the previous call.
+
+    Examples
+    --------
+    >>> import broadphase as bp
+    >>> contacts = bp.Contacts()
+    >>> began, ended = contacts.update([[0, 1], [2, 3]])
+    >>> began.tolist(), ended.tolist()
+    ([[0, 1], [2, 3]], [])
+    >>> began, ended = contacts.update([[0, 1], [1, 2]])
+    >>> began.tolist(), ended.tolist()
+    ([[1, 2]], [[2, 3]])
+    >>> contacts.current.tolist()
+    [[0, 1], [1, 2]]
+    """
+
+    def __init__(self) -> None:
+        self._keys = np.empty(0, np.int64)
+
+    @property
+    def current(self) -> NDArray[np.intp]:
+        """The pairs of the last :meth:`update`, canonical (sorted, ``i < j``)."""
+        return _unpack(self._keys)
+
+    def update(self, pairs: ArrayLike) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+        """Take this frame's pairs; returns ``(began, ended)``.
+
+        Parameters
+        ----------
+        pairs : array_like of int, shape (k, 2)
+            Colliding pairs of object indices or handles (each in
+            ``[0, 2**31)``), in any order; ``(j, i)`` is the pair ``(i, j)``.
+
+        Returns
+        -------
+        began, ended : ndarray of intp, shape (*, 2)
+            Pairs in ``pairs`` but not in the previous call's, and the
+            reverse; canonical (``i < j``, rows sorted).
+        """
+        keys = _pack(pairs)
+        began = np.setdiff1d(keys, self._keys, assume_unique=True)
+        ended = np.setdiff1d(self._keys, keys, assume_unique=True)
+        self._keys = keys
+        return _unpack(began), _unpack(ended)
+
+    def reset(self) -> None:
+        """Forget the previous pairs: the next update reports all of its pairs as begun."""
+        self._keys = np.empty(0, np.int64)
+
+
+def _pack(pairs) -> NDArray[np.int64]:
+    arr = np.asarray(pairs)
+    if arr.size == 0:
+        return np.empty(0, np.int64)
+    if arr.dtype.kind not in "iu":
+        raise TypeError(f"pairs: expected integers, found dtype {arr.dtype}")
+    if arr.ndim != 2 or arr.shape[1] != 2:
+        raise ValueError(f"pairs: expected shape (k, 2), found shape {arr.shape}")
+    bad = (arr < 0) | (arr >= 2**31)
+    if bad.any():
+        row = int(np.flatnonzero(bad.any(axis=1))[0])
+        raise ValueError(f"pairs[{row}]: expected indices in [0, 2**31), found "
+                         f"{arr[row].tolist()}")
+    a = arr.astype(np.int64)
+    i, j = np.minimum(a[:, 0], a[:, 1]), np.maximum(a[:, 0], a[:, 1])
+    return np.unique((i << _SHIFT) | j)
+
+
+def _unpack(keys: NDArray[np.int64]) -> NDArray[np.intp]:
+    out = np.empty((keys.shape[0], 2), np.intp)
+    out[:, 0] = keys >> _SHIFT
+    out[:, 1] = keys & ((1 << _SHIFT) - 1)
+    return out

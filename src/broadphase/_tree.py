@@ -1,0 +1,635 @@
+"""``LinearQuadtree``: boxes and circles that move, with O(1) relinking.
+
+The public layer over ``_kernels/dynamic.py``: it owns the arrays (object
+slots, four list nodes per slot, one list head per cell of every level),
+validates every argument before changing anything, and hands pairs to the
+same walk as :func:`broadphase.find_pairs`.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from . import _api, _cast, _work, _world
+from ._chunks import _IDX
+from ._kernels import dynamic as _dyn
+from ._kernels import quadtree as _qt
+from ._kernels import radix as _radix
+from ._kernels.narrow import MODE_GROUPS, MODE_MASKS, MODE_SHAPES, SHAPE_BOX, SHAPE_CIRCLE
+
+__all__ = ["LinearQuadtree"]
+
+#: Deepest tree: the list heads of all levels take (4**(depth+1) - 1) / 3
+#: int32 cells, 89 MB at depth 12.
+MAX_DEPTH = 12
+_SLACK = _api.QUADTREE_SLACK
+_ALL_BITS = np.iinfo(np.uint64).max
+# Per-slot arrays: name, dtype, shape of a row, value of a free slot.  The
+# placement (_plv level, -1 when free; _pcx/_pcy lower-left cell; _pnx/_pny
+# cells per axis) says which lists hold the slot's nodes.
+_SLOT_ARRAYS = (
+    ("_boxes", np.float64, (4,), 0.0),  # box, or a circle's outward-rounded box
+    ("_shapes", np.float64, (5,), 0.0),  # the narrow phase's SHAPE_* rows
+    ("_groups", np.int64, (), 0),
+    ("_cats", np.uint64, (), 0),
+    ("_masks", np.uint64, (), 0),
+    ("_plv", np.int8, (), -1),
+    ("_pcx", np.int32, (), 0),
+    ("_pcy", np.int32, (), 0),
+    ("_pnx", np.int8, (), 0),
+    ("_pny", np.int8, (), 0),
+    ("_stamp", np.int64, (), 0),  # last query that reported the slot
+)
+_NODE_ARRAYS = ("_node_cell", "_node_prev", "_node_next")
+
+
+class LinearQuadtree:
+    """Moving boxes and circles in a linear quadtree with per-cell linked lists.
+
+    Each object knows its cell and each cell keeps a doubly linked list of
+    its objects (seeds 001 and 002), so inserting, moving to another cell
+    and removing are O(1) per object, and a batch move of objects that stay
+    in their cells relinks nothing.  :meth:`pairs` finds every colliding
+    pair with one walk of the tree carrying a stack of ancestor objects,
+    with the same rules as :func:`broadphase.find_pairs`: touching is not
+    colliding, filters by group and category/mask bits, box--circle and
+    circle--circle tests exact.
+
+    Parameters
+    ----------
+    bounds : sequence of 4 floats
+        The world ``(minx, miny, maxx, maxy)``, split into ``2**depth``
+        columns and rows.  Objects partly or wholly outside it are kept in
+        the border cells: never missed, only slower when many are outside.
+    depth : int
+        Level of the finest cells, 0 to 12.  Finest cells about the size of
+        the typical object work well; :meth:`stats` shows how objects spread
+        over the levels.  The list heads take ``4**(depth + 1) / 3 * 4``
+        bytes (89 MB at depth 12).
+
+    Notes
+    -----
+    Handles are slot numbers: a handle stays valid until it is removed, and
+    a removed handle may be given to a later insert.  Using a removed or
+    unknown handle raises ``KeyError``.  A tree is not safe to change from
+    several threads at once.
+
+    Examples
+    --------
+    >>> import broadphase as bp
+    >>> tree = bp.LinearQuadtree(bounds=(0, 0, 100, 100), depth=4)
+    >>> h = tree.insert([[10, 10, 20, 20], [15, 15, 25, 25], [50, 50, 60, 60]])
+    >>> h.tolist()
+    [0, 1, 2]
+    >>> tree.pairs().tolist()
+    [[0, 1]]
+    >>> tree.move([2], [[18, 18, 30, 30]])
+    >>> tree.pairs().tolist()
+    [[0, 1], [0, 2], [1, 2]]
+    >>> c = tree.insert_circles([[90, 90]], 5.0)
+    >>> tree.query_point(91, 91).tolist(), tree.query([0, 0, 12, 12]).tolist()
+    ([3], [0])
+    >>> tree.remove([0]); len(tree), 0 in tree
+    (3, False)
+    """
+
+    def __init__(self, bounds: ArrayLike, depth: int) -> None:
+        self._bounds = _check_bounds(bounds)
+        self._depth = _check_depth(depth)
+        x0, y0, x1, y1 = self._bounds
+        self._sx = _world.scale(_world.half_span(x0, x1), 2.0**self._depth)
+        self._sy = _world.scale(_world.half_span(y0, y1), 2.0**self._depth)
+        self._head = np.full(_dyn.cell_base(self._depth + 1), -1, np.int32)
+        self._cap = 0
+        self._hwm = 0  # slots below this have been used
+        self._free: list[int] = []  # removed slots, reused last-in first-out
+        self._count = 0
+        self._mark = 0
+        self._last = {"entries": 0, "candidate_tests": 0, "pairs": 0}
+        self._grow(64)
+
+    # ------------------------------------------------------------------
+    # properties
+
+    @property
+    def bounds(self) -> tuple[float, float, float, float]:
+        """The world ``(minx, miny, maxx, maxy)`` given at construction."""
+        return self._bounds
+
+    @property
+    def depth(self) -> int:
+        """Level of the finest cells."""
+        return self._depth
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __contains__(self, handle: object) -> bool:
+        if isinstance(handle, (bool, np.bool_)) or not isinstance(handle, numbers.Integral):
+            return False
+        h = int(handle)
+        return 0 <= h < self._hwm and bool(self._plv[h] >= 0)
+
+    def __repr__(self) -> str:
+        return (f"LinearQuadtree(bounds={self._bounds}, depth={self._depth}) "
+                f"with {self._count} objects")
+
+    # ------------------------------------------------------------------
+    # adding, moving, removing
+
+    def insert(self, boxes: ArrayLike, groups: ArrayLike | None = None,
+               categories: ArrayLike | None = None,
+               masks: ArrayLike | None = None) -> NDArray[np.intp]:
+        """Add boxes; returns their handles.
+
+        Parameters
+        ----------
+        boxes : array_like, shape (n, 4) or (4,)
+            ``minx, miny, maxx, maxy`` per row, validated as in
+            :func:`broadphase.find_pairs`.
+        groups, categories, masks : int or array_like, optional
+            As in :func:`broadphase.find_pairs`: a scalar or one per box.
+
+        Returns
+        -------
+        ndarray of intp, shape (n,)
+            One handle per row, in order.
+
+        Examples
+        --------
+        >>> import broadphase as bp
+        >>> tree = bp.LinearQuadtree((0, 0, 8, 8), depth=3)
+        >>> tree.insert([1, 1, 2, 2]).tolist(), tree.insert([[3, 3, 4, 4]], groups=5).tolist()
+        ([0], [1])
+        """
+        b = _one_or_many(boxes, 4)
+        arr, _ = _cast.boxes(b)
+        filt = self._filters(arr.shape[0], groups, categories, masks)
+        shapes = np.empty((arr.shape[0], 5))
+        shapes[:, 0] = SHAPE_BOX
+        shapes[:, 1:] = arr
+        return self._add(arr, shapes, filt)
+
+    def insert_circles(self, centers: ArrayLike, radii: ArrayLike,
+                       groups: ArrayLike | None = None,
+                       categories: ArrayLike | None = None,
+                       masks: ArrayLike | None = None) -> NDArray[np.intp]:
+        """Add circles; returns their handles.
+
+        Parameters
+        ----------
+        centers : array_like, shape (n, 2) or (2,)
+            ``x, y`` per row.
+        radii : float or array_like, shape (n,)
+            Radii >= 0; a scalar applies to every circle.
+        groups, categories, masks : int or array_like, optional
+            As in :func:`broadphase.find_pairs`.
+
+        Returns
+        -------
+        ndarray of intp, shape (n,)
+
+        Examples
+        --------
+        >>> import broadphase as bp
+        >>> tree = bp.LinearQuadtree((0, 0, 8, 8), depth=3)
+        >>> h = tree.insert_circles([[1, 1], [2, 1]], 0.6)
+        >>> tree.pairs().tolist()
+        [[0, 1]]
+        """
+        xyr, bxs = self._circles(_one_or_many(centers, 2), radii)
+        filt = self._filters(xyr.shape[0], groups, categories, masks)
+        shapes = np.zeros((xyr.shape[0], 5))
+        shapes[:, 0] = SHAPE_CIRCLE
+        shapes[:, 1:4] = xyr
+        return self._add(bxs, shapes, filt)
+
+    def move(self, handles: ArrayLike, boxes: ArrayLike) -> None:
+        """Give box objects new boxes.
+
+        Parameters
+        ----------
+        handles : int or array_like of int, shape (n,)
+            Box objects, each at most once.
+        boxes : array_like, shape (n, 4) or (4,)
+            Their new ``minx, miny, maxx, maxy``.
+
+        Examples
+        --------
+        >>> import broadphase as bp
+        >>> tree = bp.LinearQuadtree((0, 0, 8, 8), depth=3)
+        >>> h = tree.insert([[0, 0, 1, 1], [5, 5, 6, 6]])
+        >>> tree.move(h[1], [0.5, 0.5, 1.5, 1.5])
+        >>> tree.pairs().tolist()
+        [[0, 1]]
+        """
+        h = self._handles(handles)
+        arr, _ = _cast.boxes(_one_or_many(boxes, 4))
+        _same_length(h, arr, "boxes")
+        self._require_kind(h, SHAPE_BOX, "a circle; move it with move_circles")
+        self._shapes[h, 1:] = arr
+        self._place(h, arr, relink=True)
+
+    def move_circles(self, handles: ArrayLike, centers: ArrayLike,
+                     radii: ArrayLike | None = None) -> None:
+        """Give circle objects new centres (and radii).
+
+        Parameters
+        ----------
+        handles : int or array_like of int, shape (n,)
+            Circle objects, each at most once.
+        centers : array_like, shape (n, 2) or (2,)
+            Their new centres.
+        radii : float or array_like, shape (n,), optional
+            New radii; by default each keeps its own.
+
+        Examples
+        --------
+        >>> import broadphase as bp
+        >>> tree = bp.LinearQuadtree((0, 0, 8, 8), depth=3)
+        >>> h = tree.insert_circles([[1, 1], [6, 6]], 1.0)
+        >>> tree.move_circles(h[1], [2, 1])
+        >>> tree.pairs().tolist()
+        [[0, 1]]
+        """
+        h = self._handles(handles)
+        self._require_kind(h, SHAPE_CIRCLE, "a box; move it with move")
+        c = _one_or_many(centers, 2)
+        r = self._shapes[h, 3] if radii is None else radii
+        xyr, bxs = self._circles(c, r)
+        _same_length(h, xyr, "centers")
+        self._shapes[h, 1:4] = xyr
+        self._place(h, bxs, relink=True)
+
+    def remove(self, handles: ArrayLike) -> None:
+        """Take objects out; their handles may be reused by later inserts.
+
+        Examples
+        --------
+        >>> import broadphase as bp
+        >>> tree = bp.LinearQuadtree((0, 0, 8, 8), depth=3)
+        >>> h = tree.insert([[0, 0, 1, 1], [5, 5, 6, 6]])
+        >>> tree.remove(h[0]); len(tree), tree.insert([1, 1, 2, 2]).tolist()
+        (1, [0])
+        """
+        h = self._handles(handles)
+        _dyn.unlink(h, self._plv, self._node_cell, self._node_prev, self._node_next,
+                    self._head)
+        self._free.extend(reversed(h.tolist()))  # the first removed is reused first
+        self._count -= h.shape[0]
+
+    # ------------------------------------------------------------------
+    # questions
+
+    def pairs(self) -> NDArray[np.intp]:
+        """Every colliding pair of objects, as handles.
+
+        Returns
+        -------
+        ndarray of intp, shape (k, 2)
+            ``i < j`` in each row, rows sorted; exact box, circle and
+            box--circle tests, groups and category/mask filters applied.
+
+        Examples
+        --------
+        >>> import broadphase as bp
+        >>> tree = bp.LinearQuadtree((0, 0, 8, 8), depth=3)
+        >>> b = tree.insert([[0, 0, 2, 2], [1, 1, 3, 3], [2, 0, 4, 1]])
+        >>> c = tree.insert_circles([[3.5, 3.5]], 0.7)
+        >>> tree.pairs().tolist()  # 0 and 2 only touch; the circle just misses 1's corner
+        [[0, 1]]
+        """
+        n = self._hwm
+        nrep = np.where(self._plv[:n] >= 0,
+                        self._pnx[:n].astype(np.int64) * self._pny[:n], 0)
+        starts = _work.buffer("tstarts", n + 1, np.int64)
+        starts[0] = 0
+        np.cumsum(nrep, out=starts[1:])
+        m = int(starts[-1])
+        self._last = {"entries": m, "candidate_tests": 0, "pairs": 0}
+        if m == 0:
+            return np.empty((0, 2), np.intp)
+        keys = _work.buffer("ka", m, np.int64)
+        objs = _work.buffer("va", m, _IDX)
+        x0, y0 = self._bounds[0], self._bounds[1]
+        _dyn.entries(self._plv[:n], self._pcx, self._pcy, self._pnx, self._pny, self._boxes,
+                     x0, self._sx, self._depth, starts, keys, objs)
+        skeys, sobjs = _api._sorted_entries(keys, objs, 2 * self._depth + _qt.KEY_EXTRA_BITS)
+        first = _radix.run_starts(skeys, _qt.SUB_BITS)
+        maxstack = _qt.max_stack(skeys, first, self._depth)
+        cols = [_work.buffer(f"c{t}", m, np.float64) for t in range(4)]
+        cols += [_work.buffer(f"q{t}", m, _IDX) for t in range(2)]
+        _qt.gather(sobjs, self._boxes, x0, y0, self._sx, self._sy, self._depth, *cols)
+        pairs, tests = _api.walk_sorted(skeys, sobjs, first, maxstack, cols, x0, self._sx,
+                                        self._depth, self._narrow(n), n)
+        self._last.update(candidate_tests=tests, pairs=pairs.shape[0])
+        return pairs
+
+    def query(self, box: ArrayLike) -> NDArray[np.intp]:
+        """Sorted handles of the objects that overlap ``box`` (touching does not count).
+
+        Examples
+        --------
+        >>> import broadphase as bp
+        >>> tree = bp.LinearQuadtree((0, 0, 8, 8), depth=3)
+        >>> h = tree.insert([[0, 0, 1, 1], [1, 1, 2, 2], [5, 5, 6, 6]])
+        >>> tree.query([0.5, 0.5, 1.5, 1.5]).tolist(), tree.query([1, 0, 3, 1]).tolist()
+        ([0, 1], [])
+        """
+        q, _ = _cast.boxes(_one_or_many(box, 4), "box")
+        if q.shape[0] != 1:
+            raise ValueError(f"box: expected one box (minx, miny, maxx, maxy), found "
+                             f"{q.shape[0]} rows")
+        cand = self._candidates(q[0])
+        out = np.empty(cand.shape[0], np.intp)
+        k = _dyn.touching_box(cand, self._shapes, *q[0], out)
+        return np.sort(out[:k])
+
+    def query_point(self, x: float, y: float) -> NDArray[np.intp]:
+        """Sorted handles of the objects that strictly contain the point (x, y).
+
+        Examples
+        --------
+        >>> import broadphase as bp
+        >>> tree = bp.LinearQuadtree((0, 0, 8, 8), depth=3)
+        >>> h = tree.insert([[0, 0, 2, 2]]); c = tree.insert_circles([[2, 2]], 1.0)
+        >>> tree.query_point(1.5, 1.5).tolist(), tree.query_point(2, 1).tolist()
+        ([0, 1], [])
+        """
+        p, _ = _cast.boxes([[_real(x, "x"), _real(y, "y"), x, y]], "point")
+        cand = self._candidates(p[0])
+        out = np.empty(cand.shape[0], np.intp)
+        k = _dyn.containing_point(cand, self._shapes, float(x), float(y), out)
+        return np.sort(out[:k])
+
+    def locate(self, handle: int) -> tuple[int, int]:
+        """The seeds' cell of an object: ``(level, index)``, as :func:`broadphase.morton.locate`.
+
+        A box straddling a split line far above its size sits in a high
+        cell; the tree then enters it in the few smaller cells it overlaps
+        instead (:meth:`stats` counts objects by the level they are entered
+        at).
+
+        Examples
+        --------
+        >>> import broadphase as bp
+        >>> tree = bp.LinearQuadtree((0, 0, 8, 8), depth=3)
+        >>> h = tree.insert([[3, 6, 3.5, 6.5], [3.5, 3.5, 4.5, 4.5]])
+        >>> tree.locate(h[0]), tree.locate(h[1])
+        ((3, 45), (0, 0))
+        """
+        h = self._handles(handle)
+        if h.shape[0] != 1:
+            raise ValueError(f"handle: expected one handle, found {h.shape[0]}")
+        levels = np.empty(1, np.int64)
+        index = np.empty(1, np.int64)
+        _dyn.home_cells(self._boxes[h], self._bounds[0], self._bounds[1], self._sx, self._sy,
+                        self._depth, levels, index)
+        return int(levels[0]), int(index[0])
+
+    def stats(self) -> dict:
+        """Counts to tune ``depth`` by.
+
+        Returns
+        -------
+        dict
+            ``objects``; ``outside``: objects not wholly inside ``bounds``;
+            ``levels``: objects entered at each level, 0 (the whole world) to
+            ``depth``; ``entries``, ``candidate_tests`` and ``pairs`` of the
+            last :meth:`pairs` call (candidate tests are the box tests the
+            walk made: many per pair means cells too coarse).
+
+        Examples
+        --------
+        >>> import broadphase as bp
+        >>> tree = bp.LinearQuadtree((0, 0, 8, 8), depth=2)
+        >>> h = tree.insert([[1, 1, 1.5, 1.5], [7, 7, 9, 9], [1.2, 1.2, 3, 3]])
+        >>> p = tree.pairs(); s = tree.stats()
+        >>> s["objects"], s["outside"], s["levels"].tolist(), s["pairs"]
+        (3, 1, [0, 1, 2], 1)
+        """
+        live = np.flatnonzero(self._plv[:self._hwm] >= 0)
+        b = self._boxes[live]
+        x0, y0, x1, y1 = self._bounds
+        outside = ~((b[:, 0] >= x0) & (b[:, 1] >= y0) & (b[:, 2] <= x1) & (b[:, 3] <= y1))
+        levels = np.bincount(self._plv[live], minlength=self._depth + 1)
+        return {"objects": self._count, "outside": int(outside.sum()), "levels": levels,
+                **self._last}
+
+    def validate(self) -> None:
+        """Check the structure; raises ``AssertionError`` naming the first broken invariant.
+
+        Every live object's nodes are in the lists of the cells its current
+        box is placed in, every list is consistently doubly linked from its
+        head, and no list holds a node of a removed object.  For tests; O(n
+        + number of cells).
+
+        Examples
+        --------
+        >>> import broadphase as bp
+        >>> tree = bp.LinearQuadtree((0, 0, 8, 8), depth=3)
+        >>> h = tree.insert([[0, 0, 1, 1], [3.9, 3.9, 4.1, 4.1]]); tree.validate()
+        """
+        _validate(self)
+
+    # ------------------------------------------------------------------
+    # internals
+
+    def _add(self, bxs, shapes, filt) -> NDArray[np.intp]:
+        n = bxs.shape[0]
+        reuse = [self._free.pop() for _ in range(min(n, len(self._free)))]
+        fresh = n - len(reuse)
+        if self._hwm + fresh > self._cap:
+            self._grow(max(2 * self._cap, self._hwm + fresh))
+        h = np.array(reuse + list(range(self._hwm, self._hwm + fresh)), np.intp)
+        self._hwm += fresh
+        self._shapes[h] = shapes
+        self._groups[h], self._cats[h], self._masks[h] = filt
+        self._place(h, bxs, relink=False)
+        self._count += n
+        return h
+
+    def _place(self, h, bxs, relink: bool) -> None:
+        self._boxes[h] = bxs
+        n = h.shape[0]
+        lv = np.empty(n, np.int8)
+        cx = np.empty(n, np.int32)
+        cy = np.empty(n, np.int32)
+        nx = np.empty(n, np.int8)
+        ny = np.empty(n, np.int8)
+        _dyn.placement(bxs, self._bounds[0], self._bounds[1], self._sx, self._sy, self._depth,
+                       _SLACK, lv, cx, cy, nx, ny)
+        kernel = _dyn.relink if relink else _dyn.link
+        self._relinked = kernel(h, lv, cx, cy, nx, ny, self._plv, self._pcx, self._pcy,
+                                self._pnx, self._pny, self._node_cell, self._node_prev,
+                                self._node_next, self._head)
+
+    def _grow(self, cap: int) -> None:
+        for name, dtype, shape, fill in _SLOT_ARRAYS:
+            arr = np.full((cap,) + shape, fill, dtype)
+            if self._cap:
+                arr[:self._cap] = getattr(self, name)
+            setattr(self, name, arr)
+        for name in _NODE_ARRAYS:  # four list nodes per slot
+            arr = np.full(4 * cap, -1, np.int32)
+            if self._cap:
+                arr[:4 * self._cap] = getattr(self, name)
+            setattr(self, name, arr)
+        self._cap = cap
+
+    def _filters(self, n, groups, categories, masks):
+        g = _cast.per_object(groups, "groups", n, np.int64)
+        c = _cast.per_object(categories, "categories", n, np.uint64)
+        m = _cast.per_object(masks, "masks", n, np.uint64)
+        return (np.zeros(n, np.int64) if g is None else g,
+                np.full(n, _ALL_BITS, np.uint64) if c is None else c,
+                np.full(n, _ALL_BITS, np.uint64) if m is None else m)
+
+    def _circles(self, centers, radii):
+        xyr, bxs, _ = _cast.circles(centers, radii)
+        return xyr, bxs
+
+    def _narrow(self, n: int) -> tuple:
+        live = self._plv[:n] >= 0
+        mode = 0
+        if np.any(self._shapes[:n, 0][live] == SHAPE_CIRCLE):
+            mode |= MODE_SHAPES
+        if np.any(self._groups[:n][live] != 0):
+            mode |= MODE_GROUPS
+        if np.any((self._cats[:n][live] != _ALL_BITS) | (self._masks[:n][live] != _ALL_BITS)):
+            mode |= MODE_MASKS
+        return self._shapes, self._groups, self._cats, self._masks, mode
+
+    def _handles(self, handles) -> NDArray[np.intp]:
+        """Validated handles: live, each once; ``KeyError`` naming the first bad one."""
+        arr = np.asarray(handles)
+        if arr.dtype.kind not in "iu":
+            if arr.size == 0 and arr.dtype.kind == "f":
+                arr = arr.astype(np.intp)
+            else:
+                raise TypeError(f"handles: expected integers, found dtype {arr.dtype}")
+        arr = np.atleast_1d(arr)
+        if arr.ndim != 1:
+            raise ValueError(f"handles: expected a handle or shape (n,), found shape {arr.shape}")
+        h = arr.astype(np.intp)
+        bad = (h < 0) | (h >= self._hwm)
+        bad[~bad] = self._plv[h[~bad]] < 0
+        if bad.any():
+            raise KeyError(f"handle {arr[np.argmax(bad)]}: not in the tree "
+                           "(removed or never inserted)")
+        if np.unique(h).shape[0] != h.shape[0]:
+            u, counts = np.unique(h, return_counts=True)
+            raise ValueError(f"handles: each handle at most once, found {u[counts > 1][0]} "
+                             f"{counts[counts > 1][0]} times")
+        return h
+
+    def _require_kind(self, h, kind, other: str) -> None:
+        wrong = self._shapes[h, 0] != kind
+        if wrong.any():
+            k = int(np.argmax(wrong))
+            raise ValueError(f"handles[{k}]: handle {h[k]} is {other}")
+
+    def _candidates(self, box) -> NDArray[np.intp]:
+        """Objects in the cells of every level that ``box`` meets (a superset)."""
+        budget = max(64, 4 * self._count)
+        cells = _work.buffer("tcells", budget, np.int64)
+        ncells = _dyn.cells_of_box(box, self._bounds[0], self._bounds[1], self._sx, self._sy,
+                                   self._depth, cells)
+        if ncells < 0:  # more cells to visit than objects to test: test them all
+            return np.flatnonzero(self._plv[:self._hwm] >= 0)
+        self._mark += 1
+        out = _work.buffer("tcand", self._hwm, np.intp)
+        k = _dyn.list_objects(cells, ncells, self._head, self._node_next, self._stamp,
+                              self._mark, out)
+        return out[:k]
+
+
+def _real(v, name: str) -> float:
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real):
+        raise TypeError(f"{name}: expected a real number, found {v!r}")
+    if not math.isfinite(float(v)):
+        raise ValueError(f"{name}: expected a finite number, found {v!r}")
+    return float(v)
+
+
+def _one_or_many(value, width: int):
+    """A single row of ``width`` numbers as a one-row table; anything else unchanged."""
+    if np.ndim(value) == 1 and np.shape(value) == (width,):
+        return [value]
+    return value
+
+
+def _same_length(h, rows, name: str) -> None:
+    if rows.shape[0] != h.shape[0]:
+        raise ValueError(f"{name}: expected {h.shape[0]} rows (one per handle), "
+                         f"found {rows.shape[0]}")
+
+
+def _check_bounds(bounds) -> tuple[float, float, float, float]:
+    try:
+        x0, y0, x1, y1 = (float(v) for v in bounds)
+    except (TypeError, ValueError):
+        raise TypeError(f"bounds: expected (minx, miny, maxx, maxy), found {bounds!r}") from None
+    if not (np.isfinite([x0, y0, x1, y1]).all() and x0 < x1 and y0 < y1):
+        raise ValueError(f"bounds: expected finite (minx, miny, maxx, maxy) with minx < maxx "
+                         f"and miny < maxy, found {(x0, y0, x1, y1)}")
+    return x0, y0, x1, y1
+
+
+def _check_depth(depth) -> int:
+    if isinstance(depth, (bool, np.bool_)) or not isinstance(depth, numbers.Integral):
+        raise TypeError(f"depth: expected an int, found {depth!r}")
+    if not 0 <= depth <= MAX_DEPTH:
+        raise ValueError(f"depth: expected 0 <= depth <= {MAX_DEPTH} (the list heads of "
+                         f"depth 12 take 89 MB, each level more four times that), "
+                         f"found {depth}")
+    return int(depth)
+
+
+def _validate(tree: LinearQuadtree) -> None:
+    n = tree._hwm
+    live = np.flatnonzero(tree._plv[:n] >= 0)
+    assert live.shape[0] == tree._count, f"count {tree._count} != live slots {live.shape[0]}"
+    assert sorted(tree._free) == sorted(np.flatnonzero(tree._plv[:n] < 0).tolist()), \
+        "free list != removed slots"
+    # placement recomputed from each live object's box
+    lv = np.empty(live.shape[0], np.int8)
+    cx = np.empty(live.shape[0], np.int32)
+    cy = np.empty(live.shape[0], np.int32)
+    nx = np.empty(live.shape[0], np.int8)
+    ny = np.empty(live.shape[0], np.int8)
+    _dyn.placement(tree._boxes[live], tree._bounds[0], tree._bounds[1], tree._sx, tree._sy,
+                   tree._depth, _SLACK, lv, cx, cy, nx, ny)
+    from ._kernels.morton import encode_array
+
+    for k, h in enumerate(live.tolist()):
+        got = (tree._plv[h], tree._pcx[h], tree._pcy[h], tree._pnx[h], tree._pny[h])
+        want = (lv[k], cx[k], cy[k], nx[k], ny[k])
+        assert got == want, f"object {h}: placement {got}, its box gives {want}"
+        r = np.arange(nx[k] * ny[k])
+        code = np.empty(r.shape[0], np.int64)
+        encode_array((cx[k] + r % nx[k]).astype(np.int64), (cy[k] + r // nx[k]).astype(np.int64),
+                     code)
+        cells = _dyn.cell_base(int(lv[k])) + code
+        nodes = tree._node_cell[4 * h:4 * h + 4]
+        assert nodes[:r.shape[0]].tolist() == cells.tolist() and (nodes[r.shape[0]:] == -1).all(), \
+            f"object {h}: nodes in cells {nodes.tolist()}, expected {cells.tolist()}"
+    for h in np.flatnonzero(tree._plv[:n] < 0).tolist():
+        assert (tree._node_cell[4 * h:4 * h + 4] == -1).all(), f"removed object {h} still linked"
+    # every list: doubly linked from its head, each node in the cell it says
+    seen = 0
+    for c in np.flatnonzero(tree._head >= 0).tolist():
+        nd, prev = int(tree._head[c]), -1
+        while nd >= 0:
+            assert tree._node_cell[nd] == c, f"node {nd} in the list of cell {c}, says " \
+                                             f"{tree._node_cell[nd]}"
+            assert tree._node_prev[nd] == prev, f"node {nd}: prev {tree._node_prev[nd]} != {prev}"
+            seen += 1
+            assert seen <= 4 * n, "a list has a cycle"
+            prev, nd = nd, int(tree._node_next[nd])
+    linked = int((tree._node_cell[:4 * n] >= 0).sum())
+    assert seen == linked, f"{linked} nodes linked, {seen} reachable from the heads"

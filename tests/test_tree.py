@@ -1,0 +1,361 @@
+"""LinearQuadtree and Contacts against a brute-force model, step by step."""
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import Bundle, RuleBasedStateMachine, consumes, invariant, rule
+
+import broadphase as bp
+from broadphase import scenarios
+
+ALL = np.iinfo(np.uint64).max
+
+
+# --------------------------------------------------------------------------
+# the model: exact shapes in a dict, every question answered by brute force
+
+
+def _box_box(a, b):
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _dist2_lt(px, py, qx, qy, r):
+    """Exact |p - q| < r with Fractions."""
+    dx, dy = Fraction(px) - Fraction(qx), Fraction(py) - Fraction(qy)
+    return dx * dx + dy * dy < Fraction(r) ** 2
+
+
+def _box_circle(b, c):
+    x, y, r = c
+    px, py = min(max(x, b[0]), b[2]), min(max(y, b[1]), b[3])
+    return _dist2_lt(x, y, px, py, r)
+
+
+def _overlap(a, b):
+    (ka, ga), (kb, gb) = a, b
+    if ka == "box" and kb == "box":
+        return _box_box(ga, gb)
+    if ka == "circle" and kb == "circle":
+        return _dist2_lt(ga[0], ga[1], gb[0], gb[1], Fraction(ga[2]) + Fraction(gb[2]))
+    if ka == "circle":
+        return _box_circle(gb, ga)
+    return _box_circle(ga, gb)
+
+
+def _filtered(fa, fb):
+    (g1, c1, m1), (g2, c2, m2) = fa, fb
+    if g1 != 0 and g1 == g2:
+        return True
+    return (c1 & m2) == 0 or (c2 & m1) == 0
+
+
+def model_pairs(objs):
+    hs = sorted(objs)
+    out = []
+    for x, i in enumerate(hs):
+        for j in hs[x + 1:]:
+            if not _filtered(objs[i][2], objs[j][2]) and _overlap(objs[i][:2], objs[j][:2]):
+                out.append([i, j])
+    return np.array(out, np.intp).reshape(-1, 2)
+
+
+def model_query(objs, q):
+    return [h for h in sorted(objs) if _overlap(objs[h][:2], ("box", q))]
+
+
+def model_point(objs, x, y):
+    out = []
+    for h in sorted(objs):
+        kind, g = objs[h][:2]
+        if kind == "box":
+            hit = g[0] < x < g[2] and g[1] < y < g[3]
+        else:
+            hit = _dist2_lt(x, y, g[0], g[1], g[2])
+        if hit:
+            out.append(h)
+    return out
+
+
+# --------------------------------------------------------------------------
+# strategies: a 16 x 16 world, coordinates on a half-unit grid from -4 to 20
+# (ties, touching, outside the world), sizes from points to the whole world
+
+coord = st.integers(-8, 40).map(lambda v: v / 2)
+size = st.sampled_from([0, 0.5, 1, 1, 2, 3, 8, 24])
+
+
+@st.composite
+def a_box(draw):
+    x, y = draw(coord), draw(coord)
+    return [x, y, x + draw(size), y + draw(size)]
+
+
+@st.composite
+def a_circle(draw):
+    return [draw(coord), draw(coord)], draw(st.sampled_from([0, 0.5, 1, 1.5, 2.5, 6]))
+
+
+filters = st.tuples(st.sampled_from([0, 0, 0, 1, 2]),
+                    st.sampled_from([ALL, ALL, 1, 2, 3]),
+                    st.sampled_from([ALL, ALL, 1, 2, 3]))
+
+
+class TreeMachine(RuleBasedStateMachine):
+    handles = Bundle("handles")
+
+    def __init__(self):
+        super().__init__()
+        self.tree = None
+        self.objs = {}
+
+    @rule(depth=st.integers(0, 5))
+    def make(self, depth):
+        if self.tree is None:
+            self.tree = bp.LinearQuadtree((0, 0, 16, 16), depth)
+
+    def _tree(self):
+        if self.tree is None:
+            self.tree = bp.LinearQuadtree((0, 0, 16, 16), 3)
+        return self.tree
+
+    @rule(target=handles, box=a_box(), f=filters)
+    def insert_box(self, box, f):
+        h = int(self._tree().insert(box, groups=f[0], categories=f[1], masks=f[2])[0])
+        assert h not in self.objs
+        self.objs[h] = ("box", box, f)
+        return h
+
+    @rule(target=handles, c=a_circle(), f=filters)
+    def insert_circle(self, c, f):
+        h = int(self._tree().insert_circles(c[0], c[1], groups=f[0], categories=f[1],
+                                            masks=f[2])[0])
+        self.objs[h] = ("circle", [*c[0], c[1]], f)
+        return h
+
+    @rule(h=handles, box=a_box(), c=a_circle(), keep_radius=st.booleans())
+    def move(self, h, box, c, keep_radius):
+        if h not in self.objs:
+            with pytest.raises(KeyError, match=f"handle {h}"):
+                self.tree.move(h, box)
+            return
+        kind, g, f = self.objs[h]
+        if kind == "box":
+            self.tree.move([h], [box])
+            self.objs[h] = ("box", box, f)
+        else:
+            r = g[2] if keep_radius else c[1]
+            self.tree.move_circles(h, c[0], None if keep_radius else r)
+            self.objs[h] = ("circle", [*c[0], r], f)
+
+    @rule(h=consumes(handles))
+    def remove(self, h):
+        if h in self.objs:
+            self.tree.remove(h)
+            del self.objs[h]
+        else:
+            with pytest.raises(KeyError):
+                self.tree.remove(h)
+
+    @rule(q=a_box())
+    def query(self, q):
+        if self.tree is not None:
+            assert self.tree.query(q).tolist() == model_query(self.objs, q)
+
+    @rule(x=coord, y=coord)
+    def query_point(self, x, y):
+        if self.tree is not None:
+            assert self.tree.query_point(x, y).tolist() == model_point(self.objs, x, y)
+
+    @invariant()
+    def agrees_with_model(self):
+        if self.tree is None:
+            return
+        self.tree.validate()
+        assert len(self.tree) == len(self.objs)
+        for h in self.objs:
+            assert h in self.tree
+        got = self.tree.pairs()
+        assert got.dtype == np.intp and got.shape[1] == 2
+        np.testing.assert_array_equal(got, model_pairs(self.objs))
+
+
+TreeMachine.TestCase.settings = settings(max_examples=60, stateful_step_count=40,
+                                         deadline=None)
+test_tree_machine = TreeMachine.TestCase
+
+
+# --------------------------------------------------------------------------
+# against find_pairs on the named scenes, frame after frame
+
+
+@pytest.mark.parametrize("name", ["seed000", "straddlers", "mixed", "wide"])
+def test_moving_scene_matches_find_pairs(name):
+    boxes = scenarios.make(name, 3000, seed=3)
+    lo, hi = boxes[:, :2].min(), boxes[:, 2:].max()
+    tree = bp.LinearQuadtree((lo, lo, hi, hi), depth=6)
+    h = tree.insert(boxes)
+    assert h.tolist() == list(range(3000))
+    rng = np.random.default_rng(0)
+    for _ in range(4):
+        np.testing.assert_array_equal(tree.pairs(), bp.find_pairs(boxes, method="brute"))
+        tree.validate()
+        step = rng.uniform(-1, 1, (3000, 2)) * (hi - lo) / 100
+        boxes = boxes + np.hstack([step, step])  # some leave the world: clamped, not lost
+        tree.move(h, boxes)
+
+
+def test_circles_and_boxes_match_find_pairs():
+    boxes = scenarios.make("clustered", 2000, seed=1)
+    c = (boxes[:, :2] + boxes[:, 2:]) / 2
+    r = (boxes[:, 2] - boxes[:, 0]) * 0.7
+    tree = bp.LinearQuadtree((0, 0, 1000, 1000), depth=7)
+    tree.insert_circles(c, r)
+    np.testing.assert_array_equal(tree.pairs(), bp.find_circle_pairs(c, r, method="brute"))
+    g = np.arange(2000) % 3
+    tree2 = bp.LinearQuadtree((0, 0, 1000, 1000), depth=7)
+    tree2.insert(boxes, groups=g)
+    np.testing.assert_array_equal(tree2.pairs(), bp.find_pairs(boxes, groups=g, method="brute"))
+
+
+def test_locate_is_morton_locate():
+    boxes = scenarios.make("mixed", 500, seed=2)
+    bounds = (0.0, -50.0, 1000.0, 1200.0)  # oblong cells
+    tree = bp.LinearQuadtree(bounds, depth=5)
+    h = tree.insert(boxes)
+    levels, index = bp.morton.locate(boxes, bounds, 5)
+    assert [tree.locate(k) for k in h] == list(zip(levels.tolist(), index.tolist(), strict=True))
+
+
+def test_seed_worked_example_cells():
+    # seed 001's 8 x 8 world at depth 3: a box in cell (3, 6) is in cell 45 of level 3
+    tree = bp.LinearQuadtree((0, 0, 8, 8), 3)
+    h = tree.insert([[3.2, 6.2, 3.8, 6.8], [0.5, 0.5, 7.5, 7.5]])
+    assert tree.locate(h[0]) == (3, 45) and tree.locate(h[1]) == (0, 0)
+
+
+def test_straddlers_are_entered_below_the_root():
+    # tiny boxes on the centre lines: the seeds' cell is the root, the tree
+    # enters them at depth - 1 instead (stats counts entry levels)
+    tree = bp.LinearQuadtree((0, 0, 64, 64), 6)
+    xs = np.arange(1, 63, 2.0)
+    tree.insert(np.stack([xs, np.full_like(xs, 31.9), xs + 0.2, np.full_like(xs, 32.1)], 1))
+    assert all(tree.locate(h)[0] == 0 for h in range(len(xs)))
+    levels = tree.stats()["levels"]
+    assert levels[0] == 0 and levels[5] == len(xs)
+    tree.validate()
+
+
+def test_depth_12_and_beyond():
+    tree = bp.LinearQuadtree((0, 0, 1, 1), 12)
+    h = tree.insert([[0.1, 0.1, 0.10001, 0.10001], [0.100005, 0.100005, 0.2, 0.2]])
+    assert tree.pairs().tolist() == [[0, 1]]
+    assert tree.locate(h[0])[0] == 12
+    with pytest.raises(ValueError, match=r"depth: expected 0 <= depth <= 12.*found 13"):
+        bp.LinearQuadtree((0, 0, 1, 1), 13)
+
+
+def test_handles_are_reused_and_checked():
+    tree = bp.LinearQuadtree((0, 0, 10, 10), 2)
+    h = tree.insert([[0, 0, 1, 1], [1, 1, 2, 2], [2, 2, 3, 3]])
+    tree.remove([1, 0])
+    assert tree.insert([[5, 5, 6, 6]]).tolist() == [1]  # the first removed comes back first
+    assert tree.insert([[5, 5, 6, 6], [7, 7, 8, 8]]).tolist() == [0, 3]
+    with pytest.raises(KeyError, match="handle 9: not in the tree"):
+        tree.move([9], [[0, 0, 1, 1]])
+    tree.remove(h[2])
+    with pytest.raises(KeyError, match="handle 2: not in the tree"):
+        tree.locate(2)
+    with pytest.raises(ValueError, match="each handle at most once, found 0 2 times"):
+        tree.remove([0, 0])
+    assert len(tree) == 3 and 0 in tree and 2 not in tree and "a" not in tree
+    tree.validate()
+
+
+def test_bad_arguments_change_nothing():
+    tree = bp.LinearQuadtree((0, 0, 10, 10), 2)
+    h = tree.insert([[0, 0, 1, 1]])
+    c = tree.insert_circles([5, 5], 1.0)
+    with pytest.raises(ValueError, match=r"handles\[0\]: handle 1 is a circle"):
+        tree.move(c, [[0, 0, 1, 1]])
+    with pytest.raises(ValueError, match=r"handles\[0\]: handle 0 is a box"):
+        tree.move_circles(h, [1, 1])
+    with pytest.raises(ValueError, match=r"boxes\[0\]: minx 3.0 > maxx 1.0"):
+        tree.move(h, [[3, 0, 1, 1]])
+    with pytest.raises(ValueError, match=r"boxes: expected 1 rows \(one per handle\), found 2"):
+        tree.move(h, [[0, 0, 1, 1], [0, 0, 1, 1]])
+    with pytest.raises(ValueError, match=r"radii: expected a radius >= 0"):
+        tree.insert_circles([[1, 1]], -1.0)
+    with pytest.raises(ValueError, match=r"groups: expected a scalar or shape \(2,\)"):
+        tree.insert([[0, 0, 1, 1], [1, 1, 2, 2]], groups=[1, 2, 3])
+    with pytest.raises(ValueError, match=r"bounds: expected finite"):
+        bp.LinearQuadtree((0, 0, 0, 10), 2)
+    with pytest.raises(TypeError, match=r"depth: expected an int"):
+        bp.LinearQuadtree((0, 0, 1, 1), 2.0)
+    with pytest.raises(TypeError, match=r"x: expected a real number"):
+        tree.query_point("1", 1)
+    assert len(tree) == 2 and tree.query([0, 0, 10, 10]).tolist() == [0, 1]
+    tree.validate()
+
+
+def test_stats_count_outside_levels_and_tests():
+    tree = bp.LinearQuadtree((0, 0, 100, 100), 4)
+    tree.insert([[10, 10, 12, 12], [11, 11, 13, 13], [-20, -20, -10, -10], [90, 90, 120, 95]])
+    p = tree.pairs()
+    s = tree.stats()
+    assert s["objects"] == 4 and s["outside"] == 2 and s["pairs"] == len(p) == 1
+    assert s["levels"].sum() == 4 and s["entries"] >= 4 and s["candidate_tests"] >= 1
+
+
+def test_move_without_cell_change_relinks_nothing():
+    tree = bp.LinearQuadtree((0, 0, 16, 16), 2)  # cells of 4 x 4
+    h = tree.insert([[0.5, 0.5, 1, 1], [8.5, 8.5, 9, 9]])
+    tree.move(h, [[1, 1, 1.5, 1.5], [9, 9, 9.5, 9.5]])
+    assert tree._relinked == 0
+    tree.move(h, [[1, 1, 1.5, 1.5], [13, 13, 13.5, 13.5]])
+    assert tree._relinked == 1
+    tree.validate()
+
+
+# --------------------------------------------------------------------------
+# Contacts against set differences
+
+pair_sets = st.lists(st.tuples(st.integers(0, 30), st.integers(0, 30)).filter(
+    lambda p: p[0] != p[1]), max_size=40)
+
+
+@given(frames=st.lists(pair_sets, min_size=1, max_size=6))
+def test_contacts_against_sets(frames):
+    contacts = bp.Contacts()
+    before = set()
+    for frame in frames:
+        now = {(min(a, b), max(a, b)) for a, b in frame}
+        began, ended = contacts.update(np.array(frame, np.intp).reshape(-1, 2))
+        assert began.tolist() == [list(p) for p in sorted(now - before)]
+        assert ended.tolist() == [list(p) for p in sorted(before - now)]
+        assert contacts.current.tolist() == [list(p) for p in sorted(now)]
+        before = now
+
+
+def test_contacts_with_a_tree():
+    tree = bp.LinearQuadtree((0, 0, 10, 10), 3)
+    h = tree.insert([[0, 0, 2, 2], [1, 1, 3, 3], [6, 6, 7, 7]])
+    contacts = bp.Contacts()
+    assert contacts.update(tree.pairs())[0].tolist() == [[0, 1]]
+    tree.move(h[2], [[2, 2, 4, 4]])
+    began, ended = contacts.update(tree.pairs())
+    assert began.tolist() == [[1, 2]] and ended.tolist() == []
+    tree.remove(h[0])
+    began, ended = contacts.update(tree.pairs())
+    assert began.tolist() == [] and ended.tolist() == [[0, 1]]
+
+
+def test_contacts_bad_input():
+    with pytest.raises(ValueError, match=r"pairs: expected shape \(k, 2\)"):
+        bp.Contacts().update([[1, 2, 3]])
+    with pytest.raises(ValueError, match=r"pairs\[1\]: expected indices in \[0, 2\*\*31\)"):
+        bp.Contacts().update([[1, 2], [-1, 3]])
+    with pytest.raises(TypeError, match=r"pairs: expected integers"):
+        bp.Contacts().update([[1.5, 2]])
