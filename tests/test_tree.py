@@ -268,7 +268,7 @@ def test_handles_are_reused_and_checked():
     tree.remove(h[2])
     with pytest.raises(KeyError, match="handle 2: not in the tree"):
         tree.locate(2)
-    with pytest.raises(ValueError, match="each handle at most once, found 0 2 times"):
+    with pytest.raises(ValueError, match="each handle at most once, found 0 twice"):
         tree.remove([0, 0])
     assert len(tree) == 3 and 0 in tree and 2 not in tree and "a" not in tree
     tree.validate()

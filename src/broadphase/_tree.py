@@ -28,21 +28,23 @@ __all__ = ["LinearQuadtree"]
 MAX_DEPTH = 12
 _SLACK = _api.QUADTREE_SLACK
 _ALL_BITS = np.iinfo(np.uint64).max
-# Per-slot arrays: name, dtype, shape of a row, value of a free slot.  The
-# placement (_plv level, -1 when free; _pcx/_pcy lower-left cell; _pnx/_pny
-# cells per axis) says which lists hold the slot's nodes.
+# Per-slot arrays: name, dtype, shape of a row, value of a free slot (None:
+# never read while the slot is free, left uninitialised: a million-object
+# insert would otherwise spend a third of its time filling).  The placement
+# (_plv level, -1 when free; _pcx/_pcy lower-left cell; _pnx/_pny cells per
+# axis) says which lists hold the slot's nodes.
 _SLOT_ARRAYS = (
-    ("_boxes", np.float64, (4,), 0.0),  # box, or a circle's outward-rounded box
-    ("_shapes", np.float64, (5,), 0.0),  # the narrow phase's SHAPE_* rows
-    ("_groups", np.int64, (), 0),
-    ("_cats", np.uint64, (), 0),
-    ("_masks", np.uint64, (), 0),
+    ("_boxes", np.float64, (4,), None),  # box, or a circle's outward-rounded box
+    ("_shapes", np.float64, (5,), None),  # the narrow phase's SHAPE_* rows
+    ("_groups", np.int64, (), None),
+    ("_cats", np.uint64, (), None),
+    ("_masks", np.uint64, (), None),
     ("_plv", np.int8, (), -1),
-    ("_pcx", np.int32, (), 0),
-    ("_pcy", np.int32, (), 0),
-    ("_pnx", np.int8, (), 0),
-    ("_pny", np.int8, (), 0),
-    ("_stamp", np.int64, (), 0),  # last query that reported the slot
+    ("_pcx", np.int32, (), None),
+    ("_pcy", np.int32, (), None),
+    ("_pnx", np.int8, (), None),
+    ("_pny", np.int8, (), None),
+    ("_stamp", np.int64, (), 0),  # last query or check that saw the slot
 )
 _NODE_ARRAYS = ("_node_cell", "_node_prev", "_node_next")
 
@@ -441,28 +443,31 @@ class LinearQuadtree:
 
     def _add(self, bxs, shapes, filt) -> NDArray[np.intp]:
         n = bxs.shape[0]
-        reuse = [self._free.pop() for _ in range(min(n, len(self._free)))]
-        fresh = n - len(reuse)
+        nreuse = min(n, len(self._free))
+        fresh = n - nreuse
         if self._hwm + fresh > self._cap:
             self._grow(max(2 * self._cap, self._hwm + fresh))
-        h = np.array(reuse + list(range(self._hwm, self._hwm + fresh)), np.intp)
+        h = np.empty(n, np.intp)
+        h[:nreuse] = self._free[len(self._free) - nreuse:][::-1]  # popped off the stack
+        del self._free[len(self._free) - nreuse:]
+        h[nreuse:] = np.arange(self._hwm, self._hwm + fresh)
         self._hwm += fresh
-        self._shapes[h] = shapes
-        self._groups[h], self._cats[h], self._masks[h] = filt
+        at = slice(h[0], h[0] + n) if nreuse == 0 and n else h  # fresh slots: no gather
+        self._shapes[at] = shapes
+        self._groups[at], self._cats[at], self._masks[at] = filt
         self._place(h, bxs, relink=False)
         self._count += n
         return h
 
     def _place(self, h, bxs, relink: bool) -> None:
-        self._boxes[h] = bxs
         n = h.shape[0]
-        lv = np.empty(n, np.int8)
-        cx = np.empty(n, np.int32)
-        cy = np.empty(n, np.int32)
-        nx = np.empty(n, np.int8)
-        ny = np.empty(n, np.int8)
-        _dyn.placement(bxs, self._bounds[0], self._bounds[1], self._sx, self._sy, self._depth,
-                       _SLACK, lv, cx, cy, nx, ny)
+        lv = _work.buffer("tlv", n, np.int8)
+        cx = _work.buffer("tcx", n, np.int32)
+        cy = _work.buffer("tcy", n, np.int32)
+        nx = _work.buffer("tnx", n, np.int8)
+        ny = _work.buffer("tny", n, np.int8)
+        _dyn.store_and_place(h, bxs, self._boxes, self._bounds[0], self._bounds[1], self._sx,
+                             self._sy, self._depth, _SLACK, lv, cx, cy, nx, ny)
         kernel = _dyn.relink if relink else _dyn.link
         self._relinked = kernel(h, lv, cx, cy, nx, ny, self._plv, self._pcx, self._pcy,
                                 self._pnx, self._pny, self._node_cell, self._node_prev,
@@ -470,7 +475,9 @@ class LinearQuadtree:
 
     def _grow(self, cap: int) -> None:
         for name, dtype, shape, fill in _SLOT_ARRAYS:
-            arr = np.full((cap,) + shape, fill, dtype)
+            arr = np.empty((cap,) + shape, dtype)
+            if fill is not None:
+                arr[self._cap:] = fill
             if self._cap:
                 arr[:self._cap] = getattr(self, name)
             setattr(self, name, arr)
@@ -515,16 +522,15 @@ class LinearQuadtree:
         arr = np.atleast_1d(arr)
         if arr.ndim != 1:
             raise ValueError(f"handles: expected a handle or shape (n,), found shape {arr.shape}")
-        h = arr.astype(np.intp)
-        bad = (h < 0) | (h >= self._hwm)
-        bad[~bad] = self._plv[h[~bad]] < 0
-        if bad.any():
-            raise KeyError(f"handle {arr[np.argmax(bad)]}: not in the tree "
-                           "(removed or never inserted)")
-        if np.unique(h).shape[0] != h.shape[0]:
-            u, counts = np.unique(h, return_counts=True)
-            raise ValueError(f"handles: each handle at most once, found {u[counts > 1][0]} "
-                             f"{counts[counts > 1][0]} times")
+        h = np.ascontiguousarray(arr, dtype=np.intp)
+        if arr.dtype.kind == "u" and arr.size and arr.max() > np.iinfo(np.intp).max:
+            raise KeyError(f"handle {arr.max()}: not in the tree (removed or never inserted)")
+        self._mark += 1
+        at, code = _dyn.check_handles(h, self._plv, self._hwm, self._stamp, self._mark)
+        if code == 1:
+            raise KeyError(f"handle {arr[at]}: not in the tree (removed or never inserted)")
+        if code == 2:
+            raise ValueError(f"handles: each handle at most once, found {arr[at]} twice")
         return h
 
     def _require_kind(self, h, kind, other: str) -> None:

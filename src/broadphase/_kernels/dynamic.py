@@ -42,6 +42,15 @@ def cell_base(level):
 
 
 @njit(cache=True, parallel=True)
+def store_and_place(h, boxes, tree_boxes, x0, y0, sx, sy, depth, slack, lv, cx, cy, nx, ny):
+    """``tree_boxes[h] = boxes``, and :func:`placement` of the boxes."""
+    for k in prange(h.shape[0]):
+        for t in range(4):
+            tree_boxes[h[k], t] = boxes[k, t]
+    placement(boxes, x0, y0, sx, sy, depth, slack, lv, cx, cy, nx, ny)
+
+
+@njit(cache=True, parallel=True)
 def placement(boxes, x0, y0, sx, sy, depth, slack, lv, cx, cy, nx, ny):
     """Level, lower-left cell and extent (1 or 2 cells per axis) of each box."""
     top = (1 << depth) - 1
@@ -57,6 +66,23 @@ def placement(boxes, x0, y0, sx, sy, depth, slack, lv, cx, cy, nx, ny):
         cy[k] = iy0 >> s
         nx[k] = 1 + ((ix1 >> s) != (ix0 >> s))
         ny[k] = 1 + ((iy1 >> s) != (iy0 >> s))
+
+
+@njit(cache=True)
+def check_handles(h, plv, hwm, stamp, mark):
+    """First position of a handle that is not live (code 1) or repeats (code 2).
+
+    Returns ``(position, code)``, ``(-1, 0)`` when all are live and distinct;
+    ``stamp[k] == mark`` marks handles already seen (O(n), no sort).
+    """
+    for t in range(h.shape[0]):
+        k = h[t]
+        if k < 0 or k >= hwm or plv[k] < 0:
+            return t, 1
+        if stamp[k] == mark:
+            return t, 2
+        stamp[k] = mark
+    return -1, 0
 
 
 @njit(cache=True)
