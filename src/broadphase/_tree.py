@@ -19,6 +19,7 @@ from ._chunks import _IDX
 from ._kernels import dynamic as _dyn
 from ._kernels import quadtree as _qt
 from ._kernels import radix as _radix
+from ._kernels.morton import locate_boxes
 from ._kernels.narrow import MODE_GROUPS, MODE_MASKS, MODE_SHAPES, SHAPE_BOX, SHAPE_CIRCLE
 
 __all__ = ["LinearQuadtree"]
@@ -234,7 +235,7 @@ class LinearQuadtree:
         _same_length(h, arr, "boxes")
         self._require_kind(h, SHAPE_BOX, "a circle; move it with move_circles")
         self._shapes[h, 1:] = arr
-        self._place(h, arr, relink=True)
+        self._place(h, arr)
 
     def move_circles(self, handles: ArrayLike, centers: ArrayLike,
                      radii: ArrayLike | None = None) -> None:
@@ -265,7 +266,7 @@ class LinearQuadtree:
         xyr, bxs = self._circles(c, r)
         _same_length(h, xyr, "centers")
         self._shapes[h, 1:4] = xyr
-        self._place(h, bxs, relink=True)
+        self._place(h, bxs)
 
     def remove(self, handles: ArrayLike) -> None:
         """Take objects out; their handles may be reused by later inserts.
@@ -389,8 +390,8 @@ class LinearQuadtree:
             raise ValueError(f"handle: expected one handle, found {h.shape[0]}")
         levels = np.empty(1, np.int64)
         index = np.empty(1, np.int64)
-        _dyn.home_cells(self._boxes[h], self._bounds[0], self._bounds[1], self._sx, self._sy,
-                        self._depth, levels, index)
+        locate_boxes(self._boxes[h], self._bounds[0], self._bounds[1], self._sx, self._sy,
+                     self._depth, levels, index)
         return int(levels[0]), int(index[0])
 
     def stats(self) -> dict:
@@ -455,11 +456,11 @@ class LinearQuadtree:
         at = slice(h[0], h[0] + n) if nreuse == 0 and n else h  # fresh slots: no gather
         self._shapes[at] = shapes
         self._groups[at], self._cats[at], self._masks[at] = filt
-        self._place(h, bxs, relink=False)
+        self._place(h, bxs)
         self._count += n
         return h
 
-    def _place(self, h, bxs, relink: bool) -> None:
+    def _place(self, h, bxs) -> None:
         n = h.shape[0]
         lv = _work.buffer("tlv", n, np.int8)
         cx = _work.buffer("tcx", n, np.int32)
@@ -468,10 +469,9 @@ class LinearQuadtree:
         ny = _work.buffer("tny", n, np.int8)
         _dyn.store_and_place(h, bxs, self._boxes, self._bounds[0], self._bounds[1], self._sx,
                              self._sy, self._depth, _SLACK, lv, cx, cy, nx, ny)
-        kernel = _dyn.relink if relink else _dyn.link
-        self._relinked = kernel(h, lv, cx, cy, nx, ny, self._plv, self._pcx, self._pcy,
-                                self._pnx, self._pny, self._node_cell, self._node_prev,
-                                self._node_next, self._head)
+        self._relinked = _dyn.relink(h, lv, cx, cy, nx, ny, self._plv, self._pcx, self._pcy,
+                                     self._pnx, self._pny, self._node_cell, self._node_prev,
+                                     self._node_next, self._head)
 
     def _grow(self, cap: int) -> None:
         for name, dtype, shape, fill in _SLOT_ARRAYS:

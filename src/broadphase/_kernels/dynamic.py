@@ -30,7 +30,7 @@ every overlap visible.
 
 from numba import njit, prange
 
-from .morton import encode, quantize, xor_level
+from .morton import encode, quantize
 from .narrow import SHAPE_BOX, box_circle_overlap, circle_overlap
 from .quadtree import _LEVEL_BITS, _SUB_BITS, _SUB_TOP, _level, _sub
 
@@ -85,18 +85,6 @@ def check_handles(h, plv, hwm, stamp, mark):
     return -1, 0
 
 
-@njit(cache=True)
-def home_cells(boxes, x0, y0, sx, sy, depth, levels, indices):
-    """The seeds' cell of each box: corner codes, XOR level, code >> 2(L - level)."""
-    top = (1 << depth) - 1
-    for k in range(boxes.shape[0]):
-        c0 = encode(quantize(boxes[k, 0], x0, sx, top), quantize(boxes[k, 1], y0, sy, top))
-        c1 = encode(quantize(boxes[k, 2], x0, sx, top), quantize(boxes[k, 3], y0, sy, top))
-        level = xor_level(c0, c1, depth)
-        levels[k] = level
-        indices[k] = c1 >> (2 * (depth - level))
-
-
 @njit(inline="always")
 def _link(nd, c, node_cell, node_prev, node_next, head):
     first = head[c]
@@ -137,24 +125,13 @@ def _unlink_object(h, node_cell, node_prev, node_next, head):
 
 
 @njit(cache=True)
-def link(handles, lv, cx, cy, nx, ny, plv, pcx, pcy, pnx, pny,
-         node_cell, node_prev, node_next, head):
-    """Register new objects: record their placement, push their nodes."""
-    for k in range(handles.shape[0]):
-        h = handles[k]
-        plv[h] = lv[k]
-        pcx[h] = cx[k]
-        pcy[h] = cy[k]
-        pnx[h] = nx[k]
-        pny[h] = ny[k]
-        _link_object(h, lv[k], cx[k], cy[k], nx[k], ny[k], node_cell, node_prev, node_next,
-                     head)
-
-
-@njit(cache=True)
 def relink(handles, lv, cx, cy, nx, ny, plv, pcx, pcy, pnx, pny,
            node_cell, node_prev, node_next, head):
-    """Moved objects: relink only those whose placement changed; returns how many."""
+    """Relink the objects whose placement changed; returns how many.
+
+    Also registers new objects: a free slot's level is -1, so its placement
+    always differs, and it has no node to unlink.
+    """
     moved = 0
     for k in range(handles.shape[0]):
         h = handles[k]
