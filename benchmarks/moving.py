@@ -73,6 +73,7 @@ def main(argv=None):
         t_pairs.append(t2 - t1)
         t_frame.append(t2 - t)
         t_find.append(t3 - t2)
+    relinked_all = tree.stats()["relinked"]
     few = h[: max(1, args.n // 100)]
     t_few = []
     for _ in range(args.frames):
@@ -82,9 +83,10 @@ def main(argv=None):
         tree.move(few, b)
         t_few.append(time.perf_counter() - t)
     s = tree.stats()
+    relinked = relinked_all
     print(f"moving: n = {args.n:,}, depth {args.depth}, world {scene.world:.0f}, "
           f"{s['pairs']:,} pairs, best (median) ms of {args.frames} frames")
-    print(f"  move all            {_stats(t_move)}")
+    print(f"  move all            {_stats(t_move)}  ({relinked:,} relinked in the last frame)")
     print(f"  pairs()             {_stats(t_pairs)}")
     print(f"  frame (both)        {_stats(t_frame)}")
     print(f"  find_pairs          {_stats(t_find)}")

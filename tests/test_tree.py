@@ -312,10 +312,11 @@ def test_stats_count_outside_levels_and_tests():
 def test_move_without_cell_change_relinks_nothing():
     tree = bp.LinearQuadtree((0, 0, 16, 16), 2)  # cells of 4 x 4
     h = tree.insert([[0.5, 0.5, 1, 1], [8.5, 8.5, 9, 9]])
+    assert tree.stats()["relinked"] == 2  # inserting links both
     tree.move(h, [[1, 1, 1.5, 1.5], [9, 9, 9.5, 9.5]])
-    assert tree._relinked == 0
+    assert tree.stats()["relinked"] == 0
     tree.move(h, [[1, 1, 1.5, 1.5], [13, 13, 13.5, 13.5]])
-    assert tree._relinked == 1
+    assert tree.stats()["relinked"] == 1
     tree.validate()
 
 

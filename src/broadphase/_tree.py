@@ -113,6 +113,7 @@ class LinearQuadtree:
         self._count = 0
         self._mark = 0
         self._last = {"entries": 0, "candidate_tests": 0, "pairs": 0}
+        self._relinked = 0
         self._grow(64)
 
     # ------------------------------------------------------------------
@@ -402,9 +403,11 @@ class LinearQuadtree:
         dict
             ``objects``; ``outside``: objects not wholly inside ``bounds``;
             ``levels``: objects entered at each level, 0 (the whole world) to
-            ``depth``; ``entries``, ``candidate_tests`` and ``pairs`` of the
-            last :meth:`pairs` call (candidate tests are the box tests the
-            walk made: many per pair means cells too coarse).
+            ``depth``; ``relinked``: objects the last insert or move linked
+            into other cells (many per move means cells too fine);
+            ``entries``, ``candidate_tests`` and ``pairs`` of the last
+            :meth:`pairs` call (candidate tests are the box tests the walk
+            made: many per pair means cells too coarse).
 
         Examples
         --------
@@ -421,7 +424,7 @@ class LinearQuadtree:
         outside = ~((b[:, 0] >= x0) & (b[:, 1] >= y0) & (b[:, 2] <= x1) & (b[:, 3] <= y1))
         levels = np.bincount(self._plv[live], minlength=self._depth + 1)
         return {"objects": self._count, "outside": int(outside.sum()), "levels": levels,
-                **self._last}
+                "relinked": int(self._relinked), **self._last}
 
     def validate(self) -> None:
         """Check the structure; raises ``AssertionError`` naming the first broken invariant.
