@@ -40,8 +40,8 @@ def main(argv: list[str] | None = None) -> int:
     if not args.quiet:
         print(f"{args.n:,} boxes ({args.scenario}), method {args.method}: "
               f"{len(pairs):,} colliding pairs")
-        print(f"first call {first * 1e3:.1f} ms (includes loading compiled code), "
-              f"best of {args.repeats} more: {best * 1e3:.3f} ms")
+        print(f"first call {first * 1e3:.1f} ms (compiling on a first run, loading cached code "
+              f"after), best of {args.repeats} more: {best * 1e3:.3f} ms")
         print("first pairs:", pairs[:5].tolist())
     return 0
 
