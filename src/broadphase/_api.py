@@ -147,6 +147,16 @@ def _walk_cells(job: _Job, depth: int, scale: float, levels, nrep,
     tick("place")
     keys, objs = _entries(job, depth, scale, levels, nrep)
     tick("entries")
+    return walk_entries(keys, objs, job.boxes, job.bounds[0], job.bounds[1], scale, scale,
+                        depth, job.narrow(), job.boxes.shape[0], tick)[0]
+
+
+def walk_entries(keys, objs, boxes, x0, y0, sx, sy, depth, narrow, n, tick=_no_tick):
+    """Sort the entries into walk order, gather them, walk: ``(pairs, candidate tests)``.
+
+    Shared by the cell methods and ``LinearQuadtree.pairs``; ``n`` bounds
+    the object indices, ``sx``/``sy`` are the two axes' scales.
+    """
     skeys, sobjs = _sorted_entries(keys, objs, 2 * depth + _qt.KEY_EXTRA_BITS)
     tick("radix sort")
     first = _radix.run_starts(skeys, _qt.SUB_BITS)
@@ -155,15 +165,9 @@ def _walk_cells(job: _Job, depth: int, scale: float, levels, nrep,
     m = skeys.shape[0]
     cols = [_work.buffer(f"c{t}", m, np.float64) for t in range(4)]
     cols += [_work.buffer(f"q{t}", m, _IDX) for t in range(2)]
-    _qt.gather(sobjs, job.boxes, job.bounds[0], job.bounds[1], scale, scale, depth, *cols)
+    _qt.gather(sobjs, boxes, x0, y0, sx, sy, depth, *cols)
     tick("gather")
-    return walk_sorted(skeys, sobjs, first, maxstack, cols, job.bounds[0], scale, depth,
-                       job.narrow(), job.boxes.shape[0], tick)[0]
-
-
-def walk_sorted(skeys, sobjs, first, maxstack, cols, x0, sx, depth, narrow, n, tick=_no_tick):
-    """The walk over sorted, gathered entries: ``(pairs, candidate tests)``."""
-    nchunks = chunk_count(skeys.shape[0], grain=1024)  # a few chunks per thread: balance
+    nchunks = chunk_count(m, grain=1024)  # a few chunks per thread: balance
     cb = balanced(first, nchunks)
     tests = np.zeros(nchunks, np.int64)
     args = (skeys, sobjs, first, *cols, x0, sx, depth, maxstack, cb) + narrow + (tests,)

@@ -17,8 +17,6 @@ from numpy.typing import ArrayLike, NDArray
 from . import _api, _cast, _work, _world
 from ._chunks import _IDX
 from ._kernels import dynamic as _dyn
-from ._kernels import quadtree as _qt
-from ._kernels import radix as _radix
 from ._kernels.morton import locate_boxes
 from ._kernels.narrow import MODE_GROUPS, MODE_MASKS, MODE_SHAPES, SHAPE_BOX, SHAPE_CIRCLE
 
@@ -322,14 +320,8 @@ class LinearQuadtree:
         x0, y0 = self._bounds[0], self._bounds[1]
         _dyn.entries(self._plv[:n], self._pcx, self._pcy, self._pnx, self._pny, self._boxes,
                      x0, self._sx, self._depth, starts, keys, objs)
-        skeys, sobjs = _api._sorted_entries(keys, objs, 2 * self._depth + _qt.KEY_EXTRA_BITS)
-        first = _radix.run_starts(skeys, _qt.SUB_BITS)
-        maxstack = _qt.max_stack(skeys, first, self._depth)
-        cols = [_work.buffer(f"c{t}", m, np.float64) for t in range(4)]
-        cols += [_work.buffer(f"q{t}", m, _IDX) for t in range(2)]
-        _qt.gather(sobjs, self._boxes, x0, y0, self._sx, self._sy, self._depth, *cols)
-        pairs, tests = _api.walk_sorted(skeys, sobjs, first, maxstack, cols, x0, self._sx,
-                                        self._depth, self._narrow(n), n)
+        pairs, tests = _api.walk_entries(keys, objs, self._boxes, x0, y0, self._sx, self._sy,
+                                         self._depth, self._narrow(n), n)
         self._last.update(candidate_tests=tests, pairs=pairs.shape[0])
         return pairs
 

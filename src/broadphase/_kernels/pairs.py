@@ -112,7 +112,7 @@ def canonical(pi, pj, offsets, counts, n, ti, tj, out):
     """
     shift = _bucket_shift(n)
     nb = ((n - 1) >> shift) + 1 if n > 0 else 1
-    bstart = _split(pi, tj, pj, offsets, counts, shift, nb, ti)
+    bstart = _split(pi, pj, offsets, counts, shift, nb, ti, tj)
     # Bucket b has at most (its pairs) // (_ROW + 1) long rows: room for
     # them from bstart[b] // (_ROW + 1) + b on, without overlapping b + 1.
     room = bstart[nb] // (_ROW + 1) + nb
@@ -152,7 +152,7 @@ def concatenate(pi, pj, offsets, counts, out):
 
 
 @njit(cache=True, parallel=True)
-def _split(pi, tj, pj, offsets, counts, shift, nb, ti):
+def _split(pi, pj, offsets, counts, shift, nb, ti, tj):
     """Step 1: pairs into ``ti/tj``, bucket by bucket; returns bucket starts."""
     nseg = counts.shape[0]
     hist = np.zeros((nseg, nb), np.int64)
