@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import Bundle, RuleBasedStateMachine, consumes, invariant, rule
 
 import broadphase as bp
-from broadphase import scenarios
+from broadphase import _tree, scenarios
 
 ALL = np.iinfo(np.uint64).max
 
@@ -103,13 +103,32 @@ filters = st.tuples(st.sampled_from([0, 0, 0, 1, 2]),
                     st.sampled_from([ALL, ALL, 1, 2, 3]))
 
 
+# Settings of LinearQuadtree's two strategy switches that force each path:
+# link in cell order from the first moved object on, and refresh the last
+# sorted entries whatever changed (1, inf); never either (huge, -1).
+FORCED_PATHS = {"sorted link, refresh": (1, float("inf")),
+                "direct link, rebuild": (10**9, -1.0)}
+
+
+def force_paths(name):
+    """Set the switches of ``FORCED_PATHS[name]``; returns the old values."""
+    old = (_tree._SORTED_LINK, _tree._REBUILD_SHARE)
+    _tree._SORTED_LINK, _tree._REBUILD_SHARE = FORCED_PATHS[name] if name else old
+    return old
+
+
 class TreeMachine(RuleBasedStateMachine):
     handles = Bundle("handles")
+    paths = None  # the default switches
 
     def __init__(self):
         super().__init__()
         self.tree = None
         self.objs = {}
+        self.saved = force_paths(self.paths)
+
+    def teardown(self):
+        _tree._SORTED_LINK, _tree._REBUILD_SHARE = self.saved
 
     @rule(depth=st.integers(0, 5))
     def make(self, depth):
@@ -187,24 +206,49 @@ TreeMachine.TestCase.settings = settings(max_examples=60, stateful_step_count=40
 test_tree_machine = TreeMachine.TestCase
 
 
+class SortedRefreshMachine(TreeMachine):
+    paths = "sorted link, refresh"
+
+
+class DirectRebuildMachine(TreeMachine):
+    paths = "direct link, rebuild"
+
+
+for _m in (SortedRefreshMachine, DirectRebuildMachine):
+    _m.TestCase.settings = settings(max_examples=30, stateful_step_count=40, deadline=None)
+test_tree_machine_sorted_refresh = SortedRefreshMachine.TestCase
+test_tree_machine_direct_rebuild = DirectRebuildMachine.TestCase
+
+
 # --------------------------------------------------------------------------
 # against find_pairs on the named scenes, frame after frame
 
 
+@pytest.fixture(params=[None, *FORCED_PATHS])
+def paths(request):
+    """Run a test with the default switches and with each forced path."""
+    old = force_paths(request.param)
+    yield request.param
+    _tree._SORTED_LINK, _tree._REBUILD_SHARE = old
+
+
 @pytest.mark.parametrize("name", ["seed000", "straddlers", "mixed", "wide"])
-def test_moving_scene_matches_find_pairs(name):
+def test_moving_scene_matches_find_pairs(name, paths):
     boxes = scenarios.make(name, 3000, seed=3)
     lo, hi = boxes[:, :2].min(), boxes[:, 2:].max()
     tree = bp.LinearQuadtree((lo, lo, hi, hi), depth=6)
     h = tree.insert(boxes)
     assert h.tolist() == list(range(3000))
     rng = np.random.default_rng(0)
-    for _ in range(4):
+    for frame in range(6):
         np.testing.assert_array_equal(tree.pairs(), bp.find_pairs(boxes, method="brute"))
         tree.validate()
-        step = rng.uniform(-1, 1, (3000, 2)) * (hi - lo) / 100
-        boxes = boxes + np.hstack([step, step])  # some leave the world: clamped, not lost
-        tree.move(h, boxes)
+        # all objects, then a tenth of them (the refresh path by default)
+        rows = np.arange(3000) if frame % 2 else rng.choice(3000, 300, replace=False)
+        step = rng.uniform(-1, 1, (rows.shape[0], 2)) * (hi - lo) / 100
+        boxes = boxes.copy()
+        boxes[rows] += np.hstack([step, step])  # some leave the world: clamped, not lost
+        tree.move(h[rows], boxes[rows])
 
 
 def test_circles_and_boxes_match_find_pairs():
@@ -238,13 +282,16 @@ def test_seed_worked_example_cells():
 
 def test_straddlers_are_entered_below_the_root():
     # tiny boxes on the centre lines: the seeds' cell is the root, the tree
-    # enters them at depth - 1 instead (stats counts entry levels)
+    # enters them at their fit level, the finest here (stats counts entry
+    # levels), each in the two cells either side of y = 32
     tree = bp.LinearQuadtree((0, 0, 64, 64), 6)
     xs = np.arange(1, 63, 2.0)
     tree.insert(np.stack([xs, np.full_like(xs, 31.9), xs + 0.2, np.full_like(xs, 32.1)], 1))
     assert all(tree.locate(h)[0] == 0 for h in range(len(xs)))
     levels = tree.stats()["levels"]
-    assert levels[0] == 0 and levels[5] == len(xs)
+    assert levels[0] == 0 and levels[6] == len(xs)
+    tree.pairs()
+    assert tree.stats()["entries"] == 2 * len(xs)
     tree.validate()
 
 

@@ -154,11 +154,16 @@ def _walk_cells(job: _Job, depth: int, scale: float, levels, nrep,
 def walk_entries(keys, objs, boxes, x0, y0, sx, sy, depth, narrow, n, tick=_no_tick):
     """Sort the entries into walk order, gather them, walk: ``(pairs, candidate tests)``.
 
-    Shared by the cell methods and ``LinearQuadtree.pairs``; ``n`` bounds
-    the object indices, ``sx``/``sy`` are the two axes' scales.
+    ``n`` bounds the object indices, ``sx``/``sy`` are the two axes'
+    scales (``LinearQuadtree.pairs`` calls :func:`walk_sorted` directly).
     """
     skeys, sobjs = _sorted_entries(keys, objs, 2 * depth + _qt.KEY_EXTRA_BITS)
     tick("radix sort")
+    return walk_sorted(skeys, sobjs, boxes, x0, y0, sx, sy, depth, narrow, n, tick)
+
+
+def walk_sorted(skeys, sobjs, boxes, x0, y0, sx, sy, depth, narrow, n, tick=_no_tick):
+    """Walk entries already in walk order: ``(pairs, candidate tests)``."""
     first = _radix.run_starts(skeys, _qt.SUB_BITS)
     maxstack = _qt.max_stack(skeys, first, depth)
     tick("cells")

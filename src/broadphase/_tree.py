@@ -17,6 +17,8 @@ from numpy.typing import ArrayLike, NDArray
 from . import _api, _cast, _work, _world
 from ._chunks import _IDX
 from ._kernels import dynamic as _dyn
+from ._kernels import quadtree as _qt
+from ._kernels import radix as _radix
 from ._kernels.morton import locate_boxes
 from ._kernels.narrow import MODE_GROUPS, MODE_MASKS, MODE_SHAPES, SHAPE_BOX, SHAPE_CIRCLE
 
@@ -25,7 +27,17 @@ __all__ = ["LinearQuadtree"]
 #: Deepest tree: the list heads of all levels take (4**(depth+1) - 1) / 3
 #: int32 cells, 89 MB at depth 12.
 MAX_DEPTH = 12
-_SLACK = _api.QUADTREE_SLACK
+# Slack 0, not find_pairs' 1: a tree is walked every frame, so fewer
+# candidate tests (3-7x here) beat fewer replicated entries; see
+# _kernels/dynamic.py.
+_SLACK = 0
+# A batch relinking this many objects or more links them in cell order.
+_SORTED_LINK = 4096
+# pairs() sorts all entries anew when more than this share of the objects
+# were moved, added or removed since the last call, else it refreshes the
+# last sorted entries (serial, and slower than the parallel sort from about
+# a tenth moved: benchmarks/moving.py, "move 1%" and "move all").
+_REBUILD_SHARE = 0.1
 _ALL_BITS = np.iinfo(np.uint64).max
 # Per-slot arrays: name, dtype, shape of a row, value of a free slot (None:
 # never read while the slot is free, left uninitialised: a million-object
@@ -44,8 +56,8 @@ _SLOT_ARRAYS = (
     ("_pnx", np.int8, (), None),
     ("_pny", np.int8, (), None),
     ("_stamp", np.int64, (), 0),  # last query or check that saw the slot
+    ("_dirty", np.int8, (), 0),  # dynamic.CLEAN, MOVED or RELINKED since the last pairs()
 )
-_NODE_ARRAYS = ("_node_cell", "_node_prev", "_node_next")
 
 
 class LinearQuadtree:
@@ -67,15 +79,19 @@ class LinearQuadtree:
         columns and rows.  Objects partly or wholly outside it are kept in
         the border cells: never missed, only slower when many are outside.
     depth : int
-        Level of the finest cells, 0 to 12.  Finest cells about the size of
-        the typical object work well; :meth:`stats` shows how objects spread
-        over the levels.  The list heads take ``4**(depth + 1) / 3 * 4``
+        Level of the finest cells, 0 to 12.  Finest cells 4 to 16 times the
+        typical object's size work well (``benchmarks/moving.py``);
+        :meth:`stats` shows how objects spread over the levels, how many
+        change cells per move and how many candidate tests a pair costs.  The list heads take ``4**(depth + 1) / 3 * 4``
         bytes (89 MB at depth 12).
 
     Notes
     -----
     Handles are slot numbers: a handle stays valid until it is removed, and
-    a removed handle may be given to a later insert.  Using a removed or
+    a removed handle may be given to a later insert.  :meth:`pairs` keeps
+    its sorted entries for the next call: when few objects moved since
+    (under a tenth), it re-sorts only theirs, so a frame in which most
+    objects stand still costs less than :func:`broadphase.find_pairs`.  Using a removed or
     unknown handle raises ``KeyError``.  A tree is not safe to change from
     several threads at once.
 
@@ -112,6 +128,11 @@ class LinearQuadtree:
         self._mark = 0
         self._last = {"entries": 0, "candidate_tests": 0, "pairs": 0}
         self._relinked = 0
+        # live objects that make pairs() use the circle test, groups, masks
+        self._nshaped = self._ngrouped = self._nmasked = 0
+        self._sk = self._so = None  # entries sorted by the last pairs(), or None
+        self._spares = [(np.empty(0, np.int64), np.empty(0, _IDX))] * 2
+        self._ndirty = 0  # objects placed or removed since the last pairs(), repeats too
         self._grow(64)
 
     # ------------------------------------------------------------------
@@ -171,10 +192,7 @@ class LinearQuadtree:
         b = _one_or_many(boxes, 4)
         arr, _ = _cast.boxes(b)
         filt = self._filters(arr.shape[0], groups, categories, masks)
-        shapes = np.empty((arr.shape[0], 5))
-        shapes[:, 0] = SHAPE_BOX
-        shapes[:, 1:] = arr
-        return self._add(arr, shapes, filt)
+        return self._add(arr, arr, SHAPE_BOX, filt)
 
     def insert_circles(self, centers: ArrayLike, radii: ArrayLike,
                        groups: ArrayLike | None = None,
@@ -205,10 +223,7 @@ class LinearQuadtree:
         """
         xyr, bxs = self._circles(_one_or_many(centers, 2), radii)
         filt = self._filters(xyr.shape[0], groups, categories, masks)
-        shapes = np.zeros((xyr.shape[0], 5))
-        shapes[:, 0] = SHAPE_CIRCLE
-        shapes[:, 1:4] = xyr
-        return self._add(bxs, shapes, filt)
+        return self._add(bxs, xyr, SHAPE_CIRCLE, filt)
 
     def move(self, handles: ArrayLike, boxes: ArrayLike) -> None:
         """Give box objects new boxes.
@@ -229,12 +244,10 @@ class LinearQuadtree:
         >>> tree.pairs().tolist()
         [[0, 1]]
         """
-        h = self._handles(handles)
+        h = self._handles(handles, SHAPE_BOX)
         arr, _ = _cast.boxes(_one_or_many(boxes, 4))
         _same_length(h, arr, "boxes")
-        self._require_kind(h, SHAPE_BOX, "a circle; move it with move_circles")
-        self._shapes[h, 1:] = arr
-        self._place(h, arr)
+        self._place(h, arr, arr, SHAPE_BOX)
 
     def move_circles(self, handles: ArrayLike, centers: ArrayLike,
                      radii: ArrayLike | None = None) -> None:
@@ -258,14 +271,12 @@ class LinearQuadtree:
         >>> tree.pairs().tolist()
         [[0, 1]]
         """
-        h = self._handles(handles)
-        self._require_kind(h, SHAPE_CIRCLE, "a box; move it with move")
+        h = self._handles(handles, SHAPE_CIRCLE)
         c = _one_or_many(centers, 2)
         r = self._shapes[h, 3] if radii is None else radii
         xyr, bxs = self._circles(c, r)
         _same_length(h, xyr, "centers")
-        self._shapes[h, 1:4] = xyr
-        self._place(h, bxs)
+        self._place(h, bxs, xyr, SHAPE_CIRCLE)
 
     def remove(self, handles: ArrayLike) -> None:
         """Take objects out; their handles may be reused by later inserts.
@@ -279,8 +290,9 @@ class LinearQuadtree:
         (1, [0])
         """
         h = self._handles(handles)
-        _dyn.unlink(h, self._plv, self._node_cell, self._node_prev, self._node_next,
-                    self._head)
+        self._count_kinds(h, -1)
+        _dyn.unlink(h, self._plv, self._nodes, self._head, self._dirty)
+        self._ndirty += h.shape[0]
         self._free.extend(reversed(h.tolist()))  # the first removed is reused first
         self._count -= h.shape[0]
 
@@ -306,22 +318,15 @@ class LinearQuadtree:
         [[0, 1]]
         """
         n = self._hwm
-        nrep = np.where(self._plv[:n] >= 0,
-                        self._pnx[:n].astype(np.int64) * self._pny[:n], 0)
-        starts = _work.buffer("tstarts", n + 1, np.int64)
-        starts[0] = 0
-        np.cumsum(nrep, out=starts[1:])
-        m = int(starts[-1])
-        self._last = {"entries": m, "candidate_tests": 0, "pairs": 0}
+        self._last = {"entries": 0, "candidate_tests": 0, "pairs": 0}
+        skeys, sobjs = self._sorted_entries()
+        m = skeys.shape[0]
+        self._last["entries"] = m
         if m == 0:
             return np.empty((0, 2), np.intp)
-        keys = _work.buffer("ka", m, np.int64)
-        objs = _work.buffer("va", m, _IDX)
-        x0, y0 = self._bounds[0], self._bounds[1]
-        _dyn.entries(self._plv[:n], self._pcx, self._pcy, self._pnx, self._pny, self._boxes,
-                     x0, self._sx, self._depth, starts, keys, objs)
-        pairs, tests = _api.walk_entries(keys, objs, self._boxes, x0, y0, self._sx, self._sy,
-                                         self._depth, self._narrow(n), n)
+        pairs, tests = _api.walk_sorted(skeys, sobjs, self._boxes, self._bounds[0],
+                                        self._bounds[1], self._sx, self._sy, self._depth,
+                                        self._narrow(), n)
         self._last.update(candidate_tests=tests, pairs=pairs.shape[0])
         return pairs
 
@@ -405,7 +410,7 @@ class LinearQuadtree:
         --------
         >>> import broadphase as bp
         >>> tree = bp.LinearQuadtree((0, 0, 8, 8), depth=2)
-        >>> h = tree.insert([[1, 1, 1.5, 1.5], [7, 7, 9, 9], [1.2, 1.2, 3, 3]])
+        >>> h = tree.insert([[1, 1, 1.5, 1.5], [7, 7, 9, 9], [1.2, 1.2, 5, 5]])
         >>> p = tree.pairs(); s = tree.stats()
         >>> s["objects"], s["outside"], s["levels"].tolist(), s["pairs"]
         (3, 1, [0, 1, 2], 1)
@@ -437,7 +442,7 @@ class LinearQuadtree:
     # ------------------------------------------------------------------
     # internals
 
-    def _add(self, bxs, shapes, filt) -> NDArray[np.intp]:
+    def _add(self, bxs, rows, kind, filt) -> NDArray[np.intp]:
         n = bxs.shape[0]
         nreuse = min(n, len(self._free))
         fresh = n - nreuse
@@ -449,24 +454,47 @@ class LinearQuadtree:
         h[nreuse:] = np.arange(self._hwm, self._hwm + fresh)
         self._hwm += fresh
         at = slice(h[0], h[0] + n) if nreuse == 0 and n else h  # fresh slots: no gather
-        self._shapes[at] = shapes
         self._groups[at], self._cats[at], self._masks[at] = filt
-        self._place(h, bxs)
+        self._place(h, bxs, rows, kind)
         self._count += n
+        self._count_kinds(h, 1)
         return h
 
-    def _place(self, h, bxs) -> None:
+    def _place(self, h, bxs, rows, kind) -> None:
+        """Store the objects' boxes and shapes, relink those whose cells changed."""
         n = h.shape[0]
         lv = _work.buffer("tlv", n, np.int8)
         cx = _work.buffer("tcx", n, np.int32)
         cy = _work.buffer("tcy", n, np.int32)
         nx = _work.buffer("tnx", n, np.int8)
         ny = _work.buffer("tny", n, np.int8)
-        _dyn.store_and_place(h, bxs, self._boxes, self._bounds[0], self._bounds[1], self._sx,
-                             self._sy, self._depth, _SLACK, lv, cx, cy, nx, ny)
-        self._relinked = _dyn.relink(h, lv, cx, cy, nx, ny, self._plv, self._pcx, self._pcy,
-                                     self._pnx, self._pny, self._node_cell, self._node_prev,
-                                     self._node_next, self._head)
+        changed = _work.buffer("tchanged", n, np.bool_)
+        placement = (self._plv, self._pcx, self._pcy, self._pnx, self._pny)
+        _dyn.store_and_place(h, bxs, rows, kind, self._shapes, self._boxes, self._bounds[0],
+                             self._bounds[1], self._sx, self._sy, self._depth, _SLACK,
+                             *placement, lv, cx, cy, nx, ny, self._dirty, changed)
+        at = np.flatnonzero(changed)
+        moved = h[at]
+        _dyn.unlink_moved(moved, at, lv, cx, cy, nx, ny, *placement, self._nodes, self._head,
+                          self._dirty)
+        k = moved.shape[0]
+        self._relinked = k
+        self._ndirty += n
+        if k < _SORTED_LINK:
+            _dyn.link_moved(moved, *placement, self._nodes, self._head)
+            return
+        starts = _work.buffer("tstarts", k + 1, np.int64)
+        starts[0] = 0
+        np.cumsum(self._pnx[moved].astype(np.int64) * self._pny[moved], out=starts[1:])
+        m = int(starts[-1])
+        cells = _work.buffer("tcells", m, np.int64)
+        ids = _work.buffer("tids", m, np.int64)
+        _dyn.node_cells(moved, starts, *placement, cells, ids)
+        kb = _work.buffer("tcells2", m, np.int64)
+        vb = _work.buffer("tids2", m, np.int64)
+        nbits = max(1, int(_dyn.cell_base(self._depth + 1)).bit_length())
+        scells, sids = _radix.sort_pairs(cells, ids, kb, vb, nbits)
+        _dyn.link_sorted(scells, sids, self._nodes, self._head)
 
     def _grow(self, cap: int) -> None:
         for name, dtype, shape, fill in _SLOT_ARRAYS:
@@ -476,12 +504,75 @@ class LinearQuadtree:
             if self._cap:
                 arr[:self._cap] = getattr(self, name)
             setattr(self, name, arr)
-        for name in _NODE_ARRAYS:  # four list nodes per slot
-            arr = np.full(4 * cap, -1, np.int32)
-            if self._cap:
-                arr[:4 * self._cap] = getattr(self, name)
-            setattr(self, name, arr)
+        nodes = _aligned((4 * cap, 4), np.int32, 64)  # four list nodes per slot
+        nodes[4 * self._cap:, _dyn.NODE_CELL] = -1
+        if self._cap:
+            nodes[:4 * self._cap] = self._nodes
+        self._nodes = nodes
         self._cap = cap
+
+    def _count_kinds(self, h, sign: int) -> None:
+        """Keep count of the live circles, grouped and masked objects (``sign`` +1 or -1)."""
+        self._nshaped += sign * int(np.count_nonzero(self._shapes[h, 0] == SHAPE_CIRCLE))
+        self._ngrouped += sign * int(np.count_nonzero(self._groups[h]))
+        self._nmasked += sign * int(np.count_nonzero((self._cats[h] != _ALL_BITS)
+                                                     | (self._masks[h] != _ALL_BITS)))
+
+    def _sorted_entries(self):
+        """Entries of every node in walk order, kept for the next call.
+
+        Refreshes the last call's entries when few objects changed cells
+        since (``_kernels/dynamic.py``), else builds and sorts them all.
+        """
+        n = self._hwm
+        dirty = self._dirty[:n]
+        if self._sk is None or self._ndirty > _REBUILD_SHARE * max(self._count, 1):
+            live = np.flatnonzero(self._plv[:n] >= 0)
+            keys, objs = self._entries_of(live)
+            skeys, sobjs = _api._sorted_entries(keys, objs, self._nbits())
+            sk, so = self._spare(skeys.shape[0])
+            sk[:] = skeys
+            so[:] = sobjs
+            self._sk, self._so = sk, so
+        else:
+            changed = np.flatnonzero(dirty == _dyn.RELINKED)
+            m_old = self._sk.shape[0]
+            kept_k = _work.buffer("tkept_k", m_old, np.int64)
+            kept_o = _work.buffer("tkept_o", m_old, _IDX)
+            kept = _dyn.refresh(self._sk, self._so, dirty, self._boxes, self._bounds[0],
+                                self._sx, self._depth, kept_k, kept_o)
+            changed = changed[self._plv[changed] >= 0]
+            keys, objs = self._entries_of(changed)
+            nk, no = _api._sorted_entries(keys, objs, self._nbits())
+            sk, so = self._spare(kept + nk.shape[0])
+            _dyn.merge(kept_k[:kept], kept_o[:kept], nk, no, sk, so)
+            self._sk, self._so = sk, so
+        dirty[:] = 0
+        self._ndirty = 0
+        return self._sk, self._so
+
+    def _spare(self, m: int):
+        """Arrays for ``m`` sorted entries, not those of the last call (two, used in turn)."""
+        keys, objs = self._spares.pop(0)
+        if keys.shape[0] < m:
+            keys, objs = np.empty(m + m // 4 + 64, np.int64), np.empty(m + m // 4 + 64, _IDX)
+        self._spares.append((keys, objs))
+        return keys[:m], objs[:m]
+
+    def _entries_of(self, hs):
+        """Unsorted entries of the nodes of objects ``hs``, in scratch buffers."""
+        starts = _work.buffer("tstarts", hs.shape[0] + 1, np.int64)
+        starts[0] = 0
+        np.cumsum(self._pnx[hs].astype(np.int64) * self._pny[hs], out=starts[1:])
+        m = int(starts[-1])
+        keys = _work.buffer("ka", m, np.int64)
+        objs = _work.buffer("va", m, _IDX)
+        _dyn.entries(hs, self._plv, self._pcx, self._pcy, self._pnx, self._pny, self._boxes,
+                     self._bounds[0], self._sx, self._depth, starts, keys, objs)
+        return keys, objs
+
+    def _nbits(self) -> int:
+        return 2 * self._depth + _qt.KEY_EXTRA_BITS
 
     def _filters(self, n, groups, categories, masks):
         g = _cast.per_object(groups, "groups", n, np.int64)
@@ -495,19 +586,16 @@ class LinearQuadtree:
         xyr, bxs, _ = _cast.circles(centers, radii)
         return xyr, bxs
 
-    def _narrow(self, n: int) -> tuple:
-        live = self._plv[:n] >= 0
-        mode = 0
-        if np.any(self._shapes[:n, 0][live] == SHAPE_CIRCLE):
-            mode |= MODE_SHAPES
-        if np.any(self._groups[:n][live] != 0):
-            mode |= MODE_GROUPS
-        if np.any((self._cats[:n][live] != _ALL_BITS) | (self._masks[:n][live] != _ALL_BITS)):
-            mode |= MODE_MASKS
+    def _narrow(self) -> tuple:
+        mode = ((MODE_SHAPES if self._nshaped else 0) | (MODE_GROUPS if self._ngrouped else 0)
+                | (MODE_MASKS if self._nmasked else 0))
         return self._shapes, self._groups, self._cats, self._masks, mode
 
-    def _handles(self, handles) -> NDArray[np.intp]:
-        """Validated handles: live, each once; ``KeyError`` naming the first bad one."""
+    def _handles(self, handles, kind: int = -1) -> NDArray[np.intp]:
+        """Validated handles: live, each once, of shape ``kind`` if >= 0.
+
+        ``KeyError`` naming the first unknown or removed handle.
+        """
         arr = np.asarray(handles)
         if arr.dtype.kind not in "iu":
             if arr.size == 0 and arr.dtype.kind == "f":
@@ -521,18 +609,17 @@ class LinearQuadtree:
         if arr.dtype.kind == "u" and arr.size and arr.max() > np.iinfo(np.intp).max:
             raise KeyError(f"handle {arr.max()}: not in the tree (removed or never inserted)")
         self._mark += 1
-        at, code = _dyn.check_handles(h, self._plv, self._hwm, self._stamp, self._mark)
+        at, code = _dyn.check_handles(h, self._plv, self._hwm, self._stamp, self._mark,
+                                      self._shapes, kind)
         if code == 1:
             raise KeyError(f"handle {arr[at]}: not in the tree (removed or never inserted)")
         if code == 2:
             raise ValueError(f"handles: each handle at most once, found {arr[at]} twice")
+        if code == 3:
+            other = ("a circle; move it with move_circles" if kind == SHAPE_BOX
+                     else "a box; move it with move")
+            raise ValueError(f"handles[{at}]: handle {arr[at]} is {other}")
         return h
-
-    def _require_kind(self, h, kind, other: str) -> None:
-        wrong = self._shapes[h, 0] != kind
-        if wrong.any():
-            k = int(np.argmax(wrong))
-            raise ValueError(f"handles[{k}]: handle {h[k]} is {other}")
 
     def _candidates(self, box) -> NDArray[np.intp]:
         """Objects in the cells of every level that ``box`` meets (a superset)."""
@@ -544,9 +631,18 @@ class LinearQuadtree:
             return np.flatnonzero(self._plv[:self._hwm] >= 0)
         self._mark += 1
         out = _work.buffer("tcand", self._hwm, np.intp)
-        k = _dyn.list_objects(cells, ncells, self._head, self._node_next, self._stamp,
+        k = _dyn.list_objects(cells, ncells, self._head, self._nodes, self._stamp,
                               self._mark, out)
         return out[:k]
+
+
+def _aligned(shape: tuple, dtype, align: int) -> np.ndarray:
+    """An uninitialised array whose data starts on an ``align``-byte boundary."""
+    dtype = np.dtype(dtype)
+    nbytes = int(np.prod(shape)) * dtype.itemsize
+    raw = np.empty(nbytes + align, np.uint8)
+    skip = -raw.ctypes.data % align
+    return raw[skip:skip + nbytes].view(dtype).reshape(shape)
 
 
 def _real(v, name: str) -> float:
@@ -616,21 +712,22 @@ def _validate(tree: LinearQuadtree) -> None:
         encode_array((cx[k] + r % nx[k]).astype(np.int64), (cy[k] + r // nx[k]).astype(np.int64),
                      code)
         cells = _dyn.cell_base(int(lv[k])) + code
-        nodes = tree._node_cell[4 * h:4 * h + 4]
+        nodes = tree._nodes[4 * h:4 * h + 4, _dyn.NODE_CELL]
         assert nodes[:r.shape[0]].tolist() == cells.tolist() and (nodes[r.shape[0]:] == -1).all(), \
             f"object {h}: nodes in cells {nodes.tolist()}, expected {cells.tolist()}"
     for h in np.flatnonzero(tree._plv[:n] < 0).tolist():
-        assert (tree._node_cell[4 * h:4 * h + 4] == -1).all(), f"removed object {h} still linked"
+        assert (tree._nodes[4 * h:4 * h + 4, _dyn.NODE_CELL] == -1).all(), \
+            f"removed object {h} still linked"
     # every list: doubly linked from its head, each node in the cell it says
     seen = 0
     for c in np.flatnonzero(tree._head >= 0).tolist():
         nd, prev = int(tree._head[c]), -1
         while nd >= 0:
-            assert tree._node_cell[nd] == c, f"node {nd} in the list of cell {c}, says " \
-                                             f"{tree._node_cell[nd]}"
-            assert tree._node_prev[nd] == prev, f"node {nd}: prev {tree._node_prev[nd]} != {prev}"
+            cell, back, nxt = tree._nodes[nd, :3].tolist()
+            assert cell == c, f"node {nd} in the list of cell {c}, says {cell}"
+            assert back == prev, f"node {nd}: prev {back} != {prev}"
             seen += 1
             assert seen <= 4 * n, "a list has a cycle"
-            prev, nd = nd, int(tree._node_next[nd])
-    linked = int((tree._node_cell[:4 * n] >= 0).sum())
+            prev, nd = nd, nxt
+    linked = int((tree._nodes[:4 * n, _dyn.NODE_CELL] >= 0).sum())
     assert seen == linked, f"{linked} nodes linked, {seen} reachable from the heads"

@@ -14,7 +14,10 @@ import numpy as np
 from numba import njit, prange
 
 _MAX_BITS = 11
-_GRAIN = 1 << 16
+# Chunks of at least 16K keys (so 1e5 keys use both cores: 1.5 ms instead
+# of 2.3 serial), at most 16 (more only grow the histograms at 1e6).
+_GRAIN = 1 << 14
+_MAX_CHUNKS = 16
 
 
 @njit(cache=True, parallel=True)
@@ -30,7 +33,7 @@ def sort_pairs(ka, va, kb, vb, nbits):
     bits = (nbits + passes - 1) // passes
     radix = 1 << bits
     mask = radix - 1
-    nch = max(1, min(64, n // _GRAIN))
+    nch = max(1, min(_MAX_CHUNKS, n // _GRAIN))
     hist = np.empty((nch, radix), np.int64)
     for p in range(passes):
         shift = p * bits
