@@ -21,25 +21,7 @@ import time
 import numpy as np
 
 import broadphase as bp
-
-
-class Bouncing:
-    """Seed 000's update loop: 10 x 10 boxes at 1000 per 500 x 500 of world."""
-
-    def __init__(self, n: int, seed: int = 0) -> None:
-        rng = np.random.default_rng(seed)
-        self.world = 500.0 * np.sqrt(n / 1000)
-        self.xy = rng.uniform(0, self.world - 10, (n, 2))
-        self.v = rng.uniform(-5, 5, (n, 2))
-
-    def boxes(self) -> np.ndarray:
-        return np.hstack([self.xy, self.xy + 10])
-
-    def step(self, rows=slice(None)) -> None:
-        xy = self.xy[rows] + self.v[rows]
-        out = (xy < 0) | (xy > self.world - 10)
-        self.v[rows] = np.where(out, -self.v[rows], self.v[rows])
-        self.xy[rows] = np.clip(xy, 0, self.world - 10)
+from broadphase.scenarios import Bouncing
 
 
 def _stats(times):

@@ -82,8 +82,9 @@ class LinearQuadtree:
         Level of the finest cells, 0 to 12.  Finest cells 4 to 16 times the
         typical object's size work well (``benchmarks/moving.py``);
         :meth:`stats` shows how objects spread over the levels, how many
-        change cells per move and how many candidate tests a pair costs.  The list heads take ``4**(depth + 1) / 3 * 4``
-        bytes (89 MB at depth 12).
+        change cells per move and how many candidate tests a pair costs.
+        The list heads take ``4**(depth + 1) / 3 * 4`` bytes (89 MB at
+        depth 12).
 
     Notes
     -----

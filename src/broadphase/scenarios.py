@@ -20,6 +20,18 @@ scenes measure how the cost of finding pairs grows, not how the answer does.
                 of them), the world growing with ``n`` at the same density
 ==============  ===========================================================
 
+Circles (:func:`make_circles`, names in :data:`CIRCLE_NAMES`):
+
+==============  ===========================================================
+``bullets``     seed 003's field: ten emitters fire rings of 32 bullets of
+                radius 4 every 24 frames; bullets of one emitter share a
+                group (never a pair); tiles of the 360 x 480 field side by
+                side for large n
+==============  ===========================================================
+
+Moving objects: :class:`Bouncing` (seed 000's update loop), the ``moving``
+scene of the benchmark.
+
 Examples
 --------
 >>> from broadphase import scenarios
@@ -27,6 +39,8 @@ Examples
 (1000, 4)
 >>> sorted(scenarios.NAMES)[:3]
 ['clustered', 'elongated', 'mixed']
+>>> c, r, g = scenarios.make_circles("bullets", 5000); c.shape, float(r[0]), int(g.max())
+((5000, 2), 4.0, 17)
 """
 
 from __future__ import annotations
@@ -34,7 +48,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["NAMES", "make"]
+__all__ = ["CIRCLE_NAMES", "NAMES", "Bouncing", "make", "make_circles"]
 
 _WORLD = 1000.0
 
@@ -141,3 +155,126 @@ def make(name: str, n: int, seed: int = 0) -> NDArray[np.float64]:
     if int(n) < 1:
         raise ValueError(f"n: expected at least 1, found {n}")
     return np.ascontiguousarray(_MAKERS[name](np.random.default_rng(seed), int(n)))
+
+
+# Seed 003: the field, the emitters (fractions of it) and the rings.
+BULLET_FIELD = (360.0, 480.0)
+BULLET_EMITTERS = ((0.2, 0.1), (0.2, 0.5), (0.2, 0.9), (0.4, 0.35), (0.4, 0.65),
+                   (0.6, 0.1), (0.6, 0.5), (0.6, 0.9), (0.8, 0.35), (0.8, 0.65))
+BULLET_RADIUS = 4.0
+BULLET_PERIOD = 24  # frames between two rings
+BULLET_RING = 32  # bullets per ring, at angles pi/16 * i, speed 1
+_MARGIN = 10.0  # a bullet dies once more than this outside the field
+
+
+def _bullet_tile(phase: int) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
+    """Centres and emitters of the bullets alive in one field, ``phase`` frames after a ring."""
+    w, h = BULLET_FIELD
+    angles = np.pi / 16 * np.arange(BULLET_RING)
+    ages = np.arange(phase, int(np.hypot(w, h)) + 2 * int(_MARGIN), BULLET_PERIOD, dtype=float)
+    pts, ids = [], []
+    for e, (fx, fy) in enumerate(BULLET_EMITTERS):
+        x = fx * w + np.outer(ages, np.cos(angles)).ravel()
+        y = fy * h + np.outer(ages, np.sin(angles)).ravel()
+        alive = (x >= -_MARGIN) & (x <= w + _MARGIN) & (y >= -_MARGIN) & (y <= h + _MARGIN)
+        pts.append(np.stack([x[alive], y[alive]], 1))
+        ids.append(np.full(int(alive.sum()), e))
+    return np.vstack(pts), np.concatenate(ids)
+
+
+def _bullets(n: int, seed: int):
+    tile, ids = _bullet_tile(seed % BULLET_PERIOD)
+    ntiles = -(-n // tile.shape[0])
+    cols = int(np.ceil(np.sqrt(ntiles)))
+    step = np.array(BULLET_FIELD) + 2 * _MARGIN  # tiles never meet
+    t = np.arange(ntiles)
+    offsets = np.stack([t % cols, t // cols], 1) * step
+    centers = (offsets[:, None, :] + tile[None, :, :]).reshape(-1, 2)[:n]
+    groups = (t[:, None] * len(BULLET_EMITTERS) + ids[None, :] + 1).ravel()[:n]  # 0: none
+    return centers, np.full(n, BULLET_RADIUS), groups.astype(np.int64)
+
+
+_CIRCLE_MAKERS = {"bullets": _bullets}
+
+#: Names accepted by :func:`make_circles`.
+CIRCLE_NAMES: tuple[str, ...] = tuple(_CIRCLE_MAKERS)
+
+
+def make_circles(name: str, n: int, seed: int = 0):
+    """Circles of the scene ``name``: ``(centers, radii, groups)``.
+
+    Parameters
+    ----------
+    name : str
+        One of :data:`CIRCLE_NAMES`.
+    n : int
+        Number of circles (>= 1).
+    seed : int
+        For ``bullets``, the frame of the 24-frame firing cycle shown
+        (``seed % 24``); the same arguments give the same circles.
+
+    Returns
+    -------
+    centers : ndarray of float64, shape (n, 2)
+    radii : ndarray of float64, shape (n,)
+    groups : ndarray of int64, shape (n,)
+        Circles of one group never collide: one emitter's bullets, numbered
+        from 1 (group 0 would mean no group).
+
+    Examples
+    --------
+    >>> import broadphase as bp
+    >>> from broadphase import scenarios
+    >>> c, r, g = scenarios.make_circles("bullets", 2000)
+    >>> p = bp.find_circle_pairs(c, r, groups=g)
+    >>> bool((g[p[:, 0]] != g[p[:, 1]]).all()), len(p) > 0
+    (True, True)
+    """
+    if name not in _CIRCLE_MAKERS:
+        raise ValueError(f"name: expected one of {', '.join(CIRCLE_NAMES)}; found {name!r}")
+    if int(n) < 1:
+        raise ValueError(f"n: expected at least 1, found {n}")
+    c, r, g = _CIRCLE_MAKERS[name](int(n), int(seed))
+    return np.ascontiguousarray(c), r, g
+
+
+class Bouncing:
+    """Seed 000's update loop: boxes of 10 x 10 moving and bouncing off the walls.
+
+    1000 boxes per 500 x 500 of world (the world grows with ``n``), velocities
+    uniform in [-5, 5) per axis, reflected at the walls.
+
+    Parameters
+    ----------
+    n : int
+        Number of boxes.
+    seed : int
+        Seed of the generator of positions and velocities.
+
+    Examples
+    --------
+    >>> from broadphase import scenarios
+    >>> scene = scenarios.Bouncing(1000)
+    >>> b0 = scene.boxes(); scene.step(); b1 = scene.boxes()
+    >>> scene.world, b0.shape, bool((abs(b1 - b0) <= 5).all())
+    (500.0, (1000, 4), True)
+    """
+
+    SIZE = 10.0
+
+    def __init__(self, n: int, seed: int = 0) -> None:
+        rng = np.random.default_rng(seed)
+        self.world = float(500.0 * np.sqrt(n / 1000))
+        self.xy = rng.uniform(0, self.world - self.SIZE, (n, 2))
+        self.v = rng.uniform(-5, 5, (n, 2))
+
+    def boxes(self) -> NDArray[np.float64]:
+        """The boxes now, ``(n, 4)``."""
+        return np.hstack([self.xy, self.xy + self.SIZE])
+
+    def step(self, rows=slice(None)) -> None:
+        """Move the boxes ``rows`` (all by default) by their velocity, bouncing at the walls."""
+        xy = self.xy[rows] + self.v[rows]
+        out = (xy < 0) | (xy > self.world - self.SIZE)
+        self.v[rows] = np.where(out, -self.v[rows], self.v[rows])
+        self.xy[rows] = np.clip(xy, 0, self.world - self.SIZE)

@@ -1,0 +1,180 @@
+"""The ``broadphase`` command (also ``python -m broadphase``).
+
+``broadphase pairs INPUT``: the colliding pairs of the boxes or circles in a
+file.  ``broadphase bench``: how fast, against what.  ``broadphase demo``:
+the seeds' scenes live (pygame-ce).
+
+Examples
+--------
+>>> from broadphase._cli import main
+>>> main(["bench", "--scenario", "seed000", "--n", "300", "--repeats", "1"])  # doctest: +ELLIPSIS
+| scenario | n | pairs | auto | brute | sweep | grid | quadtree | np.argsort |
+...
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+
+from . import _io, bench
+from ._api import METHODS, find_circle_pairs, find_pairs
+
+BOX_COLUMNS = ("minx", "miny", "maxx", "maxy")
+CIRCLE_COLUMNS = ("x", "y", "r")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; returns the exit status (0 done, 1 bad input, 2 bad usage)."""
+    ap = _parser()
+    args = ap.parse_args(argv)
+    if args.command is None:
+        ap.print_help()
+        return 2
+    try:
+        return args.run(args)
+    except _io.InputError as e:
+        print(f"broadphase {args.command}: {e}", file=sys.stderr)
+        return 1
+    except (ValueError, TypeError) as e:
+        print(f"broadphase {args.command}: {e}", file=sys.stderr)
+        return 1
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(
+        prog="broadphase",
+        description="Every colliding pair among many 2D boxes or circles, exactly and fast.")
+    sub = ap.add_subparsers(dest="command", metavar="COMMAND")
+    p = sub.add_parser("pairs", help="the colliding pairs of the boxes or circles in a file",
+                       description="Read boxes (minx,miny,maxx,maxy) or circles (x,y,r) from "
+                       "a .csv (header optional) or .npy file and write every colliding pair "
+                       "(i,j: row numbers from 0, i < j, sorted) to a .csv or .npy file, or "
+                       "to stdout as CSV. Count and time go to stderr.")
+    p.add_argument("input", metavar="INPUT", help=".csv or .npy file of boxes or circles")
+    p.add_argument("-o", "--output", metavar="OUTPUT",
+                   help=".csv or .npy file for the pairs (default: CSV on stdout)")
+    p.add_argument("--circles", action="store_true", help="rows are circles x,y,r")
+    p.add_argument("--method", default="auto", choices=("auto", *METHODS))
+    p.set_defaults(run=_pairs)
+    b = sub.add_parser("bench", help="time our methods and the Python alternatives",
+                       description="Time find_pairs per method on named scenarios (median "
+                       "and min milliseconds over rounds; the first call, JIT compilation "
+                       "or cache load, apart) and, with --peers, every installed "
+                       "alternative, each checked to find the same pairs.")
+    b.add_argument("--scenario", nargs="+", default=["uniform"], choices=bench.SCENARIOS,
+                   metavar="S", help=f"one or more of {', '.join(bench.SCENARIOS)} "
+                   "(default uniform)")
+    b.add_argument("--n", nargs="+", type=int, default=[1_000, 10_000, 100_000], metavar="N",
+                   help="numbers of objects (default 1000 10000 100000)")
+    b.add_argument("--method", nargs="+", default=["auto", *METHODS],
+                   choices=("auto", *METHODS), metavar="M",
+                   help=f"auto and/or {', '.join(METHODS)} (default all)")
+    b.add_argument("--peers", action="store_true",
+                   help=f"also time the installed alternatives ({bench.INSTALL})")
+    b.add_argument("--repeats", type=int, metavar="R",
+                   help="rounds per cell (default 25 below 1e5, 11 at 1e5, 7 above)")
+    b.add_argument("--threads", type=int, metavar="T", help="threads for our methods")
+    b.add_argument("--csv", metavar="FILE", help="also write every result to this CSV file")
+    b.add_argument("--plot", metavar="FILE.png", help="draw time against n (needs matplotlib)")
+    b.add_argument("--markdown", metavar="FILE",
+                   help="also write the machine, JIT times and the table as Markdown")
+    b.set_defaults(run=_bench)
+    d = sub.add_parser("demo", help="the seeds' scenes live in a pygame-ce window",
+                       description="Animate a seed's scene: objects turn red when they touch; "
+                       "keys 0-5 switch the method (0 none, 4 the moving quadtree), +/- double "
+                       "or halve the objects, G shows the quadtree cells, Space pauses, S saves "
+                       "a screenshot. Needs pygame-ce (pip install 'broadphase[demo]').")
+    d.add_argument("--scene", default="rects", choices=("rects", "bullets", "circles", "morton"))
+    d.add_argument("--n", type=int, help="objects (bullets: per ring); the seed's by default")
+    d.add_argument("--method", default="auto", choices=("none", "auto", *METHODS))
+    d.add_argument("--headless", action="store_true", help="no window (SDL dummy driver)")
+    d.add_argument("--frames", type=int, metavar="K", help="stop after K frames")
+    d.add_argument("--screenshot", metavar="FILE.png", help="save the last frame")
+    d.set_defaults(run=_demo)
+    return ap
+
+
+def _pairs(args) -> int:
+    columns = CIRCLE_COLUMNS if args.circles else BOX_COLUMNS
+    _io.check_output(args.output)
+    t0 = time.perf_counter()
+    data, first_line = _io.read_table(args.input, columns)
+    t1 = time.perf_counter()
+    try:
+        if args.circles:
+            pairs = find_circle_pairs(data[:, :2], data[:, 2], method=args.method)
+        else:
+            pairs = find_pairs(data, method=args.method)
+    except ValueError as e:
+        raise _io.InputError(_locate(str(e), args.input, first_line)) from None
+    t2 = time.perf_counter()
+    _io.write_pairs(args.output, pairs)
+    t3 = time.perf_counter()
+    what = "circles" if args.circles else "boxes"
+    print(f"{data.shape[0]:,} {what}, {len(pairs):,} colliding pairs; search "
+          f"{(t2 - t1) * 1e3:.1f} ms (method {args.method}; a first run also compiles), "
+          f"read {(t1 - t0) * 1e3:.0f} ms, write {(t3 - t2) * 1e3:.0f} ms",
+          file=sys.stderr)
+    return 0
+
+
+def _locate(message: str, path: str, first_line: int) -> str:
+    """Add the file and line to a validation error naming a row (``boxes[17]: ...``)."""
+    head, sep, rest = message.partition("]")
+    name, bracket, row = head.partition("[")
+    if sep and bracket and row.isdigit() and first_line:
+        return f"{path}, line {first_line + int(row)}: {message}"
+    return f"{path}: {message}"
+
+
+def _bench(args) -> int:
+    if args.plot:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            print(f"broadphase bench: --plot needs matplotlib: {bench.INSTALL}",
+                  file=sys.stderr)
+            return 2
+    if args.peers:
+        missing = [p.pip for p in bench.PEERS if not p.available()]
+        if missing:
+            print(f"broadphase bench: not installed, marked in the table: {', '.join(missing)} "
+                  f"({bench.INSTALL})", file=sys.stderr)
+    rows = bench.run(args.scenario, args.n, args.method, args.peers, args.repeats,
+                     args.threads, progress=True)
+    text = bench.table(rows)
+    print(text)
+    if args.csv:
+        bench.write_csv(rows, args.csv)
+    if args.plot:
+        bench.plot(rows, args.plot)
+    if args.markdown:
+        with tempfile.TemporaryDirectory() as d:
+            cold, warm = bench.first_call_seconds(d), bench.first_call_seconds(d)
+        with open(args.markdown, "w", encoding="utf-8") as f:
+            f.write(f"Machine: {bench.machine()}\n\n"
+                    f"JIT: import and first calls in a new process take {cold[0]:.1f} s with "
+                    f"an empty cache (compiling), {warm[0]:.2f} s once cached.\n\n"
+                    "Median (min) milliseconds per call, first call apart; "
+                    "pairs = colliding pairs found.\n\n" + text + "\n")
+    return 0
+
+
+def _demo(args) -> int:
+    try:
+        import pygame  # noqa: F401
+    except ImportError:
+        print("broadphase demo: needs pygame-ce: pip install 'broadphase[demo]'", file=sys.stderr)
+        return 2
+    from . import demo
+
+    stats = demo.run(args.scene, args.n, args.method, args.headless, args.frames,
+                     args.screenshot)
+    print(f"{stats['frames']} frames of {args.scene}: {stats['objects']:,} objects, "
+          f"{stats['pairs']:,} pairs in the last; collision {stats['collide_ms']:.2f} ms, "
+          f"drawing {stats['draw_ms']:.2f} ms (moving averages)", file=sys.stderr)
+    return 0

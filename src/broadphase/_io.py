@@ -1,0 +1,197 @@
+"""Reading tables of boxes or circles and writing pairs, for ``broadphase pairs``.
+
+CSV is read in blocks of lines parsed by NumPy (fast), and only a block
+that fails is scanned again in Python to name the line and column of the
+first bad field.  Output goes to a temporary file next to the target and is
+renamed over it at the end, so an error or an interrupt never leaves a half
+written file.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from ._progress import Progress
+
+BLOCK = 1 << 17  # lines parsed per NumPy call
+PROGRESS_ROWS = 1_000_000  # inputs and outputs this big show a bar (on a terminal)
+SUFFIXES = (".csv", ".npy")
+
+
+class InputError(ValueError):
+    """A malformed input file; the message names the file, line and column."""
+
+
+def read_table(path: str | os.PathLike, columns: tuple[str, ...], progress: bool = True):
+    r"""Rows of ``len(columns)`` numbers from ``.csv`` or ``.npy``: ``(array, first_line)``.
+
+    ``first_line`` is the 1-based line of row 0 in a CSV file (2 after a
+    header), 0 for ``.npy``, so row ``r`` is on line ``first_line + r``.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> from broadphase._io import read_table
+    >>> d = tempfile.mkdtemp(); p = os.path.join(d, "b.csv")
+    >>> _ = open(p, "w").write("minx,miny,maxx,maxy\n0,0,2,2\n1,1,3,3\n")
+    >>> a, first = read_table(p, ("minx", "miny", "maxx", "maxy"))
+    >>> a.tolist(), first
+    ([[0.0, 0.0, 2.0, 2.0], [1.0, 1.0, 3.0, 3.0]], 2)
+    """
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in SUFFIXES:
+        raise InputError(f"{path}: expected a .csv or .npy file, found {suffix or 'no suffix'}")
+    if not path.is_file():
+        raise InputError(f"{path}: no such file")
+    if suffix == ".npy":
+        return _read_npy(path, columns), 0
+    return _read_csv(path, columns, progress)
+
+
+def _read_npy(path: Path, columns) -> np.ndarray:
+    try:
+        arr = np.load(path, allow_pickle=False)
+    except ValueError as e:
+        raise InputError(f"{path}: not a NumPy array file of numbers ({e})") from None
+    width = len(columns)
+    if arr.ndim != 2 or arr.shape[1] != width:
+        raise InputError(f"{path}: expected an array of shape (n, {width}) "
+                         f"({', '.join(columns)}), found shape {arr.shape}")
+    if arr.dtype.kind not in "iuf":
+        raise InputError(f"{path}: expected real numbers, found dtype {arr.dtype}")
+    return arr
+
+
+def _read_csv(path: Path, columns, progress: bool):
+    width = len(columns)
+    size = path.stat().st_size
+    blocks = []
+    with open(path, encoding="utf-8", newline="") as f, \
+            Progress(size, f"reading {path.name}", progress and size > 40 * PROGRESS_ROWS) as bar:
+        first = f.readline()
+        bar.update(len(first))
+        fields = first.strip().split(",")
+        header = first.strip() != "" and not all(_is_number(v) for v in fields)
+        first_line = 2 if header else 1
+        if header and len(fields) != width:
+            raise InputError(f"{path}, line 1: header has {len(fields)} columns, expected "
+                             f"{width} ({','.join(columns)})")
+        lines = [] if header else [first]
+        line_no = first_line
+        while True:
+            lines.extend(f.readlines(BLOCK * 32))
+            if not lines:
+                break
+            bar.update(sum(map(len, lines)))
+            blocks.append(_parse_block(lines, width, path, line_no, columns))
+            line_no += len(lines)
+            lines = []
+    data = np.concatenate(blocks) if blocks else np.empty((0, width))
+    return data, first_line
+
+
+def _parse_block(lines, width, path, line_no, columns) -> np.ndarray:
+    while lines and not lines[-1].strip():  # trailing blank lines end the file
+        lines.pop()
+    if not lines:
+        return np.empty((0, width))
+    try:
+        arr = np.loadtxt(lines, delimiter=",", dtype=np.float64, ndmin=2, comments=None)
+        if arr.shape == (len(lines), width):
+            return arr
+    except ValueError:
+        pass
+    _raise_first_error(lines, width, path, line_no, columns)
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _raise_first_error(lines, width, path, line_no, columns) -> None:
+    """Name the first line (and column) NumPy could not read."""
+    for k, line in enumerate(lines):
+        at = line_no + k
+        if not line.strip():
+            raise InputError(f"{path}, line {at}: empty line (rows are numbered by line)")
+        fields = line.rstrip("\r\n").split(",")
+        if len(fields) != width:
+            hint = ""
+            if len(fields) == 3 and width == 4:
+                hint = " (circles x,y,r? use --circles)"
+            elif len(fields) == 4 and width == 3:
+                hint = " (boxes? leave out --circles)"
+            raise InputError(f"{path}, line {at}: expected {width} columns "
+                             f"({','.join(columns)}), found {len(fields)}{hint}")
+        for c, v in enumerate(fields, start=1):
+            if not _is_number(v):
+                raise InputError(f"{path}, line {at}, column {c} ({columns[c - 1]}): "
+                                 f"expected a number, found {v.strip()!r}")
+    raise InputError(f"{path}, lines {line_no}-{line_no + len(lines) - 1}: unreadable")
+
+
+def _is_number(v: str) -> bool:
+    try:
+        float(v)
+    except ValueError:
+        return False
+    return True
+
+
+def check_output(path: str | None) -> None:
+    """Refuse an output name we cannot write before any work is done."""
+    if path is None:
+        return
+    p = Path(path)
+    if p.suffix.lower() not in SUFFIXES:
+        raise InputError(f"{p}: expected a .csv or .npy output file, found "
+                         f"{p.suffix or 'no suffix'}")
+    if not p.parent.resolve().is_dir():
+        raise InputError(f"{p}: the folder {p.parent} does not exist")
+
+
+def write_pairs(path: str | None, pairs: np.ndarray, progress: bool = True) -> None:
+    r"""Write ``(k, 2)`` pairs as ``i,j`` CSV (with a header) or ``.npy``; stdout if no path.
+
+    A file is written under a temporary name in the same folder and renamed
+    over ``path`` once complete.
+
+    Examples
+    --------
+    >>> import numpy as np, tempfile, os
+    >>> from broadphase._io import write_pairs
+    >>> p = os.path.join(tempfile.mkdtemp(), "pairs.csv")
+    >>> write_pairs(p, np.array([[0, 1], [2, 5]]))
+    >>> open(p).read()
+    'i,j\n0,1\n2,5\n'
+    """
+    if path is None:
+        _write_csv(sys.stdout, pairs, progress)
+        sys.stdout.flush()
+        return
+    p = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=".part")
+    try:
+        if p.suffix.lower() == ".npy":
+            with os.fdopen(fd, "wb") as f:
+                np.save(f, pairs)
+        else:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+                _write_csv(f, pairs, progress)
+        os.replace(tmp, p)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _write_csv(f, pairs: np.ndarray, progress: bool) -> None:
+    f.write("i,j\n")
+    k = pairs.shape[0]
+    with Progress(k, "writing pairs", progress and k >= PROGRESS_ROWS) as bar:
+        for a in range(0, k, BLOCK):
+            chunk = pairs[a:a + BLOCK].tolist()
+            f.write("".join(f"{i},{j}\n" for i, j in chunk))
+            bar.update(len(chunk))

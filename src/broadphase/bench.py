@@ -1,0 +1,417 @@
+"""The benchmark behind ``broadphase bench``: our methods and the Python alternatives.
+
+Every scene is a named scenario shared with the tests and the demo
+(:mod:`broadphase.scenarios`): the box scenes, seed 003's ``bullets``
+(circles with groups) and ``moving`` (seed 000's bouncing boxes, frame by
+frame: ``tree`` is a :class:`~broadphase.LinearQuadtree` moving every box
+and calling ``pairs()``, the other methods search each frame from
+scratch).  ``np.argsort`` of n random int64 keys is timed alongside, as a
+yardstick of the machine (the core issue's speed targets are ratios to
+it).  Each of our methods is called once first (JIT compilation or
+loading the cache, reported apart as ``first_ms``), then the methods take
+turns round by round, so that a slow spell of the machine does not fall on
+one of them alone; median and minimum over the rounds are reported.
+Every result, ours and the peers', is checked equal to the first method's
+pair set before its time is reported.
+
+Examples
+--------
+>>> from broadphase import bench
+>>> rows = bench.run(["uniform"], [300], methods=["auto", "grid"], repeats=2)
+>>> [(r.method, r.pairs) for r in rows[:2]] == [("auto", rows[0].pairs), ("grid", rows[0].pairs)]
+True
+>>> print(bench.table(rows).splitlines()[0])
+| scenario | n | pairs | auto | grid | np.argsort |
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import os
+import platform
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from . import _cast, scenarios
+from ._api import METHODS, find_circle_pairs, find_pairs
+from ._peers import PEERS, NotApplicable, Problem
+from ._progress import Progress
+from ._tree import LinearQuadtree
+
+__all__ = ["SCENARIOS", "Result", "plot", "read_csv", "run", "table", "write_csv"]
+
+#: Scenario names: the box scenes, the circle scenes and ``moving``.
+SCENARIOS: tuple[str, ...] = (*scenarios.NAMES, *scenarios.CIRCLE_NAMES, "moving")
+SIZES = (1_000, 10_000, 100_000, 1_000_000)
+#: Our methods whose cost grows faster than n log n are not run past these sizes.
+LIMITS = {"brute": 20_000, "sweep": 100_000}
+#: Timed beside our methods, as a yardstick of this machine: ``np.argsort`` of n int64 keys.
+BASELINE = "np.argsort"
+PEER_SECONDS = 3.0  # a slow peer gets as many rounds as fit in this, at least one
+INSTALL = "pip install 'broadphase[bench]'"
+
+
+@dataclass
+class Result:
+    """One cell of the benchmark: a method (or peer) on a scene of n objects."""
+
+    scenario: str
+    n: int
+    method: str
+    peer: bool
+    pairs: int | None = None
+    median_ms: float | None = None
+    min_ms: float | None = None
+    first_ms: float | None = None
+    rounds: int = 0
+    note: str = ""
+
+    def cell(self) -> str:
+        """``median (min)`` milliseconds, or the note."""
+        if self.median_ms is None:
+            return self.note
+        return f"{_ms(self.median_ms)} ({_ms(self.min_ms)})"
+
+
+def _ms(v: float) -> str:
+    return f"{v:,.3g}" if v < 100 else f"{v:,.0f}"
+
+
+def default_repeats(n: int) -> int:
+    """Rounds per cell: 25 below 1e5, 11 at 1e5, 7 from 1e6 on."""
+    return 25 if n < 100_000 else 11 if n < 1_000_000 else 7
+
+
+class _Scene:
+    """A scene's objects, our calls on them, and the problem handed to the peers."""
+
+    def __init__(self, name: str, n: int, methods: Sequence[str], workers: int | None):
+        self.name, self.n = name, n
+        self.step: Callable[[], None] = lambda: None  # advance one frame (moving only)
+        if name in scenarios.CIRCLE_NAMES:
+            c, r, g = scenarios.make_circles(name, n)
+            xyr, bxs, _ = _cast.circles(c, r)
+            self.problem = lambda: Problem(bxs, xyr, g)
+            self.calls = {m: (lambda m=m: find_circle_pairs(c, r, groups=g, method=m,
+                                                            workers=workers)) for m in methods}
+        elif name == "moving":
+            self._moving(n, methods, workers)
+        else:
+            boxes = scenarios.make(name, n)
+            self.problem = lambda: Problem(boxes)
+            self.calls = {m: (lambda m=m: find_pairs(boxes, method=m, workers=workers))
+                          for m in methods}
+
+    def _moving(self, n, methods, workers):
+        scene = scenarios.Bouncing(n)
+        # finest cells about 8 boxes wide (docs/benchmarks.md, "Moving objects")
+        depth = int(min(12, max(1, round(math.log2(scene.world / (8 * scene.SIZE))))))
+        tree = LinearQuadtree((0, 0, scene.world, scene.world), depth)
+        frame = {"boxes": scene.boxes()}
+        handles = tree.insert(frame["boxes"])
+
+        def step():
+            scene.step()
+            frame["boxes"] = scene.boxes()
+
+        def tree_frame():
+            tree.move(handles, frame["boxes"])
+            return tree.pairs()
+
+        self.step = step
+        self.problem = lambda: Problem(frame["boxes"])
+        self.calls = {"tree": tree_frame}
+        self.calls.update({m: (lambda m=m: find_pairs(frame["boxes"], method=m,
+                                                      workers=workers)) for m in methods})
+
+
+def run(scenario_names: Sequence[str] = SCENARIOS, sizes: Sequence[int] = SIZES,
+        methods: Sequence[str] = ("auto", *METHODS), peers: bool = False,
+        repeats: int | None = None, threads: int | None = None,
+        progress: bool = False) -> list[Result]:
+    """Time our methods (and the installed peers) on every scenario and size.
+
+    Parameters
+    ----------
+    scenario_names : sequence of str
+        Names from :data:`SCENARIOS`.
+    sizes : sequence of int
+        Numbers of objects.
+    methods : sequence of str
+        ``"auto"`` and names from :data:`broadphase.METHODS`; ``moving``
+        adds ``"tree"``.
+    peers : bool
+        Also run every peer of :data:`broadphase._peers.PEERS`; one that is
+        not installed, cannot do a scene or is too slow for its n gets a
+        note instead of a time.
+    repeats : int, optional
+        Rounds per cell; by default :func:`default_repeats`.
+    threads : int, optional
+        Threads of our methods (``workers=``); all cores by default.
+    progress : bool
+        Draw a progress bar on a terminal.
+
+    Returns
+    -------
+    list of Result
+        Per scenario and size, our methods in order, then the peers.
+
+    Raises
+    ------
+    AssertionError
+        If two of our methods disagree (a bug: please report it).
+    """
+    for s in scenario_names:
+        if s not in SCENARIOS:
+            raise ValueError(f"scenario: expected one of {', '.join(SCENARIOS)}; found {s!r}")
+    for m in methods:
+        if m not in ("auto", *METHODS):
+            raise ValueError(f"method: expected auto or one of {', '.join(METHODS)}; "
+                             f"found {m!r}")
+    npeers = len(PEERS) if peers else 0
+    out: list[Result] = []
+    cells = len(scenario_names) * len(sizes)
+    with Progress(cells * (len(methods) + 1 + npeers), "benchmark", progress) as bar:
+        for name in scenario_names:
+            for n in sizes:
+                out += _cell(name, int(n), methods, peers, repeats or default_repeats(n),
+                             threads, bar)
+    return out
+
+
+def _cell(name, n, methods, peers, repeats, threads, bar) -> list[Result]:
+    ours = [m for m in methods if n <= LIMITS.get(m, n)]
+    scene = _Scene(name, n, ours, threads)
+    results = {m: Result(name, n, m, False) for m in scene.calls}
+    for m in methods:
+        if m not in results:
+            results[m] = Result(name, n, m, False, note=f"not run above n = {LIMITS[m]:,}")
+    for m, fn in scene.calls.items():  # first calls: compile or load the cache
+        t = time.perf_counter()
+        fn()
+        results[m].first_ms = (time.perf_counter() - t) * 1e3
+    keys = np.random.default_rng(1).integers(0, 2**62, n)
+    timed = {**scene.calls, BASELINE: lambda: np.argsort(keys)}
+    results[BASELINE] = Result(name, n, BASELINE, False, note="reference: no pairs")
+    times: dict[str, list[float]] = {m: [] for m in timed}
+    ref = None
+    for _ in range(repeats):
+        scene.step()
+        ref = None
+        for m, fn in timed.items():
+            t = time.perf_counter()
+            got = fn()
+            times[m].append(time.perf_counter() - t)
+            if m == BASELINE:
+                continue
+            if ref is None:
+                ref = got
+            elif not np.array_equal(ref, got):
+                raise AssertionError(f"{m} disagrees with {next(iter(scene.calls))} on "
+                                     f"{name}, n = {n}")
+    for m, v in times.items():
+        r = results[m]
+        r.pairs = None if ref is None or m == BASELINE else len(ref)
+        r.median_ms, r.min_ms, r.rounds = np.median(v) * 1e3, min(v) * 1e3, len(v)
+    bar.update(len(methods) + 1)
+    order = (["tree"] if "tree" in results else []) + list(methods) + [BASELINE]
+    rows = [results[m] for m in order]
+    if peers:
+        problem = scene.problem()
+        for p in PEERS:
+            rows.append(_peer(p, problem, name, n, ref, repeats))
+            bar.update(1)
+    return rows
+
+
+def _peer(p, problem: Problem, name: str, n: int, ref, repeats: int) -> Result:
+    r = Result(name, n, p.name, True)
+    if not p.available():
+        r.note = f"not installed: {INSTALL}"
+        return r
+    if p.limit is not None and n > p.limit:
+        r.note = f"not run above n = {p.limit:,} (a Python loop per object)"
+        return r
+    try:
+        t = time.perf_counter()
+        got = p.run(problem)
+        first = time.perf_counter() - t
+    except NotApplicable as e:
+        r.note = f"n/a: {e}"
+        return r
+    r.first_ms = first * 1e3
+    if ref is not None and not np.array_equal(ref, got):
+        r.note = f"wrong pair set: {len(got):,} pairs, ours {len(ref):,}"
+        return r
+    r.pairs = len(got)
+    v = []
+    for _ in range(max(1, min(repeats, int(PEER_SECONDS / max(first, 1e-6))))):
+        t = time.perf_counter()
+        p.run(problem)
+        v.append(time.perf_counter() - t)
+    r.median_ms, r.min_ms, r.rounds = np.median(v) * 1e3, min(v) * 1e3, len(v)
+    return r
+
+
+def table(results: Sequence[Result]) -> str:
+    """Markdown table: one row per scenario and n, ``median (min)`` ms per method.
+
+    Examples
+    --------
+    >>> from broadphase.bench import Result, table
+    >>> print(table([Result("uniform", 1000, "auto", False, 2, 0.25, 0.2, 900.0, 5)]))
+    | scenario | n | pairs | auto |
+    |---|---|---|---|
+    | uniform | 1,000 | 2 | 0.25 (0.2) |
+    """
+    cols = list(dict.fromkeys(r.method for r in results if not r.peer))
+    cols += list(dict.fromkeys(r.method for r in results if r.peer))
+    lines = ["| scenario | n | pairs | " + " | ".join(cols) + " |", "|---" * (3 + len(cols)) + "|"]
+    keys = list(dict.fromkeys((r.scenario, r.n) for r in results))
+    for s, n in keys:
+        row = {r.method: r for r in results if (r.scenario, r.n) == (s, n)}
+        k = next((r.pairs for r in row.values() if r.pairs is not None and not r.peer), None)
+        cells = [row[c].cell() if c in row else "" for c in cols]
+        lines.append(f"| {s} | {n:,} | {'?' if k is None else f'{k:,}'} | "
+                     + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def write_csv(results: Sequence[Result], path: str) -> None:
+    """One line per result, every field of :class:`Result`."""
+    names = list(Result.__dataclass_fields__)
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        w = csv.DictWriter(f, fieldnames=names)
+        w.writeheader()
+        for r in results:
+            w.writerow(asdict(r))
+
+
+def read_csv(path: str) -> list[Result]:
+    """Results written by :func:`write_csv` (to plot or tabulate them again).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from broadphase.bench import Result, read_csv, write_csv
+    >>> p = os.path.join(tempfile.mkdtemp(), "r.csv")
+    >>> write_csv([Result("uniform", 10, "auto", False, 3, 0.5, 0.4, 9.0, 2)], p)
+    >>> read_csv(p)[0].median_ms
+    0.5
+    """
+    out = []
+    with open(path, newline="", encoding="utf-8") as f:
+        for row in csv.DictReader(f):
+            num = {k: (float(v) if v else None) for k, v in row.items()
+                   if k in ("median_ms", "min_ms", "first_ms")}
+            out.append(Result(row["scenario"], int(row["n"]), row["method"],
+                              row["peer"] == "True", int(row["pairs"]) if row["pairs"] else None,
+                              rounds=int(row["rounds"]), note=row["note"], **num))
+    return out
+
+
+def plot(results: Sequence[Result], path: str) -> None:
+    """Log-log median time against n, one panel per scenario, one line per method and peer.
+
+    Needs matplotlib (the ``bench`` extra).
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = list(dict.fromkeys(r.scenario for r in results))
+    cols = min(3, len(names))
+    rows = -(-len(names) // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(5 * cols + 2, 3.8 * rows), squeeze=False)
+    methods = list(dict.fromkeys(r.method for r in results if not r.peer))
+    methods += list(dict.fromkeys(r.method for r in results if r.peer))
+    colors = plt.get_cmap("tab20")
+    lines = {}
+    for ax, name in zip(axes.flat, names, strict=False):
+        for k, m in enumerate(methods):
+            pts = sorted((r.n, r.median_ms) for r in results
+                         if r.scenario == name and r.method == m and r.median_ms is not None)
+            if pts:
+                x, y = zip(*pts, strict=True)
+                peer = _is_peer(results, m)
+                style = ":" if m == BASELINE else "--" if peer else "-"
+                color = "0.55" if m == BASELINE else colors(k % 20)
+                (lines[m],) = ax.plot(x, y, style, marker="s" if peer else "o", ms=3,
+                                      color=color, label=m)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_title(name)
+        ax.set_xlabel("objects")
+        ax.set_ylabel("ms per call (median)")
+        ax.grid(True, which="both", alpha=0.3)
+    for ax in list(axes.flat)[len(names):]:
+        ax.axis("off")
+    shown = [m for m in methods if m in lines]
+    fig.legend([lines[m] for m in shown], shown, loc="center right", fontsize=8,
+               title="solid: broadphase\ndashed: peers\ndotted: yardstick", title_fontsize=8)
+    fig.tight_layout(rect=(0, 0, 0.84, 1))
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+
+
+def _is_peer(results, m) -> bool:
+    return any(r.peer for r in results if r.method == m)
+
+
+def machine() -> str:
+    """Cores, CPU model, Python and package versions, for the record."""
+    parts = [f"{platform.machine()}, {os.cpu_count()} cores, {_cpu()}",
+             f"Python {platform.python_version()}"]
+    for mod in ("numpy", "numba", "scipy", "shapely", "rtree", "pymunk", "fastquadtree",
+                "pyqtree", "matplotlib"):
+        parts.append(f"{mod} {_version(mod)}")
+    return "; ".join(parts)
+
+
+def _version(mod: str) -> str:
+    from importlib import metadata
+
+    try:
+        return metadata.version(mod)
+    except metadata.PackageNotFoundError:
+        name = {"pyqtree": "Pyqtree"}.get(mod)
+        try:
+            return metadata.version(name) if name else "not installed"
+        except metadata.PackageNotFoundError:
+            return "not installed"
+
+
+def _cpu() -> str:
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+def first_call_seconds(cache_dir: str) -> tuple[float, float]:
+    """Seconds of import + first calls in a fresh process caching into ``cache_dir``.
+
+    Returns ``(whole, calls)``: with the import, and the first calls alone.
+    """
+    code = (
+        "import time; t = time.perf_counter(); import numpy as np, broadphase as bp; "
+        "b = np.random.default_rng(0).uniform(0, 100, (1000, 2)); "
+        "b = np.hstack([b, b + 3]); t1 = time.perf_counter(); bp.find_pairs(b); "
+        "bp.find_circle_pairs(b[:, :2], 1.0); "
+        "print(time.perf_counter() - t, time.perf_counter() - t1)"
+    )
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                         text=True, check=True).stdout.split()
+    return float(out[0]), float(out[1])

@@ -1,0 +1,274 @@
+"""The ``broadphase`` command: ``pairs`` on files, ``bench`` at tiny n, ``--help``."""
+
+import csv
+import io
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import broadphase as bp
+from broadphase import _io, _progress, bench, scenarios
+from broadphase._cli import main
+
+
+def brute(boxes):
+    return bp.find_pairs(boxes, method="brute")
+
+
+def write_csv(path, rows, header=None):
+    with open(path, "w", newline="") as f:
+        if header:
+            f.write(header + "\n")
+        for r in rows:
+            f.write(",".join(repr(float(v)) for v in r) + "\n")
+
+
+def read_pairs_csv(path):
+    with open(path) as f:
+        lines = f.read().splitlines()
+    assert lines[0] == "i,j"
+    return np.array([[int(v) for v in ln.split(",")] for ln in lines[1:]],
+                    np.intp).reshape(-1, 2)
+
+
+@pytest.fixture
+def boxes():
+    return scenarios.make("mixed", 400, seed=5)
+
+
+# --------------------------------------------------------------------------
+# pairs: round trips
+
+
+@pytest.mark.parametrize("header", [None, "minx,miny,maxx,maxy"])
+def test_csv_to_csv(tmp_path, boxes, header, capsys):
+    src, out = tmp_path / "b.csv", tmp_path / "p.csv"
+    write_csv(src, boxes, header)
+    assert main(["pairs", str(src), "-o", str(out)]) == 0
+    np.testing.assert_array_equal(read_pairs_csv(out), brute(boxes))
+    err = capsys.readouterr().err
+    assert f"400 boxes, {len(brute(boxes)):,} colliding pairs" in err and " ms" in err
+
+
+def test_npy_to_npy_and_methods(tmp_path, boxes):
+    src = tmp_path / "b.npy"
+    np.save(src, boxes)
+    for method in ("auto", "sweep", "quadtree"):
+        out = tmp_path / f"p_{method}.npy"
+        assert main(["pairs", str(src), "-o", str(out), "--method", method]) == 0
+        got = np.load(out)
+        assert got.dtype == np.intp
+        np.testing.assert_array_equal(got, brute(boxes))
+
+
+def test_stdout_is_csv(tmp_path, boxes, capsys):
+    src = tmp_path / "b.npy"
+    np.save(src, boxes)
+    assert main(["pairs", str(src)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    got = np.array([[int(v) for v in ln.split(",")] for ln in out[1:]]).reshape(-1, 2)
+    assert out[0] == "i,j"
+    np.testing.assert_array_equal(got, brute(boxes))
+
+
+def test_circles(tmp_path):
+    c, r, _ = scenarios.make_circles("bullets", 600)
+    src, out = tmp_path / "c.csv", tmp_path / "p.csv"
+    write_csv(src, np.column_stack([c, r]), "x,y,r")
+    assert main(["pairs", str(src), "--circles", "-o", str(out)]) == 0
+    np.testing.assert_array_equal(read_pairs_csv(out),
+                                  bp.find_circle_pairs(c, r, method="brute"))
+
+
+def test_input_is_not_modified(tmp_path, boxes):
+    src = tmp_path / "b.csv"
+    write_csv(src, boxes)
+    before = src.read_bytes()
+    assert main(["pairs", str(src), "-o", str(tmp_path / "p.npy")]) == 0
+    assert src.read_bytes() == before
+
+
+# --------------------------------------------------------------------------
+# pairs: errors name the file, line and column; nothing half written
+
+
+@pytest.mark.parametrize("text, where", [
+    ("minx,miny,maxx,maxy\n0,0,1,1\n2,2,x,3\n", "line 3, column 3 (maxx): expected a number, "
+                                                 "found 'x'"),
+    ("0,0,1,1\n2,2,3\n", "line 2: expected 4 columns (minx,miny,maxx,maxy), found 3"),
+    ("0,0,1,1\n\n2,2,3,3\n", "line 2: empty line"),
+    ("a,b,c\n0,0,1,1\n", "line 1: header has 3 columns, expected 4"),
+    ("h1,h2,h3,h4\n0,0,1,1\n5,0,2,2\n", "line 3: boxes[1]: minx 5.0 > maxx 2.0"),
+    ("0,0,1,1\n0,0,nan,1\n", "line 2: boxes[1]"),
+])
+def test_malformed_csv_names_the_line(tmp_path, capsys, text, where):
+    src = tmp_path / "bad.csv"
+    src.write_text(text)
+    assert main(["pairs", str(src), "-o", str(tmp_path / "p.csv")]) == 1
+    err = capsys.readouterr().err
+    assert f"bad.csv, {where}" in err, err
+    assert not (tmp_path / "p.csv").exists()
+
+
+def test_circle_file_given_as_boxes_gets_a_hint(tmp_path, capsys):
+    src = tmp_path / "c.csv"
+    src.write_text("1,2,0.5\n")
+    assert main(["pairs", str(src)]) == 1
+    assert "use --circles" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("make, msg", [
+    (lambda p: np.save(p, np.zeros((3, 3))), "expected an array of shape (n, 4)"),
+    (lambda p: np.save(p, np.array([["a", "b", "c", "d"]])), "expected real numbers"),
+    (lambda p: p.write_bytes(b"not numpy"), "not a NumPy array file"),
+])
+def test_malformed_npy(tmp_path, capsys, make, msg):
+    src = tmp_path / "bad.npy"
+    make(src)
+    assert main(["pairs", str(src)]) == 1
+    assert msg in capsys.readouterr().err
+
+
+def test_bad_names(tmp_path, capsys, boxes):
+    assert main(["pairs", str(tmp_path / "missing.csv")]) == 1
+    assert "missing.csv: no such file" in capsys.readouterr().err
+    src = tmp_path / "b.txt"
+    src.write_text("0,0,1,1\n")
+    assert main(["pairs", str(src)]) == 1
+    assert "expected a .csv or .npy file, found .txt" in capsys.readouterr().err
+    np.save(tmp_path / "b.npy", boxes)
+    assert main(["pairs", str(tmp_path / "b.npy"), "-o", str(tmp_path / "p.json")]) == 1
+    assert "expected a .csv or .npy output file" in capsys.readouterr().err
+
+
+def test_existing_output_survives_a_failed_run(tmp_path):
+    out = tmp_path / "p.csv"
+    out.write_text("precious\n")
+    src = tmp_path / "bad.csv"
+    src.write_text("0,0,1,1\n1,1,oops,2\n")
+    assert main(["pairs", str(src), "-o", str(out)]) == 1
+    assert out.read_text() == "precious\n"
+    assert sorted(os.listdir(tmp_path)) == ["bad.csv", "p.csv"]
+
+
+def test_interrupted_write_leaves_no_partial_file(tmp_path, monkeypatch, boxes):
+    out = tmp_path / "p.csv"
+    out.write_text("old\n")
+
+    def boom(f, pairs, progress):
+        f.write("i,j\n0,1\n")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(_io, "_write_csv", boom)
+    with pytest.raises(KeyboardInterrupt):
+        _io.write_pairs(str(out), brute(boxes))
+    assert out.read_text() == "old\n"
+    assert os.listdir(tmp_path) == ["p.csv"]
+
+
+def test_large_csv_is_read_in_blocks(tmp_path, monkeypatch):
+    # small blocks: the error line is counted across block boundaries
+    monkeypatch.setattr(_io, "BLOCK", 4)
+    rows = scenarios.make("uniform", 500, seed=1)
+    src = tmp_path / "b.csv"
+    write_csv(src, rows, "minx,miny,maxx,maxy")
+    got, first = _io.read_table(src, ("minx", "miny", "maxx", "maxy"))
+    np.testing.assert_array_equal(got, rows)
+    assert first == 2
+    lines = src.read_text().splitlines()
+    lines[400] = "1,2,three,4"
+    src.write_text("\n".join(lines) + "\n")
+    with pytest.raises(_io.InputError, match=r"line 401, column 3"):
+        _io.read_table(src, ("minx", "miny", "maxx", "maxy"))
+
+
+# --------------------------------------------------------------------------
+# progress bar: only on a terminal
+
+
+class Tty(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_progress_bar_only_on_a_terminal(monkeypatch):
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # our own bar
+    piped, tty = io.StringIO(), Tty()
+    for stream in (piped, tty):
+        with _progress.Progress(100, "reading", stream=stream) as bar:
+            bar.update(100)
+    assert piped.getvalue() == ""
+    assert "reading [" in tty.getvalue() and "100%" in tty.getvalue()
+    off = Tty()
+    with _progress.Progress(100, "small", enabled=False, stream=off) as bar:
+        bar.update(100)
+    assert off.getvalue() == ""
+
+
+# --------------------------------------------------------------------------
+# help, bench
+
+
+def test_help(capsys):
+    for argv in (["--help"], ["pairs", "--help"], ["bench", "--help"]):
+        with pytest.raises(SystemExit) as e:
+            main(argv)
+        assert e.value.code == 0
+    out = capsys.readouterr().out
+    assert "usage: broadphase" in out and "--circles" in out and "--peers" in out
+    assert main([]) == 2
+
+
+def test_bench_smoke_with_installed_peers(tmp_path, capsys):
+    table_csv = tmp_path / "bench.csv"
+    argv = ["bench", "--scenario", "uniform", "bullets", "moving", "--n", "300", "--repeats",
+            "1", "--peers", "--csv", str(table_csv)]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    head = out.splitlines()[0]
+    assert head.startswith("| scenario | n | pairs | auto |") and "| tree |" in head
+    with open(table_csv) as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == 3 * (6 + len(bench.PEERS)) + 1  # tree only in moving
+    ours = {r["scenario"]: r["pairs"] for r in rows if r["method"] == "auto"}
+    for r in rows:
+        if r["method"] == bench.BASELINE:
+            assert r["median_ms"] and not r["pairs"], r
+            continue
+        if r["peer"] == "False":
+            assert r["median_ms"] and r["first_ms"] and r["note"] == "", r
+            continue
+        peer = next(p for p in bench.PEERS if p.name == r["method"])
+        if peer.available():  # every scene here suits every peer, all sizes equal
+            assert r["median_ms"] and r["pairs"] == ours[r["scenario"]], r
+        else:
+            assert r["note"].startswith("not installed") and not r["median_ms"], r
+    c, rad, g = scenarios.make_circles("bullets", 300)
+    assert int(ours["bullets"]) == len(bp.find_circle_pairs(c, rad, groups=g, method="brute"))
+
+
+def test_bench_plot(tmp_path):
+    pytest.importorskip("matplotlib")
+    png = tmp_path / "b.png"
+    assert main(["bench", "--scenario", "seed000", "--n", "200", "400", "--method", "auto",
+                 "--repeats", "1", "--plot", str(png)]) == 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_bench_rejects_unknown_names():
+    with pytest.raises(ValueError, match="scenario: expected one of"):
+        bench.run(["nope"], [10])
+    with pytest.raises(SystemExit):
+        main(["bench", "--scenario", "nope"])
+
+
+def test_module_and_script_run(tmp_path, boxes):
+    np.save(tmp_path / "b.npy", boxes)
+    proc = subprocess.run([sys.executable, "-m", "broadphase", "pairs", str(tmp_path / "b.npy")],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-800:]
+    assert proc.stdout.startswith("i,j\n") and "colliding pairs" in proc.stderr
+    assert "\r" not in proc.stderr  # piped: no progress bar

@@ -1,0 +1,103 @@
+"""``broadphase.pygame`` against pygame's own sprite collision functions."""
+
+import numpy as np
+import pytest
+
+pygame = pytest.importorskip("pygame")
+bpg = pytest.importorskip("broadphase.pygame")
+
+
+def make_sprites(seed, k, world=200, big=40):
+    """``k`` sprites (some of zero size, half with a radius); the same seed, the same sprites."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for t in range(k):
+        s = pygame.sprite.Sprite()
+        w, h = rng.integers(0, big, 2)  # zero sizes included: they collide with nothing
+        s.rect = pygame.Rect(*rng.integers(-10, world, 2).tolist(), int(w), int(h))
+        if rng.random() < 0.5:
+            s.radius = float(rng.uniform(0, big / 2))
+        s.tag = t
+        out.append(s)
+    return out
+
+
+def tags(result):
+    """A result with each sprite replaced by its tag."""
+    if result is None:
+        return None
+    if isinstance(result, dict):
+        return [(a.tag, [b.tag for b in v]) for a, v in result.items()]
+    if isinstance(result, list):
+        return [s.tag for s in result]
+    return result.tag
+
+
+COLLIDED = [None, "collide_rect", "collide_circle"]
+
+
+def fn(name):
+    return None if name is None else getattr(pygame.sprite, name)
+
+
+def twins(seed, ka, kb):
+    """Two identical pairs of groups: one for pygame, one for us."""
+    return [(pygame.sprite.Group(make_sprites(seed, ka)),
+             pygame.sprite.Group(make_sprites(seed + 1000, kb))) for _ in range(2)]
+
+
+@pytest.mark.parametrize("collided", COLLIDED)
+@pytest.mark.parametrize("seed", range(6))
+def test_groupcollide_matches_pygame(seed, collided):
+    rng = np.random.default_rng(seed)
+    ka, kb = (int(v) for v in rng.integers(0, 80, 2))
+    for dokilla, dokillb in [(False, False), (True, False), (False, True), (True, True)]:
+        (ga1, gb1), (ga2, gb2) = twins(seed, ka, kb)
+        want = pygame.sprite.groupcollide(ga1, gb1, dokilla, dokillb, fn(collided))
+        got = bpg.groupcollide(ga2, gb2, dokilla, dokillb, fn(collided))
+        assert tags(got) == tags(want)
+        assert sorted(tags(ga2.sprites())) == sorted(tags(ga1.sprites()))
+        assert sorted(tags(gb2.sprites())) == sorted(tags(gb1.sprites()))
+
+
+def test_groupcollide_with_itself_matches_pygame():
+    g1 = pygame.sprite.Group(make_sprites(11, 70))
+    g2 = pygame.sprite.Group(make_sprites(11, 70))
+    assert tags(bpg.groupcollide(g2, g2, False, False)) == tags(
+        pygame.sprite.groupcollide(g1, g1, False, False))
+
+
+@pytest.mark.parametrize("collided", COLLIDED)
+def test_spritecollide_and_any_match_pygame(collided):
+    group = make_sprites(7, 80)
+    g = pygame.sprite.Group(group)
+    for probe in make_sprites(8, 40) + group[:5]:
+        assert tags(bpg.spritecollide(probe, g, False, fn(collided))) == tags(
+            pygame.sprite.spritecollide(probe, g, False, fn(collided)))
+        assert tags(bpg.spritecollideany(probe, g, fn(collided))) == tags(
+            pygame.sprite.spritecollideany(probe, g, fn(collided)))
+    g1, g2 = pygame.sprite.Group(make_sprites(7, 80)), pygame.sprite.Group(make_sprites(7, 80))
+    probe = make_sprites(9, 1, big=120)[0]
+    want = pygame.sprite.spritecollide(probe, g1, True, fn(collided))
+    got = bpg.spritecollide(probe, g2, True, fn(collided))
+    assert tags(got) == tags(want) and len(want) > 0
+    assert sorted(tags(g2.sprites())) == sorted(tags(g1.sprites()))
+
+
+def test_touching_circles_count_as_pygame_says():
+    # centres 10 apart, radii 4 + 6: pygame's collide_circle says "<=", so they touch and hit
+    a, b = pygame.sprite.Sprite(), pygame.sprite.Sprite()
+    a.rect, b.rect = pygame.Rect(0, 0, 8, 8), pygame.Rect(10, 0, 8, 8)
+    a.radius, b.radius = 4, 6
+    a.tag, b.tag = "a", "b"
+    ga, gb = pygame.sprite.Group(a), pygame.sprite.Group(b)
+    assert pygame.sprite.collide_circle(a, b)
+    assert tags(bpg.groupcollide(ga, gb, False, False, pygame.sprite.collide_circle)) == [
+        ("a", ["b"])]
+
+
+def test_other_callbacks_are_pygames():
+    ga, gb = pygame.sprite.Group(make_sprites(3, 30)), pygame.sprite.Group(make_sprites(4, 30))
+    ratio = pygame.sprite.collide_rect_ratio(1.5)
+    assert tags(bpg.groupcollide(ga, gb, False, False, ratio)) == tags(
+        pygame.sprite.groupcollide(ga, gb, False, False, ratio))
