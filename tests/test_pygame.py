@@ -101,3 +101,14 @@ def test_other_callbacks_are_pygames():
     ratio = pygame.sprite.collide_rect_ratio(1.5)
     assert tags(bpg.groupcollide(ga, gb, False, False, ratio)) == tags(
         pygame.sprite.groupcollide(ga, gb, False, False, ratio))
+
+
+def test_bench_sprites_row_against_pygame():
+    from broadphase import bench
+
+    rows = bench.run(["sprites"], [300], peers=True, repeats=1)
+    by = {r.method: r for r in rows}
+    ours, theirs = by["groupcollide"], by["pygame groupcollide"]
+    assert ours.median_ms and theirs.median_ms and ours.pairs == theirs.pairs > 0
+    assert by["shapely STRtree"].note.startswith(("n/a", "not installed"))
+    assert "auto" not in by

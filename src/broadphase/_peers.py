@@ -29,6 +29,7 @@ class Problem:
     boxes: np.ndarray  # (n, 4); for circles their bounding boxes
     circles: np.ndarray | None = None  # (n, 3) x, y, r
     groups: np.ndarray | None = None  # (n,) int, 0 = none
+    sprites: tuple | None = None  # two pygame sprite groups (the "sprites" scene)
 
 
 @dataclass(frozen=True)
@@ -202,6 +203,25 @@ def _pyqtree(p: Problem) -> np.ndarray:
     return canonical(np.array(ii, np.intp), np.array(jj, np.intp), p)
 
 
+def sprite_pairs(crashed: dict, groupa, groupb) -> np.ndarray:
+    """A ``groupcollide`` result as sorted (index in groupa, index in groupb) rows."""
+    ia = {s: k for k, s in enumerate(groupa.sprites())}
+    ib = {s: k for k, s in enumerate(groupb.sprites())}
+    rows = [(ia[a], ib[b]) for a, hits in crashed.items() for b in hits]
+    out = np.array(sorted(rows), np.intp).reshape(-1, 2)
+    return out
+
+
+def _pygame_groupcollide(p: Problem) -> np.ndarray:
+    """The reference ``pygame.sprite.groupcollide``: every sprite against every sprite."""
+    import pygame
+
+    if p.sprites is None:
+        raise NotApplicable("only the sprites scene (two pygame groups)")
+    ga, gb = p.sprites
+    return sprite_pairs(pygame.sprite.groupcollide(ga, gb, False, False), ga, gb)
+
+
 #: Every peer, in the order of the benchmark's columns.
 PEERS: tuple[Peer, ...] = (
     Peer("shapely STRtree", "shapely", "shapely", None, _strtree),
@@ -211,4 +231,5 @@ PEERS: tuple[Peer, ...] = (
     Peer("fastquadtree", "fastquadtree", "fastquadtree", 100_000, _fastquadtree),
     Peer("pyqtree", "pyqtree", "pyqtree", 10_000, _pyqtree),
     Peer("numpy brute", "numpy", "numpy", 10_000, _numpy_brute),
+    Peer("pygame groupcollide", "pygame", "pygame-ce", 5_000, _pygame_groupcollide),
 )

@@ -2,12 +2,14 @@
 
 Every scene is a named scenario shared with the tests and the demo
 (:mod:`broadphase.scenarios`): the box scenes, seed 003's ``bullets``
-(circles with groups) and ``moving`` (seed 000's bouncing boxes, frame by
+(circles with groups), ``moving`` (seed 000's bouncing boxes, frame by
 frame: ``tree`` is a :class:`~broadphase.LinearQuadtree` moving every box
 and calling ``pairs()``, the other methods search each frame from
-scratch).  ``np.argsort`` of n random int64 keys is timed alongside, as a
-yardstick of the machine (the core issue's speed targets are ratios to
-it).  Each of our methods is called once first (JIT compilation or
+scratch) and ``sprites`` (two pygame groups of n sprites each:
+:func:`broadphase.pygame.groupcollide` against pygame's own).
+``np.argsort`` of n random int64 keys is timed alongside, as a yardstick
+of the machine (the core issue's speed targets are ratios to it).  Each
+of our methods is called once first (JIT compilation or
 loading the cache, reported apart as ``first_ms``), then the methods take
 turns round by round, so that a slow spell of the machine does not fall on
 one of them alone; median and minimum over the rounds are reported.
@@ -27,6 +29,7 @@ True
 from __future__ import annotations
 
 import csv
+import importlib.util
 import math
 import os
 import platform
@@ -40,14 +43,14 @@ import numpy as np
 
 from . import _cast, scenarios
 from ._api import METHODS, find_circle_pairs, find_pairs
-from ._peers import PEERS, NotApplicable, Problem
+from ._peers import PEERS, NotApplicable, Problem, sprite_pairs
 from ._progress import Progress
 from ._tree import LinearQuadtree
 
 __all__ = ["SCENARIOS", "Result", "plot", "read_csv", "run", "table", "write_csv"]
 
 #: Scenario names: the box scenes, the circle scenes and ``moving``.
-SCENARIOS: tuple[str, ...] = (*scenarios.NAMES, *scenarios.CIRCLE_NAMES, "moving")
+SCENARIOS: tuple[str, ...] = (*scenarios.NAMES, *scenarios.CIRCLE_NAMES, "moving", "sprites")
 SIZES = (1_000, 10_000, 100_000, 1_000_000)
 #: Our methods whose cost grows faster than n log n are not run past these sizes.
 LIMITS = {"brute": 20_000, "sweep": 100_000}
@@ -102,11 +105,30 @@ class _Scene:
                                                             workers=workers)) for m in methods}
         elif name == "moving":
             self._moving(n, methods, workers)
+        elif name == "sprites":
+            self._sprites(n)
         else:
             boxes = scenarios.make(name, n)
             self.problem = lambda: Problem(boxes)
             self.calls = {m: (lambda m=m: find_pairs(boxes, method=m, workers=workers))
                           for m in methods}
+
+    def _sprites(self, n):
+        """Two pygame groups of n sprites each (seed 000's boxes): our groupcollide."""
+        from . import pygame as bpg
+
+        pygame = bpg.pygame
+
+        rects = np.rint(scenarios.make("seed000", 2 * n)).astype(int).tolist()
+        sprites = []
+        for x0, y0, x1, y1 in rects:
+            s = pygame.sprite.Sprite()
+            s.rect = pygame.Rect(x0, y0, x1 - x0, y1 - y0)
+            sprites.append(s)
+        ga, gb = pygame.sprite.Group(sprites[:n]), pygame.sprite.Group(sprites[n:])
+        self.problem = lambda: Problem(np.asarray(rects, float), sprites=(ga, gb))
+        self.calls = {"groupcollide": lambda: sprite_pairs(
+            bpg.groupcollide(ga, gb, False, False), ga, gb)}
 
     def _moving(self, n, methods, workers):
         scene = scenarios.Bouncing(n)
@@ -186,6 +208,12 @@ def run(scenario_names: Sequence[str] = SCENARIOS, sizes: Sequence[int] = SIZES,
 
 
 def _cell(name, n, methods, peers, repeats, threads, bar) -> list[Result]:
+    if name == "sprites" and importlib.util.find_spec("pygame") is None:
+        bar.update(len(methods) + 1 + (len(PEERS) if peers else 0))
+        return [Result(name, n, "groupcollide", False,
+                       note="needs pygame-ce: pip install 'broadphase[demo]'")]
+    if name == "sprites":
+        methods = []  # groupcollide only: find_pairs does not take two groups
     ours = [m for m in methods if n <= LIMITS.get(m, n)]
     scene = _Scene(name, n, ours, threads)
     results = {m: Result(name, n, m, False) for m in scene.calls}
@@ -220,7 +248,7 @@ def _cell(name, n, methods, peers, repeats, threads, bar) -> list[Result]:
         r.pairs = None if ref is None or m == BASELINE else len(ref)
         r.median_ms, r.min_ms, r.rounds = np.median(v) * 1e3, min(v) * 1e3, len(v)
     bar.update(len(methods) + 1)
-    order = (["tree"] if "tree" in results else []) + list(methods) + [BASELINE]
+    order = [m for m in ("tree", "groupcollide") if m in results] + list(methods) + [BASELINE]
     rows = [results[m] for m in order]
     if peers:
         problem = scene.problem()
@@ -234,6 +262,9 @@ def _peer(p, problem: Problem, name: str, n: int, ref, repeats: int) -> Result:
     r = Result(name, n, p.name, True)
     if not p.available():
         r.note = f"not installed: {INSTALL}"
+        return r
+    if (problem.sprites is not None) != (p.name == "pygame groupcollide"):
+        r.note = "n/a: sprite groups only" if problem.sprites is None else "n/a: not sprites"
         return r
     if p.limit is not None and n > p.limit:
         r.note = f"not run above n = {p.limit:,} (a Python loop per object)"
@@ -270,7 +301,8 @@ def table(results: Sequence[Result]) -> str:
     |---|---|---|---|
     | uniform | 1,000 | 2 | 0.25 (0.2) |
     """
-    cols = list(dict.fromkeys(r.method for r in results if not r.peer))
+    cols = list(dict.fromkeys(r.method for r in results if not r.peer and r.method != BASELINE))
+    cols += [BASELINE] * any(r.method == BASELINE for r in results)
     cols += list(dict.fromkeys(r.method for r in results if r.peer))
     lines = ["| scenario | n | pairs | " + " | ".join(cols) + " |", "|---" * (3 + len(cols)) + "|"]
     keys = list(dict.fromkeys((r.scenario, r.n) for r in results))

@@ -428,6 +428,7 @@ def run(scene: str = "rects", n: int | None = None, method: str = "auto",
         raise ValueError(f"method: expected one of {', '.join(METHOD_KEYS)}; found {method!r}")
     if headless:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame as pg
 
     pg.display.init()  # not pg.init(): no sound, no joysticks

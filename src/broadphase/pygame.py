@@ -33,8 +33,12 @@ Examples
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
-import pygame
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # no banner on our users' stdout
+import pygame  # noqa: E402
 
 from ._api import find_pairs_between
 
