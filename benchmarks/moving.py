@@ -28,6 +28,31 @@ def _stats(times):
     return f"{min(times) * 1e3:.2f} ({np.median(times) * 1e3:.2f})"
 
 
+def _frames(scene, tree, h, frames, k=None):
+    """Per frame: step and ``move`` all boxes (or the first k), ``pairs()``, ``find_pairs``.
+
+    Returns the three lists of seconds; the two pair arrays are checked equal every frame.
+    """
+    rows = slice(None) if k is None else slice(0, k)
+    t_move, t_pairs, t_find = [], [], []
+    for _ in range(frames):
+        scene.step(rows)
+        b = scene.boxes()
+        t = time.perf_counter()
+        tree.move(h[rows], b[rows])
+        t1 = time.perf_counter()
+        pairs = tree.pairs()
+        t2 = time.perf_counter()
+        ref = bp.find_pairs(b)
+        t3 = time.perf_counter()
+        if not np.array_equal(pairs, ref):
+            raise AssertionError("the tree and find_pairs disagree")
+        t_move.append(t1 - t)
+        t_pairs.append(t2 - t1)
+        t_find.append(t3 - t2)
+    return t_move, t_pairs, t_find
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--n", type=int, default=100_000)
@@ -39,41 +64,11 @@ def main(argv=None):
     h = tree.insert(scene.boxes())
     tree.pairs()
     bp.find_pairs(scene.boxes())  # compile / load outside the timing
-    t_move, t_pairs, t_frame, t_find = [], [], [], []
-    for _ in range(args.frames):
-        scene.step()
-        b = scene.boxes()
-        t = time.perf_counter()
-        tree.move(h, b)
-        t1 = time.perf_counter()
-        pairs = tree.pairs()
-        t2 = time.perf_counter()
-        ref = bp.find_pairs(b)
-        t3 = time.perf_counter()
-        if not np.array_equal(pairs, ref):
-            raise AssertionError("the tree and find_pairs disagree")
-        t_move.append(t1 - t)
-        t_pairs.append(t2 - t1)
-        t_frame.append(t2 - t)
-        t_find.append(t3 - t2)
+    t_move, t_pairs, t_find = _frames(scene, tree, h, args.frames)
+    t_frame = [m + p for m, p in zip(t_move, t_pairs, strict=True)]
     relinked_all = tree.stats()["relinked"]
-    few = h[: max(1, args.n // 100)]
-    t_few, t_few_frame, t_few_find = [], [], []
-    for _ in range(args.frames):
-        scene.step(slice(0, few.shape[0]))
-        b = scene.boxes()
-        t = time.perf_counter()
-        tree.move(few, b[: few.shape[0]])
-        t1 = time.perf_counter()
-        pairs = tree.pairs()
-        t2 = time.perf_counter()
-        ref = bp.find_pairs(b)
-        t3 = time.perf_counter()
-        if not np.array_equal(pairs, ref):
-            raise AssertionError("the tree and find_pairs disagree")
-        t_few.append(t1 - t)
-        t_few_frame.append(t2 - t)
-        t_few_find.append(t3 - t2)
+    t_few, t_few_pairs, t_few_find = _frames(scene, tree, h, args.frames, max(1, args.n // 100))
+    t_few_frame = [m + p for m, p in zip(t_few, t_few_pairs, strict=True)]
     s = tree.stats()
     relinked = relinked_all
     print(f"moving: n = {args.n:,}, depth {args.depth}, world {scene.world:.0f}, "

@@ -131,17 +131,22 @@ class _Rects:
 
     def collide(self, method: str) -> None:
         boxes = self.boxes()
+        self._mark(method, lambda t: t.insert(boxes), lambda t, h: t.move(h, boxes),
+                   lambda m: find_pairs(boxes, method=m))
+
+    def _mark(self, method, insert, move, find) -> None:
+        """Pairs by ``method`` (quadtree: the tree, made on first use), then who touches."""
         if method == "none":
             p = np.empty((0, 2), np.intp)
         elif method == "quadtree":
             if self.tree is None:
                 self.tree = LinearQuadtree(self.bounds, self.depth)
-                self.handles = self.tree.insert(boxes)
+                self.handles = insert(self.tree)
             else:
-                self.tree.move(self.handles, boxes)
+                move(self.tree, self.handles)
             p = self.tree.pairs()
         else:
-            p = find_pairs(boxes, method=method)
+            p = find(method)
         self.touched = np.zeros(self.n, bool)
         self.touched[p.ravel()] = True
         self.pairs = len(p)
@@ -178,20 +183,9 @@ class _Circles(_Rects):
 
     def collide(self, method: str) -> None:
         c = self.centers()
-        if method == "none":
-            p = np.empty((0, 2), np.intp)
-        elif method == "quadtree":
-            if self.tree is None:
-                self.tree = LinearQuadtree(self.bounds, self.depth)
-                self.handles = self.tree.insert_circles(c, self.RADIUS)
-            else:
-                self.tree.move_circles(self.handles, c)
-            p = self.tree.pairs()
-        else:
-            p = find_circle_pairs(c, self.RADIUS, method=method)
-        self.touched = np.zeros(self.n, bool)
-        self.touched[p.ravel()] = True
-        self.pairs = len(p)
+        self._mark(method, lambda t: t.insert_circles(c, self.RADIUS),
+                   lambda t, h: t.move_circles(h, c),
+                   lambda m: find_circle_pairs(c, self.RADIUS, method=m))
 
     def draw(self, pg, surf) -> None:
         circles = np.column_stack([self.centers(), np.full(self.n, self.RADIUS)])
