@@ -1,4 +1,4 @@
-"""Doctest collection: the pygame modules' examples need pygame-ce (the ``demo`` extra)."""
+"""Doctest collection: modules whose examples need an optional extra are skipped without it."""
 
 import importlib.util
 import os
@@ -7,5 +7,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # examples and tests never op
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 collect_ignore = []
-if importlib.util.find_spec("pygame") is None:
+if importlib.util.find_spec("pygame") is None:  # the demo extra
     collect_ignore += ["src/broadphase/pygame.py", "src/broadphase/demo.py"]
+if importlib.util.find_spec("dask") is None:  # the dask extra
+    collect_ignore += ["src/broadphase/dask.py"]

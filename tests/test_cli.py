@@ -274,3 +274,10 @@ def test_module_and_script_run(tmp_path, boxes):
     assert proc.returncode == 0, proc.stderr[-800:]
     assert proc.stdout.startswith("i,j\n") and "colliding pairs" in proc.stderr
     assert "\r" not in proc.stderr  # piped: no progress bar
+
+
+def test_bench_threads_give_the_same_pairs():
+    one = bench.run(["clustered"], [3000], methods=["grid", "quadtree"], repeats=1, threads=1)
+    two = bench.run(["clustered"], [3000], methods=["grid", "quadtree"], repeats=1, threads=2)
+    assert [r.pairs for r in one] == [r.pairs for r in two]
+    assert one[0].pairs == len(bp.find_pairs(scenarios.make("clustered", 3000), method="brute"))

@@ -1,0 +1,101 @@
+"""``broadphase.dask.find_pairs`` on boxes read from Parquet files, on a LocalCluster.
+
+Usage (the figures of docs/benchmarks.md, "Beyond one machine")::
+
+    python benchmarks/dask_parquet.py --n 10000000 --workers 1 2 --memory-limit 1GiB
+
+Writes the ``uniform`` scene of n boxes to ``--files`` Parquet files (once,
+into ``--dir``), then for each worker count starts a ``distributed.LocalCluster``
+of that many single-threaded worker processes with ``--memory-limit`` each,
+reads the files with ``dask.dataframe.read_parquet``, runs
+``broadphase.dask.find_pairs`` and has every bucket of pairs saved by the
+worker that made it (nothing is gathered into one process).  The saved
+pairs are then checked equal to ``broadphase.find_pairs`` on all boxes in
+this process.  Prints wall time and the peak memory of the workers
+(``distributed.diagnostics.MemorySampler``, process memory) per run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+import dask
+import dask.dataframe as dd
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+from distributed import Client, LocalCluster
+from distributed.diagnostics import MemorySampler
+
+import broadphase as bp
+import broadphase.dask as bpd
+from broadphase import scenarios
+
+
+def write(boxes: np.ndarray, folder: str, files: int) -> None:
+    os.makedirs(folder, exist_ok=True)
+    for k, part in enumerate(np.array_split(boxes, files)):
+        table = pa.table({c: part[:, t] for t, c in enumerate(bpd.COLUMNS)})
+        pq.write_table(table, os.path.join(folder, f"part-{k:04d}.parquet"))
+
+
+def save(pairs: np.ndarray, path: str) -> int:
+    np.save(path, pairs)
+    return len(pairs)
+
+
+def run(folder: str, out: str, workers: int, limit: str, tile_rows: int):
+    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                      memory_limit=limit, dashboard_address=None) as cluster, \
+            Client(cluster) as client:
+        client.run(lambda: __import__("broadphase").find_pairs(np.zeros((2, 4))))  # load kernels
+        sampler = MemorySampler()
+        t = time.perf_counter()
+        with sampler.sample("run", measure="process", interval=0.1):
+            df = dd.read_parquet(folder)
+            lazy = bpd.find_pairs(df, tile_rows=tile_rows)
+            writes = [dask.delayed(save)(b, os.path.join(out, f"b{k:05d}.npy"))
+                      for k, b in enumerate(lazy.to_delayed().ravel())]
+            counts = client.compute(writes, sync=True)
+        seconds = time.perf_counter() - t
+        peak = sampler.to_pandas()["run"].max()
+        return seconds, peak / workers, sum(counts)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--n", type=int, default=10_000_000)
+    ap.add_argument("--files", type=int, default=40)
+    ap.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    ap.add_argument("--memory-limit", default="1GiB")
+    ap.add_argument("--tile-rows", type=int, default=500_000)
+    ap.add_argument("--dir", default="/tmp/broadphase-parquet")
+    args = ap.parse_args(argv)
+    boxes = scenarios.make("uniform", args.n)
+    folder = os.path.join(args.dir, f"uniform-{args.n}")
+    if not os.path.isdir(folder):
+        write(boxes, folder, args.files)
+    size = sum(os.path.getsize(os.path.join(folder, f)) for f in os.listdir(folder))
+    t = time.perf_counter()
+    ref = bp.find_pairs(boxes)
+    t_one = time.perf_counter() - t
+    print(f"{args.n:,} boxes: {boxes.nbytes / 2**20:,.0f} MiB in memory, {size / 2**20:,.0f} MiB "
+          f"of Parquet in {args.files} files; {len(ref):,} pairs; find_pairs in this process "
+          f"{t_one:.2f} s")
+    for w in args.workers:
+        out = os.path.join(args.dir, f"pairs-{w}")
+        os.makedirs(out, exist_ok=True)
+        for f in os.listdir(out):
+            os.remove(os.path.join(out, f))
+        seconds, peak, k = run(folder, out, w, args.memory_limit, args.tile_rows)
+        got = np.concatenate([np.load(os.path.join(out, f)) for f in sorted(os.listdir(out))])
+        if not np.array_equal(got, ref):
+            raise AssertionError("broadphase.dask disagrees with find_pairs")
+        print(f"  {w} worker(s), {args.memory_limit} each: {seconds:.1f} s, peak worker memory "
+              f"{peak / 2**20:,.0f} MiB (process), {k:,} pairs, equal to find_pairs")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,285 @@
+"""Exact pair finding over Dask, for box sets larger than one machine's memory.
+
+Dask does the distribution, :func:`broadphase.find_pairs` the geometry:
+
+1. **Tiles from a sample.**  Every ``n / sample``-th box is read; its centres
+   cut the plane into ``S`` vertical strips at x-quantiles, and each strip
+   into cells at the y-quantiles of its own sample points, so clustered data
+   gives small tiles where it is dense and every tile gets about the same
+   number of boxes.  The outer tiles reach to infinity: no box falls
+   outside.  Tiles are numbered in Morton order of their centres.
+2. **Replication.**  A box goes to every tile whose half-open region
+   ``[x0, x1) x [y0, y1)`` meets the closed box; a huge box goes to many.
+3. **One search per tile** with :func:`broadphase.find_pairs` (groups,
+   categories and masks included) on that tile's boxes only.
+4. **Each pair exactly once.**  Two boxes that overlap share the point
+   ``P = (max(minx_a, minx_b), max(miny_a, miny_b))``, the lower-left
+   corner of their intersection: it lies in both closed boxes, so the one
+   tile whose half-open region holds ``P`` received both, and only that tile
+   keeps the pair.
+5. **Canonical order without a global sort.**  Each tile splits its pairs
+   into ``B`` buckets by ranges of the first index; each bucket gathers its
+   pieces from all tiles and sorts them.  The buckets, concatenated, are the
+   rows of ``broadphase.find_pairs`` on the whole data.
+
+Memory per task is bounded by a tile (``tile_rows`` boxes, plus replicas)
+or a bucket of pairs, never by n.  Needs the ``dask`` extra (``dask[array,
+dataframe]``, and ``distributed`` for a cluster).
+
+Examples
+--------
+>>> import numpy as np, dask.array as da, broadphase as bp
+>>> import broadphase.dask as bpd
+>>> boxes = np.random.default_rng(0).uniform(0, 100, (2000, 2))
+>>> boxes = np.hstack([boxes, boxes + 3])
+>>> lazy = bpd.find_pairs(da.from_array(boxes, chunks=500), tile_rows=300)
+>>> bool(np.array_equal(lazy.compute(), bp.find_pairs(boxes)))
+True
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import dask
+import dask.array as da
+import numpy as np
+
+from . import _cast, morton
+from ._api import find_pairs as _find_pairs
+
+__all__ = ["find_pairs"]
+
+COLUMNS = ("minx", "miny", "maxx", "maxy")
+
+
+def find_pairs(boxes, groups=None, categories=None, masks=None, *, tile_rows: int = 1_000_000,
+               sample: int = 200_000) -> da.Array:
+    """Every overlapping pair of a Dask collection of boxes, lazily.
+
+    Parameters
+    ----------
+    boxes : dask array (n, 4), dask DataFrame, or NumPy array
+        ``minx, miny, maxx, maxy`` per row; a DataFrame needs those columns.
+    groups, categories, masks : optional
+        As in :func:`broadphase.find_pairs`: a scalar, an array (Dask or
+        NumPy) of n values, or, for a DataFrame, a column name.
+    tile_rows : int
+        About how many boxes one tile holds (memory per task).
+    sample : int
+        About how many boxes are read to place the tiles.
+
+    Returns
+    -------
+    dask array of intp, shape (k, 2)
+        Computes to the same array as :func:`broadphase.find_pairs` on all
+        boxes: ``i < j`` global row numbers, rows sorted.
+
+    Examples
+    --------
+    >>> import numpy as np, dask.array as da
+    >>> import broadphase.dask as bpd
+    >>> b = da.from_array(np.array([[0, 0, 2, 2], [1, 1, 3, 3], [2, 0, 4, 1.0]]), chunks=2)
+    >>> bpd.find_pairs(b).compute().tolist()
+    [[0, 1]]
+    """
+    arr, extra = _columns(boxes, groups, categories, masks)
+    n = arr.shape[0]
+    if n == 0:
+        return da.from_array(np.empty((0, 2), np.intp))
+    xs, ybounds, rank = _tiles(arr, n, max(1, int(tile_rows)), max(1, int(sample)))
+    ntiles = rank.shape[0]
+    nbuckets = max(1, min(ntiles, arr.numblocks[0]))
+    edges = np.linspace(0, n, nbuckets + 1).astype(np.int64)
+    starts = np.concatenate([[0], np.cumsum(arr.chunks[0])]).astype(np.int64)
+    parts = []
+    for c, block in enumerate(arr.to_delayed().ravel()):
+        cols = [None if e is None else e.to_delayed().ravel()[c] for e in extra]
+        parts.append(dask.delayed(_assign, nout=ntiles)(
+            block, *cols, starts[c], xs, ybounds, rank, pure=True))
+    pieces = []
+    for t in range(ntiles):
+        found = dask.delayed(_tile_pairs, nout=nbuckets)(
+            [p[t] for p in parts], t, xs, ybounds, rank, edges, [e is not None for e in extra],
+            _scalars(groups, categories, masks), pure=True)
+        pieces.append(found)
+    out = [da.from_delayed(dask.delayed(_bucket)([p[b] for p in pieces], pure=True),
+                           shape=(math.nan, 2), dtype=np.intp) for b in range(nbuckets)]
+    return da.concatenate(out, axis=0, allow_unknown_chunksizes=True)
+
+
+def _scalars(groups, categories, masks):
+    """The filters given as one value for all boxes (None if not a scalar)."""
+    return tuple(v if np.ndim(v) == 0 and not isinstance(v, str) else None
+                 for v in (groups, categories, masks))
+
+
+def _columns(boxes, groups, categories, masks):
+    """Boxes as a dask array (n, 4) and the per-box filters as dask arrays alike chunked."""
+    if hasattr(boxes, "columns"):  # a dask (or pandas) DataFrame
+        missing = [c for c in COLUMNS if c not in boxes.columns]
+        if missing:
+            raise ValueError(f"boxes: expected the columns {', '.join(COLUMNS)}, missing "
+                             f"{', '.join(missing)}")
+        df = boxes if hasattr(boxes, "to_dask_array") else _from_pandas(boxes)
+        arr = df[list(COLUMNS)].to_dask_array(lengths=True)
+        extra = [df[v].to_dask_array(lengths=True) if isinstance(v, str) else v
+                 for v in (groups, categories, masks)]
+    else:
+        arr = boxes if isinstance(boxes, da.Array) else da.from_array(np.asarray(boxes))
+        if arr.ndim != 2 or arr.shape[1] != 4:
+            raise ValueError(f"boxes: expected shape (n, 4), found {arr.shape}")
+        extra = [groups, categories, masks]
+    arr = arr.rechunk({1: 4})
+    out = []
+    for name, v in zip(("groups", "categories", "masks"), extra, strict=True):
+        if v is None or (np.ndim(v) == 0 and not isinstance(v, da.Array)):
+            out.append(None)
+            continue
+        v = v if isinstance(v, da.Array) else da.from_array(np.asarray(v))
+        if v.shape != (arr.shape[0],):
+            raise ValueError(f"{name}: expected one value per box ({arr.shape[0]},), "
+                             f"found shape {v.shape}")
+        out.append(v.rechunk((arr.chunks[0],)))
+    return arr, out
+
+
+def _from_pandas(df):
+    import dask.dataframe as dd
+
+    return dd.from_pandas(df, npartitions=1)
+
+
+def _tiles(arr, n: int, tile_rows: int, sample: int):
+    """Strip edges ``xs`` (S + 1), cell edges per strip ``ybounds`` (S, C + 1), and ``rank``.
+
+    ``rank[strip * C + cell]`` is the tile's number: its place in the Morton
+    order of the tile centres (quantized on a 2**16 grid over the sample).
+    """
+    step = max(1, n // sample)
+    pts = arr[::step].compute()
+    c = np.column_stack([(pts[:, 0] + pts[:, 2]) / 2, (pts[:, 1] + pts[:, 3]) / 2])
+    c = c[np.isfinite(c).all(1)]
+    ntiles = max(1, -(-n // tile_rows))
+    s = max(1, int(math.ceil(math.sqrt(ntiles))))
+    cells = max(1, -(-ntiles // s))
+    q = np.linspace(0, 1, s + 1)[1:-1]
+    inner = np.quantile(c[:, 0], q) if len(c) else np.zeros(0)
+    xs = np.concatenate([[-np.inf], inner, [np.inf]])
+    ybounds = np.empty((s, cells + 1))
+    qy = np.linspace(0, 1, cells + 1)[1:-1]
+    for i in range(s):
+        inside = c[(c[:, 0] >= xs[i]) & (c[:, 0] < xs[i + 1]), 1]
+        if not len(inside):
+            inside = c[:, 1] if len(c) else np.zeros(1)
+        ybounds[i] = np.concatenate([[-np.inf], np.quantile(inside, qy), [np.inf]])
+    return xs, ybounds, _morton_rank(xs, ybounds, c)
+
+
+def _morton_rank(xs, ybounds, c) -> np.ndarray:
+    lo = c.min(0) if len(c) else np.zeros(2)
+    hi = c.max(0) if len(c) else np.ones(2)
+    span = np.where(hi > lo, hi - lo, 1.0)
+    fx = np.clip(xs, lo[0], hi[0])
+    cx = (fx[:-1] + fx[1:]) / 2
+    fy = np.clip(ybounds, lo[1], hi[1])
+    cy = (fy[:, :-1] + fy[:, 1:]) / 2
+    qx = ((np.repeat(cx, cy.shape[1]) - lo[0]) / span[0] * 65535).astype(np.int64)
+    qy = ((cy.ravel() - lo[1]) / span[1] * 65535).astype(np.int64)
+    code = morton.encode(qx, qy)
+    return np.argsort(np.argsort(code, kind="stable"), kind="stable")
+
+
+def _tile_of(x, y, xs, ybounds, rank) -> np.ndarray:
+    """Tile number of points (half-open tiles: a point on an edge is in the upper tile)."""
+    strip = np.searchsorted(xs, x, side="right") - 1
+    cells = ybounds.shape[1] - 1
+    cell = np.empty(len(x), np.int64)
+    for i in np.unique(strip).tolist():
+        at = strip == i
+        cell[at] = np.searchsorted(ybounds[i], y[at], side="right") - 1
+    return rank[strip * cells + cell]
+
+
+def _assign(block, groups, categories, masks, start, xs, ybounds, rank):
+    """Split one input chunk by tile: per tile (global rows, boxes, filters)."""
+    rows = np.arange(start, start + np.shape(block)[0])
+    try:
+        b, _ = _cast.boxes(block)
+    except (ValueError, TypeError) as e:
+        raise type(e)(_global_row(str(e), rows)) from None
+    ntiles = rank.shape[0]
+    # strips met by each closed box: xs[i] <= maxx and minx < xs[i + 1]
+    lo = np.searchsorted(xs, b[:, 0], side="right") - 1
+    hi = np.searchsorted(xs, b[:, 2], side="right") - 1
+    k = np.repeat(np.arange(len(b)), hi - lo + 1)
+    strip = lo[k] + (np.arange(len(k)) - np.repeat(np.cumsum(hi - lo + 1) - (hi - lo + 1),
+                                                    hi - lo + 1))
+    cells = ybounds.shape[1] - 1
+    tk, tt = [], []
+    for i in np.unique(strip).tolist():
+        at = k[strip == i]
+        ylo = np.searchsorted(ybounds[i], b[at, 1], side="right") - 1
+        yhi = np.searchsorted(ybounds[i], b[at, 3], side="right") - 1
+        kk = np.repeat(at, yhi - ylo + 1)
+        off = np.arange(len(kk)) - np.repeat(np.cumsum(yhi - ylo + 1) - (yhi - ylo + 1),
+                                             yhi - ylo + 1)
+        tk.append(kk)
+        tt.append(rank[i * cells + np.repeat(ylo, yhi - ylo + 1) + off])
+    kk = np.concatenate(tk) if tk else np.empty(0, np.int64)
+    tt = np.concatenate(tt) if tt else np.empty(0, np.int64)
+    order = np.argsort(tt, kind="stable")
+    kk, tt = kk[order], tt[order]
+    bounds = np.searchsorted(tt, np.arange(ntiles + 1))
+    filt = [None if f is None else np.asarray(f) for f in (groups, categories, masks)]
+    out = []
+    for t in range(ntiles):
+        sel = kk[bounds[t]:bounds[t + 1]]
+        out.append((rows[sel], b[sel], [None if f is None else f[sel] for f in filt]))
+    return tuple(out)
+
+
+def _tile_pairs(pieces, t, xs, ybounds, rank, edges, given, scalars):
+    """Pairs owned by tile ``t`` (global rows), split into buckets of the first row."""
+    rows = np.concatenate([p[0] for p in pieces])
+    b = np.concatenate([p[1] for p in pieces]) if pieces else np.empty((0, 4))
+    nb = len(edges) - 1
+    if len(rows) < 2:
+        return tuple(np.empty((0, 2), np.intp) for _ in range(nb))
+    filt = []
+    for f in range(3):
+        if given[f]:
+            filt.append(np.concatenate([p[2][f] for p in pieces]))
+        else:
+            filt.append(scalars[f])
+    try:
+        p = _find_pairs(b, groups=filt[0], categories=filt[1], masks=filt[2])
+    except (ValueError, TypeError) as e:
+        raise type(e)(_global_row(str(e), rows)) from None
+    # keep the pairs whose reference point lies in this tile
+    px = np.maximum(b[p[:, 0], 0], b[p[:, 1], 0])
+    py = np.maximum(b[p[:, 0], 1], b[p[:, 1], 1])
+    p = p[_tile_of(px, py, xs, ybounds, rank) == t]
+    g = rows[p]
+    g = np.stack([g.min(1), g.max(1)], 1)
+    which = np.searchsorted(edges, g[:, 0], side="right") - 1
+    order = np.argsort(which, kind="stable")
+    g, which = g[order], which[order]
+    cut = np.searchsorted(which, np.arange(nb + 1))
+    return tuple(g[cut[k]:cut[k + 1]] for k in range(nb))
+
+
+def _global_row(message: str, rows) -> str:
+    """A validation error naming a tile's row, renamed to the global row."""
+    return re.sub(r"(\w+)\[(\d+)\]", lambda m: f"{m.group(1)}[{rows[int(m.group(2))]}]",
+                  message, count=1)
+
+
+def _bucket(pieces) -> np.ndarray:
+    """One bucket's pairs from all tiles, in canonical order."""
+    p = np.concatenate(pieces) if pieces else np.empty((0, 2), np.intp)
+    if not len(p):
+        return np.empty((0, 2), np.intp)
+    order = np.lexsort((p[:, 1], p[:, 0]))
+    return np.ascontiguousarray(p[order], dtype=np.intp)

@@ -1,0 +1,102 @@
+"""``broadphase.dask.find_pairs`` against the single-machine ``find_pairs``."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+dask = pytest.importorskip("dask")
+da = pytest.importorskip("dask.array")
+dd = pytest.importorskip("dask.dataframe")
+pd = pytest.importorskip("pandas")
+
+import broadphase as bp  # noqa: E402
+import broadphase.dask as bpd  # noqa: E402
+from broadphase import scenarios  # noqa: E402
+
+
+def adversarial(n=6000, seed=0):
+    """Integer-grid boxes (many edges on tile borders), points, one huge box, clusters."""
+    rng = np.random.default_rng(seed)
+    xy = rng.integers(0, 200, (n, 2)).astype(float)
+    wh = rng.integers(0, 4, (n, 2)).astype(float)  # zero sizes too: points and segments
+    boxes = np.hstack([xy, xy + wh])
+    boxes[:n // 4, :2] = 50 + rng.normal(0, 2, (n // 4, 2)).round(1)  # a dense cluster
+    boxes[:n // 4, 2:] = boxes[:n // 4, :2] + 0.5
+    boxes[n // 2] = [-10, -10, 300, 300]  # one box over everything
+    boxes[n // 2 + 1] = [1000, 1000, 1001, 1001]  # far away: tiles between stay empty
+    return boxes
+
+
+def check(boxes, chunks, **kw):
+    got = bpd.find_pairs(da.from_array(boxes, chunks=chunks), **kw).compute()
+    want = bp.find_pairs(boxes, **{k: v for k, v in kw.items() if k in ("groups", "categories",
+                                                                       "masks")})
+    assert got.dtype == np.intp and got.shape[1:] == (2,)
+    np.testing.assert_array_equal(got, want)
+    return got
+
+
+@pytest.mark.parametrize("tile_rows", [200, 1000, 10**6])
+def test_adversarial_boxes(tile_rows):
+    boxes = adversarial()
+    got = check(boxes, 1000, tile_rows=tile_rows)
+    assert len(got) > 6000  # the huge box alone meets nearly all
+
+
+def test_filters_and_scalars():
+    boxes = adversarial(3000, seed=1)
+    rng = np.random.default_rng(2)
+    g = rng.integers(0, 4, 3000)
+    c = rng.integers(1, 8, 3000).astype(np.uint64)
+    m = rng.integers(1, 8, 3000).astype(np.uint64)
+    check(boxes, 700, tile_rows=300, groups=g, categories=c, masks=m)
+    check(boxes, 700, tile_rows=300, groups=da.from_array(g, chunks=500), masks=3)
+
+
+def test_dataframe_input_with_column_filters():
+    boxes = scenarios.make("clustered", 4000, seed=4)
+    g = np.arange(4000) % 5
+    df = pd.DataFrame(boxes, columns=["minx", "miny", "maxx", "maxy"]).assign(team=g)
+    got = bpd.find_pairs(dd.from_pandas(df, npartitions=3), groups="team",
+                         tile_rows=500).compute()
+    np.testing.assert_array_equal(got, bp.find_pairs(boxes, groups=g))
+
+
+def test_empty_and_tiny_inputs():
+    assert bpd.find_pairs(da.zeros((0, 4), chunks=1)).compute().shape == (0, 2)
+    one = np.array([[0, 0, 1, 1.0]])
+    assert bpd.find_pairs(one).compute().shape == (0, 2)
+
+
+def test_errors_name_the_global_row():
+    boxes = scenarios.make("uniform", 1000)
+    boxes[777, 0] = boxes[777, 2] + 1
+    with pytest.raises(ValueError, match=r"boxes\[777\]: minx"):
+        bpd.find_pairs(da.from_array(boxes, chunks=300)).compute()
+    with pytest.raises(ValueError, match="expected shape"):
+        bpd.find_pairs(da.zeros((5, 3), chunks=2))
+    with pytest.raises(ValueError, match="missing maxy"):
+        bpd.find_pairs(pd.DataFrame({"minx": [0.0], "miny": [0.0], "maxx": [1.0]}))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 400), st.integers(1, 50), st.integers(5, 300), st.integers(0, 2**32 - 1))
+def test_random_tilings(n, chunk, tile_rows, seed):
+    rng = np.random.default_rng(seed)
+    xy = rng.integers(0, 20, (n, 2)).astype(float)
+    boxes = np.hstack([xy, xy + rng.integers(0, 6, (n, 2))])
+    check(boxes, chunk, tile_rows=tile_rows, sample=int(rng.integers(1, 500)))
+
+
+def test_distributed_local_cluster():
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        boxes = adversarial(8000, seed=5)
+        g = np.arange(8000) % 3
+        lazy = bpd.find_pairs(da.from_array(boxes, chunks=2000), groups=g, tile_rows=1500)
+        got = client.compute(lazy).result()
+        np.testing.assert_array_equal(got, bp.find_pairs(boxes, groups=g))
+        assert len(client.scheduler_info()["workers"]) == 2
