@@ -100,3 +100,11 @@ def test_distributed_local_cluster():
         got = client.compute(lazy).result()
         np.testing.assert_array_equal(got, bp.find_pairs(boxes, groups=g))
         assert len(client.scheduler_info()["workers"]) == 2
+
+
+def test_empty_partitions():
+    boxes = adversarial(2000, seed=6)
+    arr = da.from_array(boxes, chunks=((700, 0, 800, 0, 500), (4,)))
+    assert 0 in arr.chunks[0]
+    got = bpd.find_pairs(arr, tile_rows=250).compute()
+    np.testing.assert_array_equal(got, bp.find_pairs(boxes))
