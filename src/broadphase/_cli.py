@@ -10,6 +10,7 @@ Examples
 >>> main(["bench", "--scenario", "seed000", "--n", "300", "--repeats", "1"])  # doctest: +ELLIPSIS
 | scenario | n | pairs | auto | brute | sweep | grid | quadtree | np.argsort |
 ...
+First call (JIT compilation or cache load, not in the table), slowest over the cells, ms: ...
 0
 """
 
@@ -148,6 +149,13 @@ def _bench(args) -> int:
                      args.threads, progress=True)
     text = bench.table(rows)
     print(text)
+    first = {}
+    for r in rows:  # the first call per method: compiling, or loading the cache
+        if not r.peer and r.first_ms is not None:
+            first[r.method] = max(first.get(r.method, 0.0), r.first_ms)
+    if first:
+        print("\nFirst call (JIT compilation or cache load, not in the table), slowest over "
+              "the cells, ms: " + ", ".join(f"{m} {v:,.0f}" for m, v in first.items()))
     if args.csv:
         bench.write_csv(rows, args.csv)
     if args.plot:
