@@ -282,3 +282,15 @@ def test_bench_threads_give_the_same_pairs():
     two = bench.run(["clustered"], [3000], methods=["grid", "quadtree"], repeats=1, threads=2)
     assert [r.pairs for r in one] == [r.pairs for r in two]
     assert one[0].pairs == len(bp.find_pairs(scenarios.make("clustered", 3000), method="brute"))
+
+
+def test_a_failing_peer_is_marked_not_fatal(monkeypatch):
+    from broadphase import _peers
+
+    def broken(problem):
+        raise RuntimeError("an API that moved")
+
+    peer = _peers.Peer("broken", "numpy", "numpy", None, broken)
+    monkeypatch.setattr(bench, "PEERS", (peer,))
+    rows = bench.run(["uniform"], [200], methods=["auto"], peers=True, repeats=1)
+    assert rows[-1].note == "failed: RuntimeError: an API that moved" and rows[0].median_ms

@@ -276,6 +276,9 @@ def _peer(p, problem: Problem, name: str, n: int, ref, repeats: int) -> Result:
     except NotApplicable as e:
         r.note = f"n/a: {e}"
         return r
+    except Exception as e:  # a peer's own failure (another version's API): mark it, go on
+        r.note = f"failed: {type(e).__name__}: {str(e)[:80]}"
+        return r
     r.first_ms = first * 1e3
     if ref is not None and not np.array_equal(ref, got):
         r.note = f"wrong pair set: {len(got):,} pairs, ours {len(ref):,}"
