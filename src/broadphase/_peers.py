@@ -141,7 +141,14 @@ def _rtree(p: Problem) -> np.ndarray:
     n = b.shape[0]
     mins, maxs = np.ascontiguousarray(b[:, :2]), np.ascontiguousarray(b[:, 2:])
     idx = index.Index((np.arange(n, dtype=np.int64), mins, maxs))
-    ids, counts = idx.intersection_v(mins, maxs)
+    if np.lib.NumpyVersion(np.__version__) < "2.0.0":
+        # rtree's intersection_v grows its buffer by uint64 + int arithmetic,
+        # which NumPy 1.x promotes to float and then fails on: query per box
+        hits = [list(idx.intersection(tuple(r))) for r in b.tolist()]
+        counts = np.array([len(h) for h in hits], np.intp)
+        ids = np.array([j for h in hits for j in h], np.intp)
+    else:
+        ids, counts = idx.intersection_v(mins, maxs)
     return canonical(np.repeat(np.arange(n), counts.astype(np.intp)), ids.astype(np.intp), p)
 
 
