@@ -646,6 +646,15 @@ def _aligned(shape: tuple, dtype, align: int) -> np.ndarray:
     return raw[skip:skip + nbytes].view(dtype).reshape(shape)
 
 
+def depth_for(world: float, size: float) -> int:
+    """A depth whose finest cells are about 8 objects of ``size`` wide (1 to MAX_DEPTH).
+
+    The setting of docs/benchmarks.md, "Moving objects", used by the
+    benchmark's ``moving`` scene and the demo.
+    """
+    return int(min(MAX_DEPTH, max(1, round(math.log2(max(world / (8 * size), 1.0))))))
+
+
 def _real(v, name: str) -> float:
     if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real):
         raise TypeError(f"{name}: expected a real number, found {v!r}")

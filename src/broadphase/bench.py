@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import csv
 import importlib.util
-import math
 import os
 import platform
 import subprocess
@@ -45,7 +44,7 @@ from . import _cast, scenarios
 from ._api import METHODS, find_circle_pairs, find_pairs
 from ._peers import PEERS, NotApplicable, Problem, sprite_pairs
 from ._progress import Progress
-from ._tree import LinearQuadtree
+from ._tree import LinearQuadtree, depth_for
 
 __all__ = ["SCENARIOS", "Result", "plot", "read_csv", "run", "table", "write_csv"]
 
@@ -132,8 +131,7 @@ class _Scene:
 
     def _moving(self, n, methods, workers):
         scene = scenarios.Bouncing(n)
-        # finest cells about 8 boxes wide (docs/benchmarks.md, "Moving objects")
-        depth = int(min(12, max(1, round(math.log2(scene.world / (8 * scene.SIZE))))))
+        depth = depth_for(scene.world, scene.SIZE)
         tree = LinearQuadtree((0, 0, scene.world, scene.world), depth)
         frame = {"boxes": scene.boxes()}
         handles = tree.insert(frame["boxes"])

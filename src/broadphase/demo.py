@@ -23,7 +23,6 @@ Examples
 
 from __future__ import annotations
 
-import math
 import os
 import time
 
@@ -31,7 +30,7 @@ import numpy as np
 
 from . import morton, scenarios
 from ._api import find_circle_pairs, find_pairs
-from ._tree import LinearQuadtree
+from ._tree import LinearQuadtree, depth_for
 
 __all__ = ["SCENES", "run"]
 
@@ -48,11 +47,6 @@ BLACK = (0, 0, 0)
 WHITE = (255, 255, 255)
 CYAN = (0, 255, 255)
 GRID = (120, 170, 255)
-
-
-def _depth_for(world: float, size: float) -> int:
-    """Finest cells about 8 objects wide (docs/benchmarks.md, "Moving objects")."""
-    return int(min(12, max(1, round(math.log2(max(world / (8 * size), 1.0))))))
 
 
 class _View:
@@ -118,7 +112,7 @@ class _Rects:
         self.scene = scenarios.Bouncing(n)
         self.bounds = (0.0, 0.0, self.scene.world, self.scene.world)
         self.view = _View(self.scene.world, self.scene.world)
-        self.depth = _depth_for(self.scene.world, self.scene.SIZE)
+        self.depth = depth_for(self.scene.world, self.scene.SIZE)
         self.tree = None
         self.touched = np.zeros(n, bool)
         self.pairs = 0
@@ -203,7 +197,7 @@ class _Bullets:
         self.w, self.h = scenarios.BULLET_FIELD
         self.bounds = (0.0, 0.0, self.w, self.h)
         self.view = _View(self.w, self.h)
-        self.depth = _depth_for(self.w, 2 * scenarios.BULLET_RADIUS)
+        self.depth = depth_for(self.w, 2 * scenarios.BULLET_RADIUS)
         self.xy = np.empty((0, 2))
         self.v = np.empty((0, 2))
         self.emitter = np.empty(0, np.int64)  # 1..10: the group (0 would mean none)
