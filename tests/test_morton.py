@@ -7,8 +7,10 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from numba import njit
 
 from broadphase import morton
+from broadphase._kernels.morton import xor_level_xy
 
 # --------------------------------------------------------------------------
 # pure-Python reference (written from the documented rules, not the kernels)
@@ -188,6 +190,19 @@ def test_cell_of_matches_reference(depth, data):
     c1 = data.draw(st.integers(0, 4**depth - 1))
     lv, ix = morton.cell_of(c0, c1, depth)
     assert (v(lv), v(ix)) == ref_cell_of(c0, c1, depth)
+
+
+@njit
+def _xor_level_xy(ix0, iy0, ix1, iy1, depth):
+    return xor_level_xy(ix0, iy0, ix1, iy1, depth)
+
+
+@given(depth=st.integers(0, 12), data=st.data())
+def test_xor_level_xy_is_the_xor_rule(depth, data):
+    """The kernels' level without encoding equals the XOR rule on the encoded corners."""
+    ix0, iy0, ix1, iy1 = (data.draw(st.integers(0, 2**depth - 1)) for _ in range(4))
+    want, _ = ref_cell_of(ref_encode(ix0, iy0), ref_encode(ix1, iy1), depth)
+    assert _xor_level_xy(ix0, iy0, ix1, iy1, depth) == want
 
 
 @st.composite

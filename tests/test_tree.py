@@ -103,18 +103,26 @@ filters = st.tuples(st.sampled_from([0, 0, 0, 1, 2]),
                     st.sampled_from([ALL, ALL, 1, 2, 3]))
 
 
-# Settings of LinearQuadtree's two strategy switches that force each path:
+# Settings of LinearQuadtree's three strategy switches that force each path:
 # link in cell order from the first moved object on, and refresh the last
-# sorted entries whatever changed (1, inf); never either (huge, -1).
-FORCED_PATHS = {"sorted link, refresh": (1, float("inf")),
-                "direct link, rebuild": (10**9, -1.0)}
+# sorted entries whatever changed, in chunks of one entry (1, inf, 1) (so
+# most chunks are empty or end inside a cell and move to its end); never
+# either (huge, -1, default).
+SWITCHES = ("_SORTED_LINK", "_REBUILD_SHARE", "_REFRESH_GRAIN")
+FORCED_PATHS = {"sorted link, refresh": (1, float("inf"), 1),
+                "direct link, rebuild": (10**9, -1.0, _tree._REFRESH_GRAIN)}
 
 
 def force_paths(name):
     """Set the switches of ``FORCED_PATHS[name]``; returns the old values."""
-    old = (_tree._SORTED_LINK, _tree._REBUILD_SHARE)
-    _tree._SORTED_LINK, _tree._REBUILD_SHARE = FORCED_PATHS[name] if name else old
+    old = tuple(getattr(_tree, s) for s in SWITCHES)
+    restore(FORCED_PATHS[name] if name else old)
     return old
+
+
+def restore(values):
+    for s, v in zip(SWITCHES, values, strict=True):
+        setattr(_tree, s, v)
 
 
 class TreeMachine(RuleBasedStateMachine):
@@ -128,7 +136,7 @@ class TreeMachine(RuleBasedStateMachine):
         self.saved = force_paths(self.paths)
 
     def teardown(self):
-        _tree._SORTED_LINK, _tree._REBUILD_SHARE = self.saved
+        restore(self.saved)
 
     @rule(depth=st.integers(0, 5))
     def make(self, depth):
@@ -229,7 +237,7 @@ def paths(request):
     """Run a test with the default switches and with each forced path."""
     old = force_paths(request.param)
     yield request.param
-    _tree._SORTED_LINK, _tree._REBUILD_SHARE = old
+    restore(old)
 
 
 @pytest.mark.parametrize("name", ["seed000", "straddlers", "mixed", "wide"])

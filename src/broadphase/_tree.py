@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import _api, _cast, _work, _world
-from ._chunks import _IDX
+from ._chunks import _IDX, chunk_count
 from ._kernels import dynamic as _dyn
 from ._kernels import quadtree as _qt
 from ._kernels import radix as _radix
@@ -37,7 +37,13 @@ _SORTED_LINK = 4096
 # were moved, added or removed since the last call, else it refreshes the
 # last sorted entries (serial, and slower than the parallel sort from about
 # a tenth moved: benchmarks/moving.py, "move 1%" and "move all").
-_REBUILD_SHARE = 0.1
+_REBUILD_SHARE = 0.5
+# pairs() streams the box table into the cache before the walk gathers
+# from it when more than this share of the objects were stored since the
+# last call (dynamic.stream_rows).
+_STREAM_SHARE = 0.25
+# Entries per chunk of the parallel refresh.
+_REFRESH_GRAIN = 1 << 13
 _ALL_BITS = np.iinfo(np.uint64).max
 # Per-slot arrays: name, dtype, shape of a row, value of a free slot (None:
 # never read while the slot is free, left uninitialised: a million-object
@@ -46,7 +52,9 @@ _ALL_BITS = np.iinfo(np.uint64).max
 # axis) says which lists hold the slot's nodes.
 _SLOT_ARRAYS = (
     ("_boxes", np.float64, (4,), None),  # box, or a circle's outward-rounded box
-    ("_shapes", np.float64, (5,), None),  # the narrow phase's SHAPE_* rows
+    # The narrow phase's SHAPE_* rows; a box's row holds its box only while
+    # the tree has circles (only then does a walk read it), else only its kind.
+    ("_shapes", np.float64, (5,), None),
     ("_groups", np.int64, (), None),
     ("_cats", np.uint64, (), None),
     ("_masks", np.uint64, (), None),
@@ -55,8 +63,10 @@ _SLOT_ARRAYS = (
     ("_pcy", np.int32, (), None),
     ("_pnx", np.int8, (), None),
     ("_pny", np.int8, (), None),
+    ("_sub0", np.uint8, (), None),  # where minx falls in its first cell, in 1/256ths
     ("_stamp", np.int64, (), 0),  # last query or check that saw the slot
     ("_dirty", np.int8, (), 0),  # dynamic.CLEAN, MOVED or RELINKED since the last pairs()
+    ("_stale", np.int8, (), 0),  # 1: its nodes still sit in the lists of its old cells
 )
 
 
@@ -129,11 +139,12 @@ class LinearQuadtree:
         self._mark = 0
         self._last = {"entries": 0, "candidate_tests": 0, "pairs": 0}
         self._relinked = 0
+        self._nstale = 0  # at least the number of stale objects (moves of stale ones count again)
+        self._nplaced = 0  # objects stored by insert or move since the last pairs(), repeats too
         # live objects that make pairs() use the circle test, groups, masks
         self._nshaped = self._ngrouped = self._nmasked = 0
         self._sk = self._so = None  # entries sorted by the last pairs(), or None
         self._spares = [(np.empty(0, np.int64), np.empty(0, _IDX))] * 2
-        self._ndirty = 0  # objects placed or removed since the last pairs(), repeats too
         self._grow(64)
 
     # ------------------------------------------------------------------
@@ -292,8 +303,7 @@ class LinearQuadtree:
         """
         h = self._handles(handles)
         self._count_kinds(h, -1)
-        _dyn.unlink(h, self._plv, self._nodes, self._head, self._dirty)
-        self._ndirty += h.shape[0]
+        _dyn.unlink(h, self._plv, self._nodes, self._head, self._dirty, self._stale)
         self._free.extend(reversed(h.tolist()))  # the first removed is reused first
         self._count -= h.shape[0]
 
@@ -323,8 +333,12 @@ class LinearQuadtree:
         skeys, sobjs = self._sorted_entries()
         m = skeys.shape[0]
         self._last["entries"] = m
+        stream = self._nplaced > _STREAM_SHARE * self._count
+        self._nplaced = 0
         if m == 0:
             return np.empty((0, 2), np.intp)
+        if stream:
+            _dyn.stream_rows(self._boxes[:n], 2)
         pairs, tests = _api.walk_sorted(skeys, sobjs, self._boxes, self._bounds[0],
                                         self._bounds[1], self._sx, self._sy, self._depth,
                                         self._narrow(), n)
@@ -348,7 +362,7 @@ class LinearQuadtree:
                              f"{q.shape[0]} rows")
         cand = self._candidates(q[0])
         out = np.empty(cand.shape[0], np.intp)
-        k = _dyn.touching_box(cand, self._shapes, *q[0], out)
+        k = _dyn.touching_box(cand, self._shapes, self._boxes, *q[0], out)
         return np.sort(out[:k])
 
     def query_point(self, x: float, y: float) -> NDArray[np.intp]:
@@ -365,7 +379,7 @@ class LinearQuadtree:
         p, _ = _cast.boxes([[_real(x, "x"), _real(y, "y"), x, y]], "point")
         cand = self._candidates(p[0])
         out = np.empty(cand.shape[0], np.intp)
-        k = _dyn.containing_point(cand, self._shapes, float(x), float(y), out)
+        k = _dyn.containing_point(cand, self._shapes, self._boxes, float(x), float(y), out)
         return np.sort(out[:k])
 
     def locate(self, handle: int) -> tuple[int, int]:
@@ -427,10 +441,11 @@ class LinearQuadtree:
     def validate(self) -> None:
         """Check the structure; raises ``AssertionError`` naming the first broken invariant.
 
-        Every live object's nodes are in the lists of the cells its current
-        box is placed in, every list is consistently doubly linked from its
-        head, and no list holds a node of a removed object.  For tests; O(n
-        + number of cells).
+        Every live object's placement is that of its box; its nodes are in
+        the lists of those cells unless it is marked stale (moved to other
+        cells since the lists were last brought up to date); every list is
+        consistently doubly linked from its head, and no list holds a node
+        of a removed object.  For tests; O(n + number of cells).
 
         Examples
         --------
@@ -457,40 +472,54 @@ class LinearQuadtree:
         at = slice(h[0], h[0] + n) if nreuse == 0 and n else h  # fresh slots: no gather
         self._groups[at], self._cats[at], self._masks[at] = filt
         self._place(h, bxs, rows, kind)
+        self._link(h)  # new objects are linked at once
+        self._nstale -= n
         self._count += n
         self._count_kinds(h, 1)
         return h
 
     def _place(self, h, bxs, rows, kind) -> None:
-        """Store the objects' boxes and shapes, relink those whose cells changed."""
-        n = h.shape[0]
-        lv = _work.buffer("tlv", n, np.int8)
-        cx = _work.buffer("tcx", n, np.int32)
-        cy = _work.buffer("tcy", n, np.int32)
-        nx = _work.buffer("tnx", n, np.int8)
-        ny = _work.buffer("tny", n, np.int8)
-        changed = _work.buffer("tchanged", n, np.bool_)
-        placement = (self._plv, self._pcx, self._pcy, self._pnx, self._pny)
-        _dyn.store_and_place(h, bxs, rows, kind, self._shapes, self._boxes, self._bounds[0],
+        """Store the objects' boxes and shapes and their placement.
+
+        Objects that changed cells are marked stale: their list nodes move
+        at the next :meth:`_relink`, so that frames which ask only for
+        :meth:`pairs` (which walks its own sorted entries) never pay for
+        list upkeep.
+        """
+        changed = _work.buffer("tchanged", h.shape[0], np.bool_)
+        self._nplaced += h.shape[0]
+        _dyn.store_and_place(h, bxs, rows, kind, self._nshaped > 0, self._shapes, self._boxes,
+                             self._bounds[0],
                              self._bounds[1], self._sx, self._sy, self._depth, _SLACK,
-                             *placement, lv, cx, cy, nx, ny, self._dirty, changed)
-        at = np.flatnonzero(changed)
-        moved = h[at]
-        _dyn.unlink_moved(moved, at, lv, cx, cy, nx, ny, *placement, self._nodes, self._head,
-                          self._dirty)
-        k = moved.shape[0]
-        self._relinked = k
-        self._ndirty += n
+                             self._plv, self._pcx, self._pcy, self._pnx, self._pny,
+                             self._sub0, self._dirty, self._stale, changed)
+        self._relinked = int(np.count_nonzero(changed))
+        self._nstale += self._relinked
+
+    def _relink(self) -> None:
+        """Move the nodes of every stale object into the lists of its cells (O(1) each)."""
+        if self._nstale == 0:
+            return
+        stale = np.flatnonzero(self._stale[:self._hwm])
+        _dyn.unlink_stale(stale, self._nodes, self._head)
+        self._link(stale)
+        self._nstale = 0
+
+    def _link(self, objs) -> None:
+        """Link the nodes of ``objs``, which are in no list, into their placement's cells."""
+        self._stale[objs] = 0
+        placement = (self._plv, self._pcx, self._pcy, self._pnx, self._pny)
+        k = objs.shape[0]
         if k < _SORTED_LINK:
-            _dyn.link_moved(moved, *placement, self._nodes, self._head)
+            _dyn.link_moved(objs, *placement, self._nodes, self._head)
             return
         starts = _work.buffer("tstarts", k + 1, np.int64)
         starts[0] = 0
-        np.cumsum(self._pnx[moved].astype(np.int64) * self._pny[moved], out=starts[1:])
+        np.cumsum(self._pnx[objs].astype(np.int64) * self._pny[objs], out=starts[1:])
         m = int(starts[-1])
         cells = _work.buffer("tcells", m, np.int64)
         ids = _work.buffer("tids", m, np.int64)
-        _dyn.node_cells(moved, starts, *placement, cells, ids)
+        _dyn.node_cells(objs, starts, *placement, cells, ids)
         kb = _work.buffer("tcells2", m, np.int64)
         vb = _work.buffer("tids2", m, np.int64)
         nbits = max(1, int(_dyn.cell_base(self._depth + 1)).bit_length())
@@ -513,8 +542,16 @@ class LinearQuadtree:
         self._cap = cap
 
     def _count_kinds(self, h, sign: int) -> None:
-        """Keep count of the live circles, grouped and masked objects (``sign`` +1 or -1)."""
+        """Keep count of the live circles, grouped and masked objects (``sign`` +1 or -1).
+
+        The first circle makes the walk read the boxes' shape rows: fill them.
+        """
+        before = self._nshaped
         self._nshaped += sign * int(np.count_nonzero(self._shapes[h, 0] == SHAPE_CIRCLE))
+        if before == 0 and self._nshaped > 0:
+            n = self._hwm
+            boxes = np.flatnonzero((self._plv[:n] >= 0) & (self._shapes[:n, 0] == SHAPE_BOX))
+            self._shapes[boxes, 1:] = self._boxes[boxes]
         self._ngrouped += sign * int(np.count_nonzero(self._groups[h]))
         self._nmasked += sign * int(np.count_nonzero((self._cats[h] != _ALL_BITS)
                                                      | (self._masks[h] != _ALL_BITS)))
@@ -522,35 +559,34 @@ class LinearQuadtree:
     def _sorted_entries(self):
         """Entries of every node in walk order, kept for the next call.
 
-        Refreshes the last call's entries when few objects changed cells
-        since (``_kernels/dynamic.py``), else builds and sorts them all.
+        Refreshes the last call's entries (``dynamic.refresh``), sorting
+        anew only the entries of objects that changed cells since; builds
+        and sorts them all on the first call, or when more than
+        ``_REBUILD_SHARE`` of the objects changed cells.
         """
         n = self._hwm
         dirty = self._dirty[:n]
-        if self._sk is None or self._ndirty > _REBUILD_SHARE * max(self._count, 1):
-            live = np.flatnonzero(self._plv[:n] >= 0)
-            keys, objs = self._entries_of(live)
+        relinked = np.flatnonzero(dirty == _dyn.RELINKED)
+        if self._sk is None or relinked.shape[0] > _REBUILD_SHARE * max(self._count, 1):
+            keys, objs = self._entries_of(np.flatnonzero(self._plv[:n] >= 0))
             skeys, sobjs = _api._sorted_entries(keys, objs, self._nbits())
             sk, so = self._spare(skeys.shape[0])
             sk[:] = skeys
             so[:] = sobjs
-            self._sk, self._so = sk, so
         else:
-            changed = np.flatnonzero(dirty == _dyn.RELINKED)
-            m_old = self._sk.shape[0]
-            kept_k = _work.buffer("tkept_k", m_old, np.int64)
-            kept_o = _work.buffer("tkept_o", m_old, _IDX)
-            kept = _dyn.refresh(self._sk, self._so, dirty, self._boxes, self._bounds[0],
-                                self._sx, self._depth, kept_k, kept_o)
-            changed = changed[self._plv[changed] >= 0]
-            keys, objs = self._entries_of(changed)
+            keys, objs = self._entries_of(relinked[self._plv[relinked] >= 0])
             nk, no = _api._sorted_entries(keys, objs, self._nbits())
-            sk, so = self._spare(kept + nk.shape[0])
-            _dyn.merge(kept_k[:kept], kept_o[:kept], nk, no, sk, so)
-            self._sk, self._so = sk, so
-        dirty[:] = 0
-        self._ndirty = 0
-        return self._sk, self._so
+            m_old = self._sk.shape[0]
+            sk, so = self._spare(m_old + nk.shape[0])
+            bounds = np.empty(chunk_count(m_old, grain=_REFRESH_GRAIN) + 1, np.int64)
+            m = _dyn.refresh(self._sk, self._so, dirty, self._sub0, self._pcx, self._depth,
+                             nk, no, bounds,
+                             _work.buffer("tkept_k", m_old, np.int64),
+                             _work.buffer("tkept_o", m_old, _IDX), sk, so)
+            sk, so = sk[:m], so[:m]
+        self._sk, self._so = sk, so
+        dirty[:] = _dyn.CLEAN
+        return sk, so
 
     def _spare(self, m: int):
         """Arrays for ``m`` sorted entries, not those of the last call (two, used in turn)."""
@@ -568,8 +604,8 @@ class LinearQuadtree:
         m = int(starts[-1])
         keys = _work.buffer("ka", m, np.int64)
         objs = _work.buffer("va", m, _IDX)
-        _dyn.entries(hs, self._plv, self._pcx, self._pcy, self._pnx, self._pny, self._boxes,
-                     self._bounds[0], self._sx, self._depth, starts, keys, objs)
+        _dyn.entries(hs, self._plv, self._pcx, self._pcy, self._pnx, self._pny, self._sub0,
+                     self._depth, starts, keys, objs)
         return keys, objs
 
     def _nbits(self) -> int:
@@ -624,6 +660,7 @@ class LinearQuadtree:
 
     def _candidates(self, box) -> NDArray[np.intp]:
         """Objects in the cells of every level that ``box`` meets (a superset)."""
+        self._relink()
         budget = max(64, 4 * self._count)
         cells = _work.buffer("tcells", budget, np.int64)
         ncells = _dyn.cells_of_box(box, self._bounds[0], self._bounds[1], self._sx, self._sy,
@@ -723,9 +760,17 @@ def _validate(tree: LinearQuadtree) -> None:
                      code)
         cells = _dyn.cell_base(int(lv[k])) + code
         nodes = tree._nodes[4 * h:4 * h + 4, _dyn.NODE_CELL]
+        if tree._stale[h]:  # its nodes may still be in the lists of its old cells
+            continue
         assert nodes[:r.shape[0]].tolist() == cells.tolist() and (nodes[r.shape[0]:] == -1).all(), \
             f"object {h}: nodes in cells {nodes.tolist()}, expected {cells.tolist()}"
+    if tree._nshaped:
+        boxes = live[tree._shapes[live, 0] == SHAPE_BOX]
+        assert (tree._shapes[boxes, 1:] == tree._boxes[boxes]).all(), "a box's shape row is stale"
+    nstale = int(np.count_nonzero(tree._stale[:n]))
+    assert nstale <= tree._nstale, f"{nstale} stale objects, counted {tree._nstale}"
     for h in np.flatnonzero(tree._plv[:n] < 0).tolist():
+        assert not tree._stale[h], f"removed object {h} marked stale"
         assert (tree._nodes[4 * h:4 * h + 4, _dyn.NODE_CELL] == -1).all(), \
             f"removed object {h} still linked"
     # every list: doubly linked from its head, each node in the cell it says

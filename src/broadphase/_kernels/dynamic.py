@@ -36,11 +36,12 @@ objects partly or wholly outside the bounds sit in the border cells:
 monotone quantization keeps every overlap visible.
 """
 
+import numpy as np
 from numba import njit, prange
 
-from .morton import compact, encode, quantize
+from .morton import encode, quantize
 from .narrow import SHAPE_BOX, box_circle_overlap, circle_overlap
-from .quadtree import _LEVEL_BITS, _SUB_BITS, _SUB_TOP, _level, _sub
+from .quadtree import _LEVEL_BITS, _SUB_BITS, _SUB_TOP, _level
 
 
 @njit(inline="always")
@@ -65,27 +66,81 @@ RELINKED = 2  # its cells (or it was added or removed): drop its entries, make n
 
 
 @njit(cache=True, parallel=True)
-def store_and_place(h, boxes, rows, kind, shapes, tree_boxes, x0, y0, sx, sy, depth, slack,
-                    plv, pcx, pcy, pnx, pny, lv, cx, cy, nx, ny, dirty, changed):
+def store_and_place(h, boxes, rows, kind, box_rows, shapes, tree_boxes, x0, y0, sx, sy, depth,
+                    slack, plv, pcx, pcy, pnx, pny, sub0, dirty, stale, changed):
     """Store boxes and shape rows, place them, flag those whose placement changed.
 
-    ``changed[k]``: the placement of ``boxes[k]`` differs from the stored
-    one.  ``tree_boxes[h] = boxes``; ``shapes[h] = (kind, *rows, 0...)``; the
-    stored placement is left for :func:`unlink_moved` to update.  A free
-    slot's level is -1, so a new object always counts as changed.
+    ``tree_boxes[h] = boxes``; ``shapes[h] = (kind, *rows, 0...)``, but of
+    a box only the kind unless ``box_rows``: only a walk with circles about
+    reads the coordinates of a box's row (a second copy of its box), and
+    writing them cost a tenth of a frame.  When
+    the placement of ``boxes[k]`` differs from the stored one (always for a
+    new object: a free slot's level is -1), ``changed[k]`` is set, the new
+    placement stored, the object marked RELINKED and ``stale``: its nodes
+    stay in the lists of its old cells until :func:`unlink_stale` and a
+    link (the lists are brought up to date lazily, by their first reader).
+    Else it is marked MOVED (unless already RELINKED) if the sort key of its
+    first cell changed: ``sub0``, where minx falls in that cell (see
+    :func:`entries`).
     """
     w = rows.shape[1]
-    placement(boxes, x0, y0, sx, sy, depth, slack, lv, cx, cy, nx, ny)
+    top = (1 << depth) - 1
     for k in prange(h.shape[0]):
         o = h[k]
         for t in range(4):
             tree_boxes[o, t] = boxes[k, t]
         shapes[o, 0] = kind
-        for t in range(4):
-            shapes[o, 1 + t] = rows[k, t] if t < w else 0.0
-        changed[k] = ((plv[o] != lv[k]) | (pcx[o] != cx[k]) | (pcy[o] != cy[k])
-                      | (pnx[o] != nx[k]) | (pny[o] != ny[k]))
-        dirty[o] = max(dirty[o], MOVED)
+        if box_rows or kind != SHAPE_BOX:
+            for t in range(4):
+                shapes[o, 1 + t] = rows[k, t] if t < w else 0.0
+        lv, cx, cy, nx, ny = _place_one(boxes, k, x0, y0, sx, sy, depth, top, slack)
+        sub = _sub0(boxes[k, 0], x0, sx, depth - lv, cx)
+        ch = ((plv[o] != lv) | (pcx[o] != cx) | (pcy[o] != cy) | (pnx[o] != nx)
+              | (pny[o] != ny))
+        changed[k] = ch
+        rekey = sub0[o] != sub
+        sub0[o] = sub
+        if ch:
+            plv[o] = lv
+            pcx[o] = cx
+            pcy[o] = cy
+            pnx[o] = nx
+            pny[o] = ny
+            dirty[o] = RELINKED
+            stale[o] = 1
+        elif rekey:
+            dirty[o] = max(dirty[o], MOVED)
+
+
+# 2**-s, exact: a table load instead of a division per object.
+_INV2S = np.array([2.0**-s for s in range(64)])
+
+
+@njit(inline="always")
+def _sub0(minx, x0, sx, s, cx):
+    """Where ``minx`` falls inside the column ``cx`` of cells 2**s finest cells wide, in 1/256ths.
+
+    The low bits of the sort key of an object's entries in its first
+    column; its second column (if any) starts right of minx, so there they
+    are 0: quantize's floor(t) >> s is cx, so t * 2**-s < cx + 1.  Equal to
+    ``min(quadtree._sub(t, 2**-s, cx), 255)``, clamped with selects instead
+    of branches.
+    """
+    t0 = (minx * 0.5 - x0 * 0.5) * sx  # as in quantize
+    f = (t0 * _INV2S[s] - cx) * (_SUB_TOP + 1)
+    return int(min(f if f > 0.0 else 0.0, float(_SUB_TOP)))
+
+
+@njit(inline="always")
+def _place_one(boxes, k, x0, y0, sx, sy, depth, top, slack):
+    ix0 = quantize(boxes[k, 0], x0, sx, top)
+    iy0 = quantize(boxes[k, 1], y0, sy, top)
+    ix1 = quantize(boxes[k, 2], x0, sx, top)
+    iy1 = quantize(boxes[k, 3], y0, sy, top)
+    level = _level(ix0, iy0, ix1, iy1, depth, slack)
+    s = depth - level
+    return (level, ix0 >> s, iy0 >> s, 1 + ((ix1 >> s) != (ix0 >> s)),
+            1 + ((iy1 >> s) != (iy0 >> s)))
 
 
 @njit(cache=True, parallel=True)
@@ -93,27 +148,36 @@ def placement(boxes, x0, y0, sx, sy, depth, slack, lv, cx, cy, nx, ny):
     """Level, lower-left cell and extent (1 or 2 cells per axis) of each box."""
     top = (1 << depth) - 1
     for k in prange(boxes.shape[0]):
-        ix0 = quantize(boxes[k, 0], x0, sx, top)
-        iy0 = quantize(boxes[k, 1], y0, sy, top)
-        ix1 = quantize(boxes[k, 2], x0, sx, top)
-        iy1 = quantize(boxes[k, 3], y0, sy, top)
-        level = _level(ix0, iy0, ix1, iy1, depth, slack)
-        s = depth - level
-        lv[k] = level
-        cx[k] = ix0 >> s
-        cy[k] = iy0 >> s
-        nx[k] = 1 + ((ix1 >> s) != (ix0 >> s))
-        ny[k] = 1 + ((iy1 >> s) != (iy0 >> s))
+        lv[k], cx[k], cy[k], nx[k], ny[k] = _place_one(boxes, k, x0, y0, sx, sy, depth, top,
+                                                       slack)
 
 
-@njit(cache=True)
+@njit(cache=True, parallel=True)
 def check_handles(h, plv, hwm, stamp, mark, shapes, kind):
     """First position of a handle that is unknown, repeated or of the wrong kind.
 
     Code 1: not live; 2: seen before in ``h``; 3: when ``kind >= 0``, its
-    shape is of another kind.  Returns ``(position, code)``, ``(-1, 0)`` when all are fine;
-    ``stamp[k] == mark`` marks handles already seen (O(n), no sort).
+    shape is of another kind.  Returns ``(position, code)``, ``(-1, 0)`` when all are fine.
+    Handles in increasing order (a frame's "move them all") cannot repeat:
+    one parallel pass checks them.  Otherwise, or to name the first bad
+    one, a serial pass marks each handle seen with ``stamp[k] = mark`` (O(n),
+    no sort).
     """
+    n = h.shape[0]
+    bad = 0
+    for t in prange(n):
+        k = h[t]
+        if k < 0 or k >= hwm:
+            bad += 1
+        elif plv[k] < 0 or (kind >= 0 and shapes[k, 0] != kind) or (t > 0 and h[t - 1] >= k):
+            bad += 1
+    if bad == 0:
+        return -1, 0
+    return _check_serial(h, plv, hwm, stamp, mark, shapes, kind)
+
+
+@njit(inline="always")
+def _check_serial(h, plv, hwm, stamp, mark, shapes, kind):
     for t in range(h.shape[0]):
         k = h[t]
         if k < 0 or k >= hwm or plv[k] < 0:
@@ -164,8 +228,8 @@ def _node_cell(h, r, plv, pcx, pcy, pnx):
 
 
 @njit(cache=True)
-def _touch(moved, plv, nodes):
-    """Read every node of the ``moved`` objects and their neighbours, in two passes.
+def _touch(stale, nodes):
+    """Read every node of the ``stale`` objects and their neighbours, in two passes.
 
     Unlinking is a chain of dependent random accesses (a node, then its
     neighbours); issuing all the loads of one step at once, as independent
@@ -174,14 +238,11 @@ def _touch(moved, plv, nodes):
     returned sum only keeps the loads from being dropped.
     """
     acc = 0
-    for k in range(moved.shape[0]):
-        if plv[moved[k]] >= 0:  # a new object has no nodes yet
-            acc += nodes[4 * moved[k], NODE_CELL]
-    for k in range(moved.shape[0]):
-        if plv[moved[k]] < 0:
-            continue
+    for k in range(stale.shape[0]):
+        acc += nodes[4 * stale[k], NODE_CELL]
+    for k in range(stale.shape[0]):
         for r in range(4):
-            nd = 4 * moved[k] + r
+            nd = 4 * stale[k] + r
             p = nodes[nd, NODE_PREV]
             q = nodes[nd, NODE_NEXT]
             if nodes[nd, NODE_CELL] >= 0:
@@ -190,25 +251,15 @@ def _touch(moved, plv, nodes):
 
 
 @njit(cache=True)
-def unlink_moved(moved, at, lv, cx, cy, nx, ny, plv, pcx, pcy, pnx, pny, nodes, head, dirty):
-    """Take the ``moved`` objects out of their lists and store their new placement.
+def unlink_stale(stale, nodes, head):
+    """Take the ``stale`` objects' nodes out of the lists of their old cells.
 
-    ``at[k]`` is the row of ``moved[k]`` in the placement arrays.  They are
-    marked RELINKED (their entries must be rebuilt); :func:`link_moved` or
-    :func:`link_sorted` then links them into their new cells.
+    :func:`link_moved` or :func:`link_sorted` then links them into the
+    cells of their stored placement.
     """
-    _touch(moved, plv, nodes)
-    for t in range(moved.shape[0]):
-        h = moved[t]
-        k = at[t]
-        if plv[h] >= 0:
-            _unlink_object(h, nodes, head)
-        plv[h] = lv[k]
-        pcx[h] = cx[k]
-        pcy[h] = cy[k]
-        pnx[h] = nx[k]
-        pny[h] = ny[k]
-        dirty[h] = RELINKED
+    _touch(stale, nodes)
+    for t in range(stale.shape[0]):
+        _unlink_object(stale[t], nodes, head)
 
 
 @njit(cache=True)
@@ -259,55 +310,104 @@ def link_sorted(cells, ids, nodes, head):
 
 
 @njit(cache=True)
-def unlink(handles, plv, nodes, head, dirty):
-    """Remove objects from their cells' lists and mark their slots free."""
+def unlink(handles, plv, nodes, head, dirty, stale):
+    """Remove objects from the lists holding their nodes and mark their slots free."""
     for k in range(handles.shape[0]):
         h = handles[k]
         _unlink_object(h, nodes, head)
         plv[h] = -1
         dirty[h] = RELINKED
+        stale[h] = 0
 
 
 @njit(cache=True, parallel=True)
-def entries(hs, plv, pcx, pcy, pnx, pny, boxes, x0, sx, depth, starts, keys, objs):
+def entries(hs, plv, pcx, pcy, pnx, pny, sub0, depth, starts, keys, objs):
     """Sort key and object of every node of the objects ``hs``, as ``quadtree.entries``.
 
     ``starts[k]`` is the first entry of object ``hs[k]`` (``starts[k + 1] -
     starts[k]`` its node count).  ``objs`` holds h, or ~h for an object
-    entered in several cells (the walk's reference-point flag).
+    entered in several cells (the walk's reference-point flag).  The low
+    bits are ``sub0[h]`` in the object's first column, 0 in its second.
     """
     for k in prange(hs.shape[0]):
         h = hs[k]
         p = starts[k]
         n = starts[k + 1] - p
         level = plv[h]
-        s = depth - level
-        inv2s = 1.0 / (1 << s)
-        up = 2 * s + _LEVEL_BITS
-        t0 = (boxes[h, 0] * 0.5 - x0 * 0.5) * sx  # as in quantize
+        up = 2 * (depth - level) + _LEVEL_BITS
         tag = h if n == 1 else ~h
         for r in range(n):
-            x = pcx[h] + (r % pnx[h])
-            y = pcy[h] + (r // pnx[h])
-            sub = min(_sub(t0, inv2s, x), _SUB_TOP)
-            keys[p + r] = (((encode(x, y) << up) | level) << _SUB_BITS) | sub
+            col = r % pnx[h]
+            sub = sub0[h] if col == 0 else 0
+            code = encode(pcx[h] + col, pcy[h] + (r // pnx[h]))
+            keys[p + r] = (((code << up) | level) << _SUB_BITS) | sub
             objs[p + r] = tag
 
 
-@njit(cache=True)
-def refresh(sk, so, dirty, boxes, x0, sx, depth, out_k, out_o):
-    """Last call's sorted entries, minus the RELINKED objects', re-sorted; returns the count.
+@njit(cache=True, parallel=True)
+def refresh(sk, so, dirty, sub0, pcx, depth, nk, no, bounds, tmp_k, tmp_o, out_k, out_o):
+    """Last call's sorted entries, updated, merged with the sorted new ones ``nk, no``.
 
-    An object that kept its placement kept its cells, so only the low
-    ``_SUB_BITS`` of its keys (where minx falls inside the cell) can have
-    changed, and only if it MOVED: the kept keys are still sorted above
-    those bits, and an insertion sort (run while compacting) moves each
-    entry only within its own cell.  O(entries + displacements), reading
-    the boxes of the moved objects only.
+    The kept entries are those of objects not RELINKED: an object that kept
+    its placement kept its cells, so only the low ``_SUB_BITS`` of its keys
+    (where minx falls inside the cell) can have changed, and only if it
+    MOVED.  The kept keys are thus still sorted above those bits, and each
+    entry moves only within its own cell.  So the old entries are cut into
+    ``bounds.shape[0] - 1`` chunks at cell boundaries; each chunk, in
+    parallel, drops the RELINKED entries, re-keys the MOVED ones and
+    insertion-sorts them while compacting into ``tmp`` (O(entries +
+    displacements)).  A chunk's cells cover the keys from its first cell's
+    lowest key up to the next chunk's, so the new entries in that range are
+    found by binary search and merged in by the chunk alone, at an offset
+    known from the counts before it.  Ties keep the old order, kept entries
+    before new ones: the result is the stable sort, whatever the chunking or
+    thread count.  Returns the number of entries written to ``out``.
+    """
+    m = sk.shape[0]
+    nch = bounds.shape[0] - 1
+    bounds[0] = 0
+    bounds[nch] = m
+    for c in prange(1, nch):
+        b = c * m // nch
+        while 0 < b < m and (sk[b] >> _SUB_BITS) == (sk[b - 1] >> _SUB_BITS):
+            b += 1
+        bounds[c] = b
+    counts = np.empty(nch, np.int64)
+    for c in prange(nch):
+        counts[c] = _refresh_chunk(sk, so, bounds[c], bounds[c + 1], dirty, sub0, pcx, depth,
+                                   tmp_k, tmp_o)
+    # the new entries each chunk merges: nk[split[c]:split[c + 1]]
+    split = np.empty(nch + 1, np.int64)
+    split[0] = 0
+    split[nch] = nk.shape[0]
+    for c in range(1, nch):
+        b = bounds[c]
+        if b >= m:
+            split[c] = nk.shape[0]
+        else:
+            split[c] = np.searchsorted(nk, (sk[b] >> _SUB_BITS) << _SUB_BITS)
+    offsets = np.empty(nch, np.int64)
+    total = 0
+    for c in range(nch):
+        offsets[c] = total + split[c]
+        total += counts[c]
+    for c in prange(nch):
+        a = bounds[c]
+        _merge(tmp_k[a:a + counts[c]], tmp_o[a:a + counts[c]], nk[split[c]:split[c + 1]],
+               no[split[c]:split[c + 1]], out_k, out_o, offsets[c])
+    return total + nk.shape[0]
+
+
+@njit(inline="always")
+def _refresh_chunk(sk, so, a, b, dirty, sub0, pcx, depth, out_k, out_o):
+    """Old entries ``a:b``, the RELINKED dropped, re-keyed and sorted into ``out[a:]``; the count.
+
+    (Two stable counting passes instead of the insertion sort, branch-free,
+    measured no faster.)
     """
     lvmask = (1 << _LEVEL_BITS) - 1
-    k = 0
-    for e in range(sk.shape[0]):
+    k = a
+    for e in range(a, b):
         o = so[e]
         h = o ^ (o >> 31)
         d = dirty[h]
@@ -316,29 +416,31 @@ def refresh(sk, so, dirty, boxes, x0, sx, depth, out_k, out_o):
         nk = sk[e]
         if d == MOVED:
             key = nk >> _SUB_BITS
-            s = depth - (key & lvmask)
-            x = compact(key >> _LEVEL_BITS) >> s
-            t0 = (boxes[h, 0] * 0.5 - x0 * 0.5) * sx
-            nk = (key << _SUB_BITS) | min(_sub(t0, 1.0 / (1 << s), x), _SUB_TOP)
+            sub = sub0[h]
+            if o < 0:  # replicated: in its second column (x odd iff pcx even) the sub is 0
+                up = 2 * (depth - (key & lvmask)) + _LEVEL_BITS
+                if ((key >> up) ^ pcx[h]) & 1:
+                    sub = 0
+            nk = (key << _SUB_BITS) | sub
         t = k
-        while t > 0 and out_k[t - 1] > nk:
+        while t > a and out_k[t - 1] > nk:
             out_k[t] = out_k[t - 1]
             out_o[t] = out_o[t - 1]
             t -= 1
         out_k[t] = nk
         out_o[t] = o
         k += 1
-    return k
+    return k - a
 
 
-@njit(cache=True)
-def merge(ak, ao, bk, bo, out_k, out_o):
-    """Merge two sorted entry lists into ``out``."""
+@njit(inline="always")
+def _merge(ak, ao, bk, bo, out_k, out_o, at):
+    """Merge two sorted entry lists into ``out[at:]``, ``a`` first on ties."""
     i = 0
     j = 0
     na = ak.shape[0]
     nb = bk.shape[0]
-    for t in range(na + nb):
+    for t in range(at, at + na + nb):
         if j >= nb or (i < na and ak[i] <= bk[j]):
             out_k[t] = ak[i]
             out_o[t] = ao[i]
@@ -347,6 +449,24 @@ def merge(ak, ao, bk, bo, out_k, out_o):
             out_k[t] = bk[j]
             out_o[t] = bo[j]
             j += 1
+
+
+@njit(cache=True, parallel=True)
+def stream_rows(rows, chunks):
+    """Read ``rows`` front to back, in ``chunks`` parallel stretches.
+
+    Run before a gather in random order over rows just rewritten: the
+    rewrite (and everything since) has pushed them out of the cache, and
+    the hardware prefetcher brings them back far faster front to back than
+    random misses do (0.55 + 0.15 ms instead of 1.1 ms at 1e5 boxes).  The
+    returned sum only keeps the loads from being dropped.
+    """
+    n = rows.shape[0]
+    acc = 0.0
+    for c in prange(chunks):
+        for i in range(c * n // chunks, (c + 1) * n // chunks):
+            acc += rows[i, 0]
+    return acc
 
 
 @njit(cache=True)
@@ -395,14 +515,15 @@ def list_objects(cells, ncells, head, nodes, stamp, mark, out):
 
 
 @njit(cache=True)
-def touching_box(handles, shapes, qx0, qy0, qx1, qy1, out):
+def touching_box(handles, shapes, boxes, qx0, qy0, qx1, qy1, out):
     """Which objects overlap the box (strictly; circles exactly); returns the count."""
     k = 0
     for t in range(handles.shape[0]):
         h = handles[t]
         a = shapes[h]
         if a[0] == SHAPE_BOX:
-            hit = (a[1] < qx1) & (qx0 < a[3]) & (a[2] < qy1) & (qy0 < a[4])
+            b = boxes[h]
+            hit = (b[0] < qx1) & (qx0 < b[2]) & (b[1] < qy1) & (qy0 < b[3])
         else:
             hit = box_circle_overlap(qx0, qy0, qx1, qy1, a[1], a[2], a[3])
         if hit:
@@ -412,14 +533,15 @@ def touching_box(handles, shapes, qx0, qy0, qx1, qy1, out):
 
 
 @njit(cache=True)
-def containing_point(handles, shapes, x, y, out):
+def containing_point(handles, shapes, boxes, x, y, out):
     """Which objects strictly contain the point (x, y); returns the count."""
     k = 0
     for t in range(handles.shape[0]):
         h = handles[t]
         a = shapes[h]
         if a[0] == SHAPE_BOX:
-            hit = (a[1] < x) & (x < a[3]) & (a[2] < y) & (y < a[4])
+            b = boxes[h]
+            hit = (b[0] < x) & (x < b[2]) & (b[1] < y) & (y < b[3])
         else:
             hit = circle_overlap(x, y, 0.0, a[1], a[2], a[3])
         if hit:

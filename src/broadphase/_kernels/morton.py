@@ -55,13 +55,26 @@ def xor_level(c0, c1, depth):
     The highest non-zero 2-bit group of ``c0 ^ c1`` (not the sum of all of
     them) fixes the level: group g (counted from 0 at the bottom) means the
     corners part at level ``depth - 1 - g``.  The group of the highest set
-    bit b is ``b // 2``, read off with one count-leading-zeros instruction.
+    bit b is ``b // 2``, read off with one count-leading-zeros instruction;
+    equal codes give b = -1 and so ``depth``, with no branch (a branch on
+    "same cell" is a coin toss for small boxes, and mispredicting it cost
+    more than the rest).
     """
-    x = np.uint64(c0 ^ c1)
-    if x == 0:
-        return depth
-    bit = 63 - leading_zeros(x)
-    return depth - 1 - bit // 2
+    bit = 63 - np.int64(leading_zeros(np.uint64(c0 ^ c1)))  # ctlz(0) is 64
+    return depth - 1 - (bit >> 1)
+
+
+@njit(inline="always")
+def xor_level_xy(ix0, iy0, ix1, iy1, depth):
+    """:func:`xor_level` of the corners' codes, without encoding them.
+
+    The highest set bit of ``encode(dx, dy)`` (dx = ix0 ^ ix1, dy likewise)
+    is bit 2b of dx's highest bit b or bit 2b + 1 of dy's, so its 2-bit
+    group is the higher of the two highest bits: the bit length of
+    ``max(dx, dy)``.
+    """
+    d = max(ix0 ^ ix1, iy0 ^ iy1)
+    return depth - (64 - np.int64(leading_zeros(np.uint64(d))))
 
 
 @njit(inline="always")

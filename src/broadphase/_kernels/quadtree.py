@@ -51,7 +51,7 @@ many others' cells) make T grow beyond the k pairs.
 import numpy as np
 from numba import njit, prange
 
-from .morton import compact, encode, quantize, quantize_box, xor_level
+from .morton import compact, encode, quantize, quantize_box, xor_level_xy
 from .pairs import emit
 
 _LEVEL_BITS = 5
@@ -77,7 +77,7 @@ def _fit_shift(a, b):
 
 @njit(inline="always")
 def _level(ix0, iy0, ix1, iy1, depth, slack):
-    home = xor_level(encode(ix0, iy0), encode(ix1, iy1), depth)
+    home = xor_level_xy(ix0, iy0, ix1, iy1, depth)
     fit = depth - max(_fit_shift(ix0, ix1), _fit_shift(iy0, iy1))
     return max(home, fit - slack)
 
