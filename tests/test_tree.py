@@ -7,9 +7,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import Bundle, RuleBasedStateMachine, consumes, invariant, rule
+from numba import njit
 
 import broadphase as bp
 from broadphase import _tree, scenarios
+from broadphase._kernels import dynamic as _dyn
+from broadphase._kernels.quadtree import _sub
 
 ALL = np.iinfo(np.uint64).max
 
@@ -250,6 +253,7 @@ def test_moving_scene_matches_find_pairs(name, paths):
     rng = np.random.default_rng(0)
     for frame in range(6):
         np.testing.assert_array_equal(tree.pairs(), bp.find_pairs(boxes, method="brute"))
+        assert_kept_entries_fresh(tree)
         tree.validate()
         # all objects, then a tenth of them (the refresh path by default)
         rows = np.arange(3000) if frame % 2 else rng.choice(3000, 300, replace=False)
@@ -257,6 +261,49 @@ def test_moving_scene_matches_find_pairs(name, paths):
         boxes = boxes.copy()
         boxes[rows] += np.hstack([step, step])  # some leave the world: clamped, not lost
         tree.move(h[rows], boxes[rows])
+
+
+def assert_kept_entries_fresh(tree):
+    """The entries pairs() kept (refreshed or rebuilt) equal those sorted anew."""
+    keys, objs = tree._entries_of(np.flatnonzero(tree._plv[:tree._hwm] >= 0))
+    order = np.lexsort((objs, keys))  # ties in a cell: any order, so compare as sets
+    kept = np.lexsort((tree._so, tree._sk))
+    np.testing.assert_array_equal(tree._sk[kept], keys[order])
+    np.testing.assert_array_equal(tree._so[kept], objs[order])
+    assert (np.diff(tree._sk) >= 0).all(), "kept entries out of order"
+
+
+@njit
+def _sub0_and_sub(minx, x0, sx, s, cx):
+    t0 = (minx * 0.5 - x0 * 0.5) * sx
+    return _dyn._sub0(minx, x0, sx, s, cx), min(_sub(t0, 1.0 / (1 << s), cx), 255)
+
+
+@given(minx=st.floats(-1e3, 1e3), s=st.integers(0, 12), cx=st.integers(0, 4095),
+       sx=st.sampled_from([0.1, 1.0, 3.0, 2.0**-7]))
+def test_sub0_is_the_clamped_sub(minx, s, cx, sx):
+    """The branch-free sort-key sub of a move is the walk's ``_sub``, clamped."""
+    a, b = _sub0_and_sub(minx, -5.0, sx, s, cx)
+    assert a == b
+
+
+def test_lists_relink_at_their_first_reader():
+    tree = bp.LinearQuadtree((0, 0, 16, 16), 2)  # cells of 4 x 4
+    h = tree.insert([[0.5, 0.5, 1, 1], [8.5, 8.5, 9, 9]])
+    cell_before = tree._nodes[4 * h[1], _dyn.NODE_CELL]
+    tree.move(h, [[1, 1, 1.5, 1.5], [13, 13, 13.5, 13.5]])
+    assert tree._stale[h].tolist() == [0, 1]  # moved to another cell, its node not yet
+    assert tree._nodes[4 * h[1], _dyn.NODE_CELL] == cell_before
+    tree.validate()  # a stale object may sit in its old list
+    assert tree.pairs().tolist() == []  # pairs() does not need the lists
+    assert tree._stale[h[1]] == 1
+    assert tree.query([12, 12, 14, 14]).tolist() == [1]
+    assert tree._stale[h].tolist() == [0, 0]
+    assert tree._nodes[4 * h[1], _dyn.NODE_CELL] != cell_before
+    tree.move(h[1], [2, 13, 2.5, 13.5])
+    tree.remove(h[1])  # removing a stale object unlinks it from its old list
+    tree.validate()
+    assert tree.query([0, 0, 16, 16]).tolist() == [0]
 
 
 def test_circles_and_boxes_match_find_pairs():
