@@ -91,11 +91,11 @@ def quadtree_depth(boxes: NDArray[np.float64], half: float) -> int:
     return int(min(cap, max(1, math.floor(octaves + 1) + QUADTREE_BIAS)))
 
 
-def _sorted_entries(keys, objs, nbits):
+def _sorted_entries(keys, objs, nbits, grain=_radix._GRAIN):
     """Radix-sort (key, object) entries, using scratch for the second copy."""
     kb = _work.buffer("kb", keys.shape[0], np.int64)
     vb = _work.buffer("vb", objs.shape[0], objs.dtype)
-    return _radix.sort_pairs(keys, objs, kb, vb, nbits)
+    return _radix.sort_pairs(keys, objs, kb, vb, nbits, grain)
 
 
 def _no_tick(stage: str) -> None:

@@ -42,6 +42,8 @@ _REBUILD_SHARE = 0.5
 # from it when more than this share of the objects were stored since the
 # last call (dynamic.stream_rows).
 _STREAM_SHARE = 0.25
+# Fewest keys per chunk when sorting the entries of objects that changed cells.
+_NEW_GRAIN = 1 << 12
 # Entries per chunk of the parallel refresh.
 _REFRESH_GRAIN = 1 << 13
 _ALL_BITS = np.iinfo(np.uint64).max
@@ -337,7 +339,7 @@ class LinearQuadtree:
         self._nplaced = 0
         if m == 0:
             return np.empty((0, 2), np.intp)
-        if stream:
+        if stream:  # many boxes rewritten: bring them back for the walk's random gather
             _dyn.stream_rows(self._boxes[:n], 2)
         pairs, tests = _api.walk_sorted(skeys, sobjs, self._boxes, self._bounds[0],
                                         self._bounds[1], self._sx, self._sy, self._depth,
@@ -471,6 +473,7 @@ class LinearQuadtree:
         self._hwm += fresh
         at = slice(h[0], h[0] + n) if nreuse == 0 and n else h  # fresh slots: no gather
         self._groups[at], self._cats[at], self._masks[at] = filt
+        self._shapes[at, 0] = kind
         self._place(h, bxs, rows, kind)
         self._link(h)  # new objects are linked at once
         self._nstale -= n
@@ -575,7 +578,8 @@ class LinearQuadtree:
             so[:] = sobjs
         else:
             keys, objs = self._entries_of(relinked[self._plv[relinked] >= 0])
-            nk, no = _api._sorted_entries(keys, objs, self._nbits())
+            # a few thousand keys: chunks smaller than find_pairs' still pay
+            nk, no = _api._sorted_entries(keys, objs, self._nbits(), _NEW_GRAIN)
             m_old = self._sk.shape[0]
             sk, so = self._spare(m_old + nk.shape[0])
             bounds = np.empty(chunk_count(m_old, grain=_REFRESH_GRAIN) + 1, np.int64)

@@ -70,10 +70,11 @@ def store_and_place(h, boxes, rows, kind, box_rows, shapes, tree_boxes, x0, y0, 
                     slack, plv, pcx, pcy, pnx, pny, sub0, dirty, stale, changed):
     """Store boxes and shape rows, place them, flag those whose placement changed.
 
-    ``tree_boxes[h] = boxes``; ``shapes[h] = (kind, *rows, 0...)``, but of
-    a box only the kind unless ``box_rows``: only a walk with circles about
-    reads the coordinates of a box's row (a second copy of its box), and
-    writing them cost a tenth of a frame.  When
+    ``tree_boxes[h] = boxes``; ``shapes[h, 1:] = (*rows, 0...)``, but for a
+    box only if ``box_rows``: only a walk with circles about reads the
+    coordinates of a box's row (a second copy of its box).  The kind column
+    is the caller's (set once, at insert).  Moving every box is bound by
+    memory traffic: each row not written saved a tenth of the move.  When
     the placement of ``boxes[k]`` differs from the stored one (always for a
     new object: a free slot's level is -1), ``changed[k]`` is set, the new
     placement stored, the object marked RELINKED and ``stale``: its nodes
@@ -89,7 +90,6 @@ def store_and_place(h, boxes, rows, kind, box_rows, shapes, tree_boxes, x0, y0, 
         o = h[k]
         for t in range(4):
             tree_boxes[o, t] = boxes[k, t]
-        shapes[o, 0] = kind
         if box_rows or kind != SHAPE_BOX:
             for t in range(4):
                 shapes[o, 1 + t] = rows[k, t] if t < w else 0.0

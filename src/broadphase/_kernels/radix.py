@@ -21,19 +21,19 @@ _MAX_CHUNKS = 16
 
 
 @njit(cache=True, parallel=True)
-def sort_pairs(ka, va, kb, vb, nbits):
+def sort_pairs(ka, va, kb, vb, nbits, grain=_GRAIN):
     """Sort keys ``ka`` (>= 0, below 2**nbits) stably, permuting ``va`` alike.
 
     ``kb``/``vb`` are scratch of the same sizes; the passes ping-pong between
     the two pairs, so both are overwritten.  Returns the pair (keys, values)
-    that holds the result.
+    that holds the result.  ``grain``: fewest keys per chunk.
     """
     n = ka.shape[0]
     passes = max(1, (nbits + _MAX_BITS - 1) // _MAX_BITS)
     bits = (nbits + passes - 1) // passes
     radix = 1 << bits
     mask = radix - 1
-    nch = max(1, min(_MAX_CHUNKS, n // _GRAIN))
+    nch = max(1, min(_MAX_CHUNKS, n // grain))
     hist = np.empty((nch, radix), np.int64)
     for p in range(passes):
         shift = p * bits
