@@ -34,9 +34,9 @@ _SLACK = 0
 # A batch relinking this many objects or more links them in cell order.
 _SORTED_LINK = 4096
 # pairs() sorts all entries anew when more than this share of the objects
-# were moved, added or removed since the last call, else it refreshes the
-# last sorted entries (serial, and slower than the parallel sort from about
-# a tenth moved: benchmarks/moving.py, "move 1%" and "move all").
+# changed cells (or were added or removed) since the last call, else it
+# refreshes the last sorted entries in parallel; the refresh is the faster
+# even when every object moves and 12% change cells (benchmarks/moving.py).
 _REBUILD_SHARE = 0.5
 # pairs() streams the box table into the cache before the walk gathers
 # from it when more than this share of the objects were stored since the
@@ -101,12 +101,18 @@ class LinearQuadtree:
     Notes
     -----
     Handles are slot numbers: a handle stays valid until it is removed, and
-    a removed handle may be given to a later insert.  :meth:`pairs` keeps
-    its sorted entries for the next call: when few objects moved since
-    (under a tenth), it re-sorts only theirs, so a frame in which most
-    objects stand still costs less than :func:`broadphase.find_pairs`.  Using a removed or
-    unknown handle raises ``KeyError``.  A tree is not safe to change from
-    several threads at once.
+    a removed handle may be given to a later insert.  Using a removed or
+    unknown handle raises ``KeyError``.
+
+    :meth:`pairs` walks its own sorted entries, not the lists, and keeps
+    them for the next call: it sorts anew only the entries of objects that
+    changed cells since and re-orders the others inside their cells, so a
+    frame costs about one :func:`broadphase.find_pairs` when every object
+    moves and less when few do.  :meth:`move` updates each object's cells
+    at once but relinks the lists lazily: the first :meth:`query` or
+    :meth:`query_point` after moves brings them up to date (O(1) per object
+    that changed cells), so frames that only ask for pairs never pay for
+    list upkeep.  A tree is not safe to change from several threads at once.
 
     Examples
     --------
@@ -417,7 +423,7 @@ class LinearQuadtree:
         dict
             ``objects``; ``outside``: objects not wholly inside ``bounds``;
             ``levels``: objects entered at each level, 0 (the whole world) to
-            ``depth``; ``relinked``: objects the last insert or move linked
+            ``depth``; ``relinked``: objects the last insert or move placed
             into other cells (many per move means cells too fine);
             ``entries``, ``candidate_tests`` and ``pairs`` of the last
             :meth:`pairs` call (candidate tests are the box tests the walk

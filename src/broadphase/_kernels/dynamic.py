@@ -19,18 +19,22 @@ tests per pair: a tree is walked every frame, placed only incrementally.)
 So object h owns the nodes 4h .. 4h + 3, of which it uses ``nx * ny``.
 Its placement (level, lower-left cell, nx, ny) is kept; a move that leaves
 it unchanged touches no list (the common case for small steps), any other
-move is O(1): unlink up to four nodes, link up to four.  Big batches link
-in cell order (:func:`link_sorted`), so that a cell's list head is
-touched once per batch, not once per node.
+move is O(1): unlink up to four nodes, link up to four.  Unlike the seeds,
+the relinking waits (the object is marked stale) until something reads
+the lists, a query: pairs need no lists, and a frame that moves everything
+then spends nothing on them.  Big batches link in cell order
+(:func:`link_sorted`), so that a cell's list head is touched once per
+batch, not once per node.
 
 Pairs come from the same entries as in ``find_pairs`` (one sort key per
 node: the cell's pre-order key and the position of minx inside the cell),
 walked once with the ancestor stack (``quadtree.walk``); the reference-point
 rule drops the pairs that several replicas of two straddlers would repeat.
 Frames are coherent: the entries sorted for the last ``pairs()`` are kept,
-those of objects that changed cells are dropped, the rest re-keyed and
-re-sorted within their cells (:func:`refresh`), and merged with the
-freshly sorted entries of the moved objects (:func:`merge`), instead of
+those of objects that changed cells are dropped, the rest re-keyed (from
+``sub0``, stored by the move) and re-sorted within their cells, and merged
+with the freshly sorted entries of the objects that changed cells, in
+parallel chunks cut at cell boundaries (:func:`refresh`), instead of
 re-sorting everything.  Coordinates are quantized with clamping, so
 objects partly or wholly outside the bounds sit in the border cells:
 monotone quantization keeps every overlap visible.
