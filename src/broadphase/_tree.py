@@ -57,6 +57,7 @@ _SLOT_ARRAYS = (
     # The narrow phase's SHAPE_* rows; a box's row holds its box only while
     # the tree has circles (only then does a walk read it), else only its kind.
     ("_shapes", np.float64, (5,), None),
+    ("_kind", np.int8, (), None),  # SHAPE_BOX or SHAPE_CIRCLE, as _shapes[:, 0]
     ("_groups", np.int64, (), None),
     ("_cats", np.uint64, (), None),
     ("_masks", np.uint64, (), None),
@@ -479,7 +480,7 @@ class LinearQuadtree:
         self._hwm += fresh
         at = slice(h[0], h[0] + n) if nreuse == 0 and n else h  # fresh slots: no gather
         self._groups[at], self._cats[at], self._masks[at] = filt
-        self._shapes[at, 0] = kind
+        self._shapes[at, 0] = self._kind[at] = kind
         self._place(h, bxs, rows, kind)
         self._link(h)  # new objects are linked at once
         self._nstale -= n
@@ -556,10 +557,10 @@ class LinearQuadtree:
         The first circle makes the walk read the boxes' shape rows: fill them.
         """
         before = self._nshaped
-        self._nshaped += sign * int(np.count_nonzero(self._shapes[h, 0] == SHAPE_CIRCLE))
+        self._nshaped += sign * int(np.count_nonzero(self._kind[h] == SHAPE_CIRCLE))
         if before == 0 and self._nshaped > 0:
             n = self._hwm
-            boxes = np.flatnonzero((self._plv[:n] >= 0) & (self._shapes[:n, 0] == SHAPE_BOX))
+            boxes = np.flatnonzero((self._plv[:n] >= 0) & (self._kind[:n] == SHAPE_BOX))
             self._shapes[boxes, 1:] = self._boxes[boxes]
         self._ngrouped += sign * int(np.count_nonzero(self._groups[h]))
         self._nmasked += sign * int(np.count_nonzero((self._cats[h] != _ALL_BITS)
@@ -657,7 +658,7 @@ class LinearQuadtree:
             raise KeyError(f"handle {arr.max()}: not in the tree (removed or never inserted)")
         self._mark += 1
         at, code = _dyn.check_handles(h, self._plv, self._hwm, self._stamp, self._mark,
-                                      self._shapes, kind)
+                                      self._kind, int(kind))
         if code == 1:
             raise KeyError(f"handle {arr[at]}: not in the tree (removed or never inserted)")
         if code == 2:
@@ -774,6 +775,7 @@ def _validate(tree: LinearQuadtree) -> None:
             continue
         assert nodes[:r.shape[0]].tolist() == cells.tolist() and (nodes[r.shape[0]:] == -1).all(), \
             f"object {h}: nodes in cells {nodes.tolist()}, expected {cells.tolist()}"
+    assert (tree._kind[live] == tree._shapes[live, 0]).all(), "kinds differ from shape rows"
     if tree._nshaped:
         boxes = live[tree._shapes[live, 0] == SHAPE_BOX]
         assert (tree._shapes[boxes, 1:] == tree._boxes[boxes]).all(), "a box's shape row is stale"

@@ -157,11 +157,12 @@ def placement(boxes, x0, y0, sx, sy, depth, slack, lv, cx, cy, nx, ny):
 
 
 @njit(cache=True, parallel=True)
-def check_handles(h, plv, hwm, stamp, mark, shapes, kind):
+def check_handles(h, plv, hwm, stamp, mark, kinds, kind):
     """First position of a handle that is unknown, repeated or of the wrong kind.
 
     Code 1: not live; 2: seen before in ``h``; 3: when ``kind >= 0``, its
-    shape is of another kind.  Returns ``(position, code)``, ``(-1, 0)`` when all are fine.
+    shape is of another kind (``kinds``: one SHAPE_* per slot, a byte each,
+    not the shape table's first column, whose rows fill a cache line each).  Returns ``(position, code)``, ``(-1, 0)`` when all are fine.
     Handles in increasing order (a frame's "move them all") cannot repeat:
     one parallel pass checks them.  Otherwise, or to name the first bad
     one, a serial pass marks each handle seen with ``stamp[k] = mark`` (O(n),
@@ -173,15 +174,15 @@ def check_handles(h, plv, hwm, stamp, mark, shapes, kind):
         k = h[t]
         if k < 0 or k >= hwm:
             bad += 1
-        elif plv[k] < 0 or (kind >= 0 and shapes[k, 0] != kind) or (t > 0 and h[t - 1] >= k):
+        elif plv[k] < 0 or (kind >= 0 and kinds[k] != kind) or (t > 0 and h[t - 1] >= k):
             bad += 1
     if bad == 0:
         return -1, 0
-    return _check_serial(h, plv, hwm, stamp, mark, shapes, kind)
+    return _check_serial(h, plv, hwm, stamp, mark, kinds, kind)
 
 
 @njit(inline="always")
-def _check_serial(h, plv, hwm, stamp, mark, shapes, kind):
+def _check_serial(h, plv, hwm, stamp, mark, kinds, kind):
     for t in range(h.shape[0]):
         k = h[t]
         if k < 0 or k >= hwm or plv[k] < 0:
@@ -189,7 +190,7 @@ def _check_serial(h, plv, hwm, stamp, mark, shapes, kind):
         if stamp[k] == mark:
             return t, 2
         stamp[k] = mark
-        if kind >= 0 and shapes[k, 0] != kind:
+        if kind >= 0 and kinds[k] != kind:
             return t, 3
     return -1, 0
 
