@@ -162,7 +162,8 @@ def check_handles(h, plv, hwm, stamp, mark, kinds, kind):
 
     Code 1: not live; 2: seen before in ``h``; 3: when ``kind >= 0``, its
     shape is of another kind (``kinds``: one SHAPE_* per slot, a byte each,
-    not the shape table's first column, whose rows fill a cache line each).  Returns ``(position, code)``, ``(-1, 0)`` when all are fine.
+    not the shape table's first column, whose rows fill a cache line each).
+    Returns ``(position, code)``, ``(-1, 0)`` when all are fine.
     Handles in increasing order (a frame's "move them all") cannot repeat:
     one parallel pass checks them.  Otherwise, or to name the first bad
     one, a serial pass marks each handle seen with ``stamp[k] = mark`` (O(n),
