@@ -13,17 +13,15 @@ best and median time of each stage over ``--frames`` frames.
 
 from __future__ import annotations
 
-import argparse
 import time
 
 import numpy as np
 
-import broadphase as bp
+import moving
 import stages
-from broadphase import _api, _cast, _tree
+from broadphase import _api, _cast
 from broadphase._kernels import dynamic as _dyn
 from broadphase._kernels.narrow import SHAPE_BOX
-from broadphase.scenarios import Bouncing
 
 
 def _timer(times: dict):
@@ -55,16 +53,7 @@ def tree_frame(tree, h, boxes, tick):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--n", type=int, default=100_000)
-    ap.add_argument("--depth", type=int, default=6)
-    ap.add_argument("--frames", type=int, default=40)
-    args = ap.parse_args(argv)
-    scene = Bouncing(args.n)
-    tree = _tree.LinearQuadtree((0, 0, scene.world, scene.world), args.depth)
-    h = tree.insert(scene.boxes())
-    tree.pairs()
-    bp.find_pairs(scene.boxes(), method="grid")
+    args, scene, tree, h = moving.setup(argv, __doc__, 40)
     ours: dict = {}
     theirs: dict = {}
     for _ in range(args.frames):
