@@ -481,30 +481,29 @@ class LinearQuadtree:
         at = slice(h[0], h[0] + n) if nreuse == 0 and n else h  # fresh slots: no gather
         self._groups[at], self._cats[at], self._masks[at] = filt
         self._shapes[at, 0] = self._kind[at] = kind
-        self._place(h, bxs, rows, kind)
-        self._link(h)  # new objects are linked at once
-        self._nstale -= n
+        self._place(h, bxs, rows, kind, new=True)
         self._count += n
         self._count_kinds(h, 1)
         return h
 
-    def _place(self, h, bxs, rows, kind) -> None:
+    def _place(self, h, bxs, rows, kind, new: bool = False) -> None:
         """Store the objects' boxes and shapes and their placement.
 
-        Objects that changed cells are marked stale: their list nodes move
-        at the next :meth:`_relink`, so that frames which ask only for
-        :meth:`pairs` (which walks its own sorted entries) never pay for
-        list upkeep.
+        ``new`` objects are linked into their cells' lists at once.  Moved
+        objects that changed cells are marked stale instead: their list
+        nodes move at the next :meth:`_relink`, so that frames which ask
+        only for :meth:`pairs` (which walks its own sorted entries) never
+        pay for list upkeep.
         """
-        changed = _work.buffer("tchanged", h.shape[0], np.bool_)
         self._nplaced += h.shape[0]
-        _dyn.store_and_place(h, bxs, rows, kind, self._nshaped > 0, self._shapes, self._boxes,
-                             self._bounds[0],
-                             self._bounds[1], self._sx, self._sy, self._depth, _SLACK,
-                             self._plv, self._pcx, self._pcy, self._pnx, self._pny,
-                             self._sub0, self._dirty, self._stale, changed)
-        self._relinked = int(np.count_nonzero(changed))
-        self._nstale += self._relinked
+        self._relinked = _dyn.store_and_place(
+            h, bxs, rows, kind, self._nshaped > 0, self._shapes, self._boxes, self._bounds[0],
+            self._bounds[1], self._sx, self._sy, self._depth, _SLACK, self._plv, self._pcx,
+            self._pcy, self._pnx, self._pny, self._sub0, self._dirty, self._stale)
+        if new:
+            self._link(h)
+        else:
+            self._nstale += self._relinked
 
     def _relink(self) -> None:
         """Move the nodes of every stale object into the lists of its cells (O(1) each)."""

@@ -71,8 +71,8 @@ RELINKED = 2  # its cells (or it was added or removed): drop its entries, make n
 
 @njit(cache=True, parallel=True)
 def store_and_place(h, boxes, rows, kind, box_rows, shapes, tree_boxes, x0, y0, sx, sy, depth,
-                    slack, plv, pcx, pcy, pnx, pny, sub0, dirty, stale, changed):
-    """Store boxes and shape rows, place them, flag those whose placement changed.
+                    slack, plv, pcx, pcy, pnx, pny, sub0, dirty, stale):
+    """Store boxes and shape rows, place them; returns how many changed placement.
 
     ``tree_boxes[h] = boxes``; ``shapes[h, 1:] = (*rows, 0...)``, but for a
     box only if ``box_rows``: only a walk with circles about reads the
@@ -80,7 +80,7 @@ def store_and_place(h, boxes, rows, kind, box_rows, shapes, tree_boxes, x0, y0, 
     is the caller's (set once, at insert).  Moving every box is bound by
     memory traffic: each row not written saved a tenth of the move.  When
     the placement of ``boxes[k]`` differs from the stored one (always for a
-    new object: a free slot's level is -1), ``changed[k]`` is set, the new
+    new object: a free slot's level is -1), it is counted, the new
     placement stored, the object marked RELINKED and ``stale``: its nodes
     stay in the lists of its old cells until :func:`unlink_stale` and a
     link (the lists are brought up to date lazily, by their first reader).
@@ -90,6 +90,7 @@ def store_and_place(h, boxes, rows, kind, box_rows, shapes, tree_boxes, x0, y0, 
     """
     w = rows.shape[1]
     top = (1 << depth) - 1
+    changed = 0
     for k in prange(h.shape[0]):
         o = h[k]
         for t in range(4):
@@ -101,10 +102,10 @@ def store_and_place(h, boxes, rows, kind, box_rows, shapes, tree_boxes, x0, y0, 
         sub = _sub0(boxes[k, 0], x0, sx, depth - lv, cx)
         ch = ((plv[o] != lv) | (pcx[o] != cx) | (pcy[o] != cy) | (pnx[o] != nx)
               | (pny[o] != ny))
-        changed[k] = ch
         rekey = sub0[o] != sub
         sub0[o] = sub
         if ch:
+            changed += 1
             plv[o] = lv
             pcx[o] = cx
             pcy[o] = cy
@@ -114,6 +115,7 @@ def store_and_place(h, boxes, rows, kind, box_rows, shapes, tree_boxes, x0, y0, 
             stale[o] = 1
         elif rekey:
             dirty[o] = max(dirty[o], MOVED)
+    return changed
 
 
 # 2**-s, exact: a table load instead of a division per object.
@@ -464,7 +466,9 @@ def stream_rows(rows, chunks):
     Run before a gather in random order over rows just rewritten: the
     rewrite (and everything since) has pushed them out of the cache, and
     the hardware prefetcher brings them back far faster front to back than
-    random misses do (0.55 + 0.15 ms instead of 1.1 ms at 1e5 boxes).  The
+    random misses do (0.55 + 0.15 ms instead of 1.1 ms for 1e5 boxes, as
+    measured while writing this; ``benchmarks/frame_stages.py`` times the
+    two stages in a frame).  The
     returned sum only keeps the loads from being dropped.
     """
     n = rows.shape[0]
