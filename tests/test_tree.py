@@ -287,6 +287,27 @@ def test_sub0_is_the_clamped_sub(minx, s, cx, sx):
     assert a == b
 
 
+@given(seed=st.integers(0, 2**32 - 1), nch=st.sampled_from([1, 2, 5, 1000]))
+@settings(max_examples=25, deadline=None)
+def test_relinked_entries_are_those_of_the_relinked_objects(seed, nch):
+    """One pass over the flags gives the entries of the placed RELINKED objects, in handle order."""
+    rng = np.random.default_rng(seed)
+    boxes = scenarios.make("uniform", 300, seed=seed % 1000)
+    tree = bp.LinearQuadtree((0, 0, 1000, 1000), depth=int(rng.integers(1, 8)))
+    h = tree.insert(boxes)
+    tree.pairs()
+    moved = rng.permutation(h)[:200]
+    tree.move(moved, boxes[moved] + rng.uniform(-60, 60, (200, 1)))
+    tree.remove(moved[:50])  # RELINKED too, but placed nowhere
+    n = tree._hwm
+    keys, objs = _dyn.relinked_entries(tree._dirty[:n], tree._plv, tree._pcx, tree._pcy,
+                                       tree._pnx, tree._pny, tree._sub0, tree._depth, nch)
+    want = np.flatnonzero((tree._dirty[:n] == _dyn.RELINKED) & (tree._plv[:n] >= 0))
+    assert want.shape[0] > 0
+    wk, wo = tree._entries_of(want)
+    assert keys.tolist() == wk.tolist() and objs.tolist() == wo.tolist()
+
+
 def test_lists_relink_at_their_first_reader():
     tree = bp.LinearQuadtree((0, 0, 16, 16), 2)  # cells of 4 x 4
     h = tree.insert([[0.5, 0.5, 1, 1], [8.5, 8.5, 9, 9]])

@@ -575,15 +575,17 @@ class LinearQuadtree:
         """
         n = self._hwm
         dirty = self._dirty[:n]
-        relinked = np.flatnonzero(dirty == _dyn.RELINKED)
-        if self._sk is None or relinked.shape[0] > _REBUILD_SHARE * max(self._count, 1):
+        relinked = np.count_nonzero(dirty == _dyn.RELINKED)
+        if self._sk is None or relinked > _REBUILD_SHARE * max(self._count, 1):
             keys, objs = self._entries_of(np.flatnonzero(self._plv[:n] >= 0))
             skeys, sobjs = _api._sorted_entries(keys, objs, self._nbits())
             sk, so = self._spare(skeys.shape[0])
             sk[:] = skeys
             so[:] = sobjs
         else:
-            keys, objs = self._entries_of(relinked[self._plv[relinked] >= 0])
+            keys, objs = _dyn.relinked_entries(dirty, self._plv, self._pcx, self._pcy, self._pnx,
+                                               self._pny, self._sub0, self._depth,
+                                               chunk_count(n, grain=_REFRESH_GRAIN))
             # a few thousand keys: chunks smaller than find_pairs' still pay
             nk, no = _api._sorted_entries(keys, objs, self._nbits(), _NEW_GRAIN)
             m_old = self._sk.shape[0]
