@@ -34,11 +34,12 @@ import broadphase.dask as bpd
 from broadphase import scenarios
 
 
-def write(boxes: np.ndarray, folder: str, files: int) -> None:
+def write(boxes: np.ndarray, folder: str, files: int, row_group: int | None) -> None:
     os.makedirs(folder, exist_ok=True)
     for k, part in enumerate(np.array_split(boxes, files)):
         table = pa.table({c: part[:, t] for t, c in enumerate(bpd.COLUMNS)})
-        pq.write_table(table, os.path.join(folder, f"part-{k:04d}.parquet"))
+        pq.write_table(table, os.path.join(folder, f"part-{k:04d}.parquet"),
+                       row_group_size=row_group)
 
 
 def save(pairs: np.ndarray, path: str) -> int:
@@ -46,7 +47,7 @@ def save(pairs: np.ndarray, path: str) -> int:
     return len(pairs)
 
 
-def run(folder: str, out: str, workers: int, limit: str, tile_rows: int):
+def run(folder: str, out: str, workers: int, limit: str, tile_rows: int, reader: str):
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                       memory_limit=limit, dashboard_address=None) as cluster, \
             Client(cluster) as client:
@@ -54,8 +55,8 @@ def run(folder: str, out: str, workers: int, limit: str, tile_rows: int):
         sampler = MemorySampler()
         t = time.perf_counter()
         with sampler.sample("run", measure="process", interval=0.1):
-            df = dd.read_parquet(folder)
-            lazy = bpd.find_pairs(df, tile_rows=tile_rows)
+            boxes = dd.read_parquet(folder) if reader == "dataframe" else bpd.read_parquet(folder)
+            lazy = bpd.find_pairs(boxes, tile_rows=tile_rows)
             writes = [dask.delayed(save)(b, os.path.join(out, f"b{k:05d}.npy"))
                       for k, b in enumerate(lazy.to_delayed().ravel())]
             counts = client.compute(writes, sync=True)
@@ -72,11 +73,15 @@ def main(argv=None):
     ap.add_argument("--memory-limit", default="1GiB")
     ap.add_argument("--tile-rows", type=int, default=500_000)
     ap.add_argument("--dir", default="/tmp/broadphase-parquet")
+    ap.add_argument("--row-group", type=int, default=None,
+                    help="rows per Parquet row group (chunk) when writing the files")
+    ap.add_argument("--reader", choices=["pyarrow", "dataframe"], default="pyarrow",
+                    help="broadphase.dask.read_parquet, or dask.dataframe.read_parquet")
     args = ap.parse_args(argv)
     boxes = scenarios.make("uniform", args.n)
-    folder = os.path.join(args.dir, f"uniform-{args.n}")
+    folder = os.path.join(args.dir, f"uniform-{args.n}-{args.files}-{args.row_group or 'all'}")
     if not os.path.isdir(folder):
-        write(boxes, folder, args.files)
+        write(boxes, folder, args.files, args.row_group)
     size = sum(os.path.getsize(os.path.join(folder, f)) for f in os.listdir(folder))
     t = time.perf_counter()
     ref = bp.find_pairs(boxes)
@@ -89,7 +94,7 @@ def main(argv=None):
         os.makedirs(out, exist_ok=True)
         for f in os.listdir(out):
             os.remove(os.path.join(out, f))
-        seconds, peak, k = run(folder, out, w, args.memory_limit, args.tile_rows)
+        seconds, peak, k = run(folder, out, w, args.memory_limit, args.tile_rows, args.reader)
         got = np.concatenate([np.load(os.path.join(out, f)) for f in sorted(os.listdir(out))])
         if not np.array_equal(got, ref):
             raise AssertionError("broadphase.dask disagrees with find_pairs")

@@ -111,3 +111,79 @@ def test_empty_partitions():
     assert 0 in arr.chunks[0]
     got = bpd.find_pairs(arr, tile_rows=250).compute()
     np.testing.assert_array_equal(got, bp.find_pairs(boxes))
+
+
+def _tiling(rng, strips, cells):
+    """Random strip and cell edges on an integer grid (so boxes touch them), numbered at random."""
+    xs = np.concatenate([[-np.inf], np.sort(rng.integers(0, 20, strips - 1)), [np.inf]])
+    inner = np.sort(rng.integers(0, 20, (strips, cells - 1)), axis=1)
+    ybounds = np.hstack([np.full((strips, 1), -np.inf), inner, np.full((strips, 1), np.inf)])
+    return xs.astype(float), ybounds.astype(float), rng.permutation(strips * cells)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 5), st.integers(1, 5), st.integers(0, 60), st.integers(0, 2**32 - 1))
+def test_tile_kernels_against_the_half_open_regions(strips, cells, n, seed):
+    """A box is in every tile whose region [x0, x1) x [y0, y1) meets it, once; a point in one."""
+    from broadphase._kernels import tiles
+
+    rng = np.random.default_rng(seed)
+    xs, ybounds, rank = _tiling(rng, strips, cells)
+    xy = rng.integers(-2, 22, (n, 2)).astype(float)
+    boxes = np.hstack([xy, xy + rng.integers(0, 8, (n, 2))])
+    order, starts = tiles.split_by_tile(boxes, xs, ybounds, rank)
+    for i in range(strips):
+        for c in range(cells):
+            x0, x1, y0, y1 = xs[i], xs[i + 1], ybounds[i, c], ybounds[i, c + 1]
+            meets = ((boxes[:, 0] < x1) & (boxes[:, 2] >= x0)
+                     & (boxes[:, 1] < y1) & (boxes[:, 3] >= y0))
+            t = rank[i * cells + c]
+            assert order[starts[t]:starts[t + 1]].tolist() == np.flatnonzero(meets).tolist()
+            inside = (xy[:, 0] >= x0) & (xy[:, 0] < x1) & (xy[:, 1] >= y0) & (xy[:, 1] < y1)
+            got = tiles.tile_of_points(xy[:, 0], xy[:, 1], xs, ybounds, rank)
+            assert np.array_equal(got == t, inside)
+
+
+def _write_parquet(folder, boxes, files, row_group, **extra):
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    paths = []
+    for k, part in enumerate(np.array_split(np.arange(len(boxes)), files)):
+        cols = {c: boxes[part, t] for t, c in enumerate(bpd.COLUMNS)}
+        cols.update({name: v[part] for name, v in extra.items()})
+        paths.append(str(folder / f"part-{k:03d}.parquet"))
+        pq.write_table(pa.table(cols), paths[-1], row_group_size=row_group)
+    return paths
+
+
+def test_read_parquet_row_groups_in_file_order(tmp_path):
+    boxes = adversarial(3000, seed=7)
+    g = np.arange(3000) % 4
+    paths = _write_parquet(tmp_path, boxes, 3, 400, team=g)
+    arr = bpd.read_parquet(tmp_path)
+    assert arr.chunks[0] == (400, 400, 200) * 3 and arr.dtype == np.float64
+    np.testing.assert_array_equal(arr.compute(), boxes)
+    for same in (paths, str(tmp_path / "*.parquet")):
+        np.testing.assert_array_equal(bpd.read_parquet(same).compute(), boxes)
+    np.testing.assert_array_equal(bpd.read_parquet(paths[1]).compute(), boxes[1000:2000])
+    team = bpd.read_parquet(tmp_path, "team", np.int64)
+    assert team.shape == (3000,)
+    got = bpd.find_pairs(arr, groups=team, tile_rows=700).compute()
+    np.testing.assert_array_equal(got, bp.find_pairs(boxes, groups=g))
+
+
+def test_read_parquet_errors(tmp_path):
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    with pytest.raises(ValueError, match="expected Parquet files, found none"):
+        bpd.read_parquet(tmp_path)
+    pq.write_table(pa.table({"minx": [0.0], "miny": [0.0], "maxx": [1.0]}),
+                   tmp_path / "a.parquet")
+    with pytest.raises(ValueError, match="missing maxy"):
+        bpd.read_parquet(tmp_path)
+    pq.write_table(pa.table({"v": pa.array([1.5, None])}), tmp_path / "b.parquet")
+    with pytest.raises(ValueError, match="v: expected values, found 1 nulls"):
+        bpd.read_parquet(tmp_path / "b.parquet", "v").compute()
+    pq.write_table(pa.table({"v": [1.5, 2.0]}), tmp_path / "c.parquet")
+    with pytest.raises(TypeError):  # floats are no int64
+        bpd.read_parquet(tmp_path / "c.parquet", "v", np.int64).compute()
