@@ -7,12 +7,15 @@ Usage (the figures of docs/benchmarks.md, "Beyond one machine")::
 Writes the ``uniform`` scene of n boxes to ``--files`` Parquet files (once,
 into ``--dir``), then for each worker count starts a ``distributed.LocalCluster``
 of that many single-threaded worker processes with ``--memory-limit`` each,
-reads the files with ``dask.dataframe.read_parquet``, runs
+reads the files with ``broadphase.dask.read_parquet`` (``--reader dataframe``:
+``dask.dataframe.read_parquet``), runs
 ``broadphase.dask.find_pairs`` and has every bucket of pairs saved by the
 worker that made it (nothing is gathered into one process).  The saved
 pairs are then checked equal to ``broadphase.find_pairs`` on all boxes in
 this process.  Prints wall time and the peak memory of the workers
-(``distributed.diagnostics.MemorySampler``, process memory) per run.
+(``distributed.diagnostics.MemorySampler``: the peak of their summed process
+memory, divided by their number) per run; ``--peaks`` also each worker's own
+peak while each kind of task ran.
 """
 
 from __future__ import annotations
@@ -47,11 +50,40 @@ def save(pairs: np.ndarray, path: str) -> int:
     return len(pairs)
 
 
-def run(folder: str, out: str, workers: int, limit: str, tile_rows: int, reader: str):
+def _rss_mib() -> float:
+    with open("/proc/self/status") as f:
+        return next(int(line.split()[1]) / 1024 for line in f if line.startswith("VmRSS"))
+
+
+def watch_peaks(dask_worker=None) -> None:
+    """In a worker: a thread noting the peak RSS while each kind of task runs (every 5 ms)."""
+    import threading
+
+    peaks = dask_worker._bp_peaks = {}
+
+    def loop():
+        while True:
+            r = _rss_mib()
+            running = [ts.key for ts in dask_worker.state.executing]
+            for key in running or ["idle"]:
+                kind = str(key[0] if isinstance(key, tuple) else key).split("-")[0]
+                peaks[kind] = max(peaks.get(kind, 0.0), r)
+            time.sleep(0.005)
+    threading.Thread(target=loop, daemon=True).start()
+
+
+def peaks_of(dask_worker=None) -> dict:
+    return {k: round(v) for k, v in sorted(dask_worker._bp_peaks.items(), key=lambda kv: -kv[1])}
+
+
+def run(folder: str, out: str, workers: int, limit: str, tile_rows: int, reader: str,
+        peaks: bool):
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                       memory_limit=limit, dashboard_address=None) as cluster, \
             Client(cluster) as client:
         client.run(lambda: __import__("broadphase").find_pairs(np.zeros((2, 4))))  # load kernels
+        if peaks:
+            client.run(watch_peaks)
         sampler = MemorySampler()
         t = time.perf_counter()
         with sampler.sample("run", measure="process", interval=0.1):
@@ -61,6 +93,9 @@ def run(folder: str, out: str, workers: int, limit: str, tile_rows: int, reader:
                       for k, b in enumerate(lazy.to_delayed().ravel())]
             counts = client.compute(writes, sync=True)
         seconds = time.perf_counter() - t
+        if peaks:
+            for w, p in client.run(peaks_of).items():
+                print(f"  peak MiB by task kind, {w}: {p}")
         peak = sampler.to_pandas()["run"].max()
         return seconds, peak / workers, sum(counts)
 
@@ -77,6 +112,8 @@ def main(argv=None):
                     help="rows per Parquet row group (chunk) when writing the files")
     ap.add_argument("--reader", choices=["pyarrow", "dataframe"], default="pyarrow",
                     help="broadphase.dask.read_parquet, or dask.dataframe.read_parquet")
+    ap.add_argument("--peaks", action="store_true",
+                    help="print each worker's peak memory per kind of task")
     args = ap.parse_args(argv)
     boxes = scenarios.make("uniform", args.n)
     folder = os.path.join(args.dir, f"uniform-{args.n}-{args.files}-{args.row_group or 'all'}")
@@ -94,12 +131,14 @@ def main(argv=None):
         os.makedirs(out, exist_ok=True)
         for f in os.listdir(out):
             os.remove(os.path.join(out, f))
-        seconds, peak, k = run(folder, out, w, args.memory_limit, args.tile_rows, args.reader)
+        seconds, peak, k = run(folder, out, w, args.memory_limit, args.tile_rows, args.reader,
+                                args.peaks)
         got = np.concatenate([np.load(os.path.join(out, f)) for f in sorted(os.listdir(out))])
         if not np.array_equal(got, ref):
             raise AssertionError("broadphase.dask disagrees with find_pairs")
         print(f"  {w} worker(s), {args.memory_limit} each: {seconds:.1f} s, peak worker memory "
-              f"{peak / 2**20:,.0f} MiB (process), {k:,} pairs, equal to find_pairs")
+              f"{peak / 2**20:,.0f} MiB (process, mean of the workers), {k:,} pairs, equal to "
+              f"find_pairs")
 
 
 if __name__ == "__main__":
