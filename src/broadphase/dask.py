@@ -23,8 +23,10 @@ Dask does the distribution, :func:`broadphase.find_pairs` the geometry:
    rows of ``broadphase.find_pairs`` on the whole data.
 
 Memory per task is bounded by a tile (``tile_rows`` boxes, plus replicas)
-or a bucket of pairs, never by n.  Needs the ``dask`` extra (``dask[array,
-dataframe]``, and ``distributed`` for a cluster).
+or a bucket of pairs, never by n.  :func:`read_parquet` reads Parquet files
+straight into a Dask array with pyarrow, one chunk per row group, keeping
+pandas off the workers.  Needs the ``dask`` extra (``dask[array,
+dataframe]``, ``pyarrow``, and ``distributed`` for a cluster).
 
 Examples
 --------
@@ -138,15 +140,14 @@ def read_parquet(path, columns=COLUMNS, dtype=np.float64) -> da.Array:
     --------
     >>> import os, tempfile, numpy as np, pyarrow as pa, pyarrow.parquet as pq
     >>> import broadphase.dask as bpd
-    >>> folder = tempfile.mkdtemp()
     >>> table = pa.table({"minx": [0.0, 1.0], "miny": [0.0, 1.0], "maxx": [2.0, 3.0],
     ...                   "maxy": [2.0, 3.0], "team": [1, 2]})
-    >>> pq.write_table(table, os.path.join(folder, "part-0.parquet"), row_group_size=1)
-    >>> boxes = bpd.read_parquet(folder)
-    >>> boxes.chunks
-    ((1, 1), (4,))
-    >>> bpd.find_pairs(boxes, groups=bpd.read_parquet(folder, "team", np.int64)).compute().tolist()
-    [[0, 1]]
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     pq.write_table(table, os.path.join(folder, "part-0.parquet"), row_group_size=1)
+    ...     boxes = bpd.read_parquet(folder)
+    ...     team = bpd.read_parquet(folder, "team", np.int64)
+    ...     print(boxes.chunks, bpd.find_pairs(boxes, groups=team).compute().tolist())
+    ((1, 1), (4,)) [[0, 1]]
     """
     import pyarrow.parquet as pq
 
