@@ -265,7 +265,7 @@ def test_moving_scene_matches_find_pairs(name, paths):
 
 def assert_kept_entries_fresh(tree):
     """The entries pairs() kept (refreshed or rebuilt) equal those sorted anew."""
-    keys, objs = tree._entries_of(np.flatnonzero(tree._plv[:tree._hwm] >= 0))
+    keys, objs = tree._entries_of(-1)
     order = np.lexsort((objs, keys))  # ties in a cell: any order, so compare as sets
     kept = np.lexsort((tree._so, tree._sk))
     np.testing.assert_array_equal(tree._sk[kept], keys[order])
@@ -290,7 +290,7 @@ def test_sub0_is_the_clamped_sub(minx, s, cx, sx):
 @given(seed=st.integers(0, 2**32 - 1), nch=st.sampled_from([1, 2, 5, 1000]))
 @settings(max_examples=25, deadline=None)
 def test_relinked_entries_are_those_of_the_relinked_objects(seed, nch):
-    """One pass over the flags gives the entries of the placed RELINKED objects, in handle order."""
+    """The entries of the placed RELINKED objects are those of all placed ones, picked by flag."""
     rng = np.random.default_rng(seed)
     boxes = scenarios.make("uniform", 300, seed=seed % 1000)
     tree = bp.LinearQuadtree((0, 0, 1000, 1000), depth=int(rng.integers(1, 8)))
@@ -300,11 +300,16 @@ def test_relinked_entries_are_those_of_the_relinked_objects(seed, nch):
     tree.move(moved, boxes[moved] + rng.uniform(-60, 60, (200, 1)))
     tree.remove(moved[:50])  # RELINKED too, but placed nowhere
     n = tree._hwm
-    keys, objs = _dyn.relinked_entries(tree._dirty[:n], tree._plv, tree._pcx, tree._pcy,
-                                       tree._pnx, tree._pny, tree._sub0, tree._depth, nch)
-    want = np.flatnonzero((tree._dirty[:n] == _dyn.RELINKED) & (tree._plv[:n] >= 0))
-    assert want.shape[0] > 0
-    wk, wo = tree._entries_of(want)
+    keys, objs = _dyn.entries_where(tree._dirty[:n], _dyn.RELINKED, tree._plv, tree._pcx,
+                                    tree._pcy, tree._pnx, tree._pny, tree._sub0, tree._depth, nch)
+    ak, ao = _dyn.entries_where(tree._dirty[:n], -1, tree._plv, tree._pcx, tree._pcy,
+                                tree._pnx, tree._pny, tree._sub0, tree._depth, 7)
+    owners = ao ^ (ao >> 31)
+    assert set(owners.tolist()) == set(np.flatnonzero(tree._plv[:n] >= 0).tolist())
+    assert (np.diff(owners) >= 0).all()  # in handle order
+    picked = tree._dirty[owners] == _dyn.RELINKED
+    assert 0 < picked.sum() < len(ao)
+    wk, wo = ak[picked], ao[picked]
     assert keys.tolist() == wk.tolist() and objs.tolist() == wo.tolist()
 
 

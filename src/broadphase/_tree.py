@@ -577,15 +577,13 @@ class LinearQuadtree:
         dirty = self._dirty[:n]
         relinked = np.count_nonzero(dirty == _dyn.RELINKED)
         if self._sk is None or relinked > _REBUILD_SHARE * max(self._count, 1):
-            keys, objs = self._entries_of(np.flatnonzero(self._plv[:n] >= 0))
+            keys, objs = self._entries_of(-1)
             skeys, sobjs = _api._sorted_entries(keys, objs, self._nbits())
             sk, so = self._spare(skeys.shape[0])
             sk[:] = skeys
             so[:] = sobjs
         else:
-            keys, objs = _dyn.relinked_entries(dirty, self._plv, self._pcx, self._pcy, self._pnx,
-                                               self._pny, self._sub0, self._depth,
-                                               chunk_count(n, grain=_REFRESH_GRAIN))
+            keys, objs = self._entries_of(_dyn.RELINKED)
             # a few thousand keys: chunks smaller than find_pairs' still pay
             nk, no = _api._sorted_entries(keys, objs, self._nbits(), _NEW_GRAIN)
             m_old = self._sk.shape[0]
@@ -608,17 +606,12 @@ class LinearQuadtree:
         self._spares.append((keys, objs))
         return keys[:m], objs[:m]
 
-    def _entries_of(self, hs):
-        """Unsorted entries of the nodes of objects ``hs``, in scratch buffers."""
-        starts = _work.buffer("tstarts", hs.shape[0] + 1, np.int64)
-        starts[0] = 0
-        np.cumsum(self._pnx[hs].astype(np.int64) * self._pny[hs], out=starts[1:])
-        m = int(starts[-1])
-        keys = _work.buffer("ka", m, np.int64)
-        objs = _work.buffer("va", m, _IDX)
-        _dyn.entries(hs, self._plv, self._pcx, self._pcy, self._pnx, self._pny, self._sub0,
-                     self._depth, starts, keys, objs)
-        return keys, objs
+    def _entries_of(self, only: int):
+        """Unsorted entries of the placed objects (with ``dirty == only`` if ``only >= 0``)."""
+        n = self._hwm
+        return _dyn.entries_where(self._dirty[:n], only, self._plv, self._pcx, self._pcy,
+                                  self._pnx, self._pny, self._sub0, self._depth,
+                                  chunk_count(n, grain=_REFRESH_GRAIN))
 
     def _nbits(self) -> int:
         return 2 * self._depth + _qt.KEY_EXTRA_BITS

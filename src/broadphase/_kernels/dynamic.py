@@ -86,7 +86,7 @@ def store_and_place(h, boxes, rows, kind, box_rows, shapes, tree_boxes, x0, y0, 
     link (the lists are brought up to date lazily, by their first reader).
     Else it is marked MOVED (unless already RELINKED) if the sort key of its
     first cell changed: ``sub0``, where minx falls in that cell (see
-    :func:`entries`).
+    :func:`entries_where`).
     """
     w = rows.shape[1]
     top = (1 << depth) - 1
@@ -343,37 +343,33 @@ def _entries_one(h, p, plv, pcx, pcy, pnx, pny, sub0, depth, keys, objs):
         objs[p + r] = tag
 
 
-@njit(cache=True, parallel=True)
-def entries(hs, plv, pcx, pcy, pnx, pny, sub0, depth, starts, keys, objs):
-    """Sort key and object of every node of the objects ``hs``, as ``quadtree.entries``.
-
-    ``starts[k]`` is the first entry of object ``hs[k]`` (``starts[k + 1] -
-    starts[k]`` its node count).  ``objs`` holds h, or ~h for an object
-    entered in several cells (the walk's reference-point flag).  The low
-    bits are ``sub0[h]`` in the object's first column, 0 in its second.
-    """
-    for k in prange(hs.shape[0]):
-        _entries_one(hs[k], starts[k], plv, pcx, pcy, pnx, pny, sub0, depth, keys, objs)
+@njit(inline="always")
+def _wanted(h, dirty, only, plv):
+    return plv[h] >= 0 and (only < 0 or dirty[h] == only)
 
 
 @njit(cache=True, parallel=True)
-def relinked_entries(dirty, plv, pcx, pcy, pnx, pny, sub0, depth, nch):
-    """Unsorted entries (as :func:`entries`) of the placed objects marked RELINKED.
+def entries_where(dirty, only, plv, pcx, pcy, pnx, pny, sub0, depth, nch):
+    """Unsorted sort keys and objects of the nodes of the placed objects, in handle order.
 
-    In handle order, whatever the chunk count ``nch``: each chunk of handles
-    counts its nodes, then writes them after the counts of the chunks before.
-    (One pass over the flags instead of selecting the objects, counting
-    their nodes and summing in NumPy: a tenth of the objects change cells
-    in a frame of the moving benchmark, and that took a fifth of a
-    millisecond longer at 1e5 objects.)  ``objs`` is int32, as
-    ``_chunks._IDX``.
+    All placed objects if ``only < 0``, else those with ``dirty[h] ==
+    only`` (RELINKED: those whose entries :func:`refresh` adds anew).  As
+    ``quadtree.entries``: ``objs`` holds h, or ~h for an object entered in
+    several cells (the walk's reference-point flag), as int32
+    (``_chunks._IDX``); the low bits of a key are ``sub0[h]`` in the
+    object's first column, 0 in its second.  The same for any chunk count
+    ``nch``: each chunk of handles counts its nodes, then writes them after
+    the counts of the chunks before (one pass over the flags: NumPy
+    selection, counting and summing took 0.57 ms against 0.46 for the
+    tenth of 1e5 objects that change cells in a frame of the moving
+    benchmark).
     """
     n = dirty.shape[0]
     ends = np.zeros(nch + 1, np.int64)
     for c in prange(nch):
         t = 0
         for h in range(c * n // nch, (c + 1) * n // nch):
-            if dirty[h] == RELINKED and plv[h] >= 0:
+            if _wanted(h, dirty, only, plv):
                 t += pnx[h] * pny[h]
         ends[c + 1] = t
     for c in range(nch):
@@ -383,7 +379,7 @@ def relinked_entries(dirty, plv, pcx, pcy, pnx, pny, sub0, depth, nch):
     for c in prange(nch):
         p = ends[c]
         for h in range(c * n // nch, (c + 1) * n // nch):
-            if dirty[h] == RELINKED and plv[h] >= 0:
+            if _wanted(h, dirty, only, plv):
                 _entries_one(h, p, plv, pcx, pcy, pnx, pny, sub0, depth, keys, objs)
                 p += pnx[h] * pny[h]
     return keys, objs
