@@ -10,8 +10,9 @@ from hypothesis.stateful import Bundle, RuleBasedStateMachine, consumes, invaria
 from numba import njit
 
 import broadphase as bp
-from broadphase import _tree, scenarios
+from broadphase import _tree, morton, scenarios
 from broadphase._kernels import dynamic as _dyn
+from broadphase._kernels import quadtree as _qt
 from broadphase._kernels.quadtree import _sub
 
 ALL = np.iinfo(np.uint64).max
@@ -265,7 +266,8 @@ def test_moving_scene_matches_find_pairs(name, paths):
 
 def assert_kept_entries_fresh(tree):
     """The entries pairs() kept (refreshed or rebuilt) equal those sorted anew."""
-    keys, objs = tree._entries_of(-1)
+    placed = np.flatnonzero(tree._plv[:tree._hwm] >= 0)
+    keys, objs = (a.copy() for a in tree._entries_of(placed))
     order = np.lexsort((objs, keys))  # ties in a cell: any order, so compare as sets
     kept = np.lexsort((tree._so, tree._sk))
     np.testing.assert_array_equal(tree._sk[kept], keys[order])
@@ -287,30 +289,31 @@ def test_sub0_is_the_clamped_sub(minx, s, cx, sx):
     assert a == b
 
 
-@given(seed=st.integers(0, 2**32 - 1), nch=st.sampled_from([1, 2, 5, 1000]))
+@given(seed=st.integers(0, 2**32 - 1), k=st.sampled_from([0, 1, 7, 5000, 20000]))
 @settings(max_examples=25, deadline=None)
-def test_relinked_entries_are_those_of_the_relinked_objects(seed, nch):
-    """The entries of the placed RELINKED objects are those of all placed ones, picked by flag."""
+def test_entries_are_those_of_each_object_alone(seed, k):
+    """Entries of a list of objects, in its order, equal each object's own, whatever the chunks."""
     rng = np.random.default_rng(seed)
     boxes = scenarios.make("uniform", 300, seed=seed % 1000)
     tree = bp.LinearQuadtree((0, 0, 1000, 1000), depth=int(rng.integers(1, 8)))
-    h = tree.insert(boxes)
-    tree.pairs()
-    moved = rng.permutation(h)[:200]
-    tree.move(moved, boxes[moved] + rng.uniform(-60, 60, (200, 1)))
-    tree.remove(moved[:50])  # RELINKED too, but placed nowhere
-    n = tree._hwm
-    keys, objs = _dyn.entries_where(tree._dirty[:n], _dyn.RELINKED, tree._plv, tree._pcx,
-                                    tree._pcy, tree._pnx, tree._pny, tree._sub0, tree._depth, nch)
-    ak, ao = _dyn.entries_where(tree._dirty[:n], -1, tree._plv, tree._pcx, tree._pcy,
-                                tree._pnx, tree._pny, tree._sub0, tree._depth, 7)
-    owners = ao ^ (ao >> 31)
-    assert set(owners.tolist()) == set(np.flatnonzero(tree._plv[:n] >= 0).tolist())
-    assert (np.diff(owners) >= 0).all()  # in handle order
-    picked = tree._dirty[owners] == _dyn.RELINKED
-    assert 0 < picked.sum() < len(ao)
-    wk, wo = ak[picked], ao[picked]
-    assert keys.tolist() == wk.tolist() and objs.tolist() == wo.tolist()
+    tree.insert(boxes)
+    objs = rng.integers(0, 300, k)  # repeats too: one chunk per 4096 objects
+    keys = np.full(4 * k, -1, np.int64)  # room for all: what is not written stays -1
+    tags = np.full(4 * k, -1, np.int32)
+    m = _dyn.entries(objs, tree._plv, tree._pcx, tree._pcy, tree._pnx, tree._pny, tree._sub0,
+                     tree._depth, keys, tags)
+    assert (keys[m:] == -1).all() and (tags[m:] == -1).all()
+    want_k, want_o = [], []
+    for h in objs.tolist():  # the object's cells, from its placement, one by one
+        lv, cx, cy = int(tree._plv[h]), int(tree._pcx[h]), int(tree._pcy[h])
+        nx, ny = int(tree._pnx[h]), int(tree._pny[h])
+        up = 2 * (tree._depth - lv) + _qt._LEVEL_BITS
+        for r in range(nx * ny):
+            code = int(morton.encode(cx + r % nx, cy + r // nx))
+            sub = int(tree._sub0[h]) if r % nx == 0 else 0
+            want_k.append((((code << up) | lv) << _qt._SUB_BITS) | sub)
+            want_o.append(h if nx * ny == 1 else ~h)
+    assert keys[:m].tolist() == want_k and tags[:m].tolist() == want_o
 
 
 def test_lists_relink_at_their_first_reader():

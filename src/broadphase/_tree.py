@@ -68,7 +68,7 @@ _SLOT_ARRAYS = (
     ("_pny", np.int8, (), None),
     ("_sub0", np.uint8, (), None),  # where minx falls in its first cell, in 1/256ths
     ("_stamp", np.int64, (), 0),  # last query or check that saw the slot
-    ("_dirty", np.int8, (), 0),  # dynamic.CLEAN, MOVED or RELINKED since the last pairs()
+    ("_dirty", np.int8, (), 0),  # dynamic.CLEAN, RELINKED or REMOVED since the last pairs()
     ("_stale", np.int8, (), 0),  # 1: its nodes still sit in the lists of its old cells
 )
 
@@ -569,30 +569,28 @@ class LinearQuadtree:
         """Entries of every node in walk order, kept for the next call.
 
         Refreshes the last call's entries (``dynamic.refresh``), sorting
-        anew only the entries of objects that changed cells since; builds
-        and sorts them all on the first call, or when more than
+        anew only the entries of objects that changed cells since;
+        builds and sorts them all on the first call, or when more than
         ``_REBUILD_SHARE`` of the objects changed cells.
         """
         n = self._hwm
         dirty = self._dirty[:n]
-        relinked = np.count_nonzero(dirty == _dyn.RELINKED)
-        if self._sk is None or relinked > _REBUILD_SHARE * max(self._count, 1):
-            keys, objs = self._entries_of(-1)
+        relinked = np.flatnonzero(dirty == _dyn.RELINKED)
+        if self._sk is None or relinked.shape[0] > _REBUILD_SHARE * max(self._count, 1):
+            keys, objs = self._entries_of(np.flatnonzero(self._plv[:n] >= 0))
             skeys, sobjs = _api._sorted_entries(keys, objs, self._nbits())
             sk, so = self._spare(skeys.shape[0])
             sk[:] = skeys
             so[:] = sobjs
         else:
-            keys, objs = self._entries_of(_dyn.RELINKED)
+            keys, objs = self._entries_of(relinked)
             # a few thousand keys: chunks smaller than find_pairs' still pay
             nk, no = _api._sorted_entries(keys, objs, self._nbits(), _NEW_GRAIN)
             m_old = self._sk.shape[0]
             sk, so = self._spare(m_old + nk.shape[0])
             bounds = np.empty(chunk_count(m_old, grain=_REFRESH_GRAIN) + 1, np.int64)
             m = _dyn.refresh(self._sk, self._so, dirty, self._sub0, self._pcx, self._depth,
-                             nk, no, bounds,
-                             _work.buffer("tkept_k", m_old, np.int64),
-                             _work.buffer("tkept_o", m_old, _IDX), sk, so)
+                             nk, no, bounds, sk, so)
             sk, so = sk[:m], so[:m]
         self._sk, self._so = sk, so
         dirty[:] = _dyn.CLEAN
@@ -606,12 +604,16 @@ class LinearQuadtree:
         self._spares.append((keys, objs))
         return keys[:m], objs[:m]
 
-    def _entries_of(self, only: int):
-        """Unsorted entries of the placed objects (with ``dirty == only`` if ``only >= 0``)."""
-        n = self._hwm
-        return _dyn.entries_where(self._dirty[:n], only, self._plv, self._pcx, self._pcy,
-                                  self._pnx, self._pny, self._sub0, self._depth,
-                                  chunk_count(n, grain=_REFRESH_GRAIN))
+    def _entries_of(self, objs):
+        """Unsorted entries of the placed objects ``objs``, in that order.
+
+        Views of scratch buffers, valid until the next call.
+        """
+        keys = _work.buffer("tent_k", 4 * objs.shape[0], np.int64)
+        sobjs = _work.buffer("tent_o", 4 * objs.shape[0], _IDX)
+        m = _dyn.entries(objs, self._plv, self._pcx, self._pcy, self._pnx, self._pny,
+                         self._sub0, self._depth, keys, sobjs)
+        return keys[:m], sobjs[:m]
 
     def _nbits(self) -> int:
         return 2 * self._depth + _qt.KEY_EXTRA_BITS
