@@ -275,6 +275,34 @@ def assert_kept_entries_fresh(tree):
     assert (np.diff(tree._sk) >= 0).all(), "kept entries out of order"
 
 
+def ref_placement(ix0, iy0, ix1, iy1, depth, slack):
+    """The straddler rule in plain Python: level max(XOR level, fit level - slack), its cells."""
+    home = depth
+    while home > 0 and ((ix0 >> (depth - home)) != (ix1 >> (depth - home))
+                        or (iy0 >> (depth - home)) != (iy1 >> (depth - home))):
+        home -= 1  # the smallest cell holding both corners
+    fit = depth  # the deepest level at which it spans at most 2 cells per axis
+    while (ix1 >> (depth - fit)) - (ix0 >> (depth - fit)) > 1 or \
+            (iy1 >> (depth - fit)) - (iy0 >> (depth - fit)) > 1:
+        fit -= 1
+    lv = max(home, fit - slack)
+    s = depth - lv
+    return lv, ix0 >> s, iy0 >> s, (ix1 >> s) - (ix0 >> s) + 1, (iy1 >> s) - (iy0 >> s) + 1
+
+
+@given(depth=st.integers(0, 12), slack=st.integers(0, 2), data=st.data())
+def test_placement_is_the_straddler_rule(depth, slack, data):
+    """Integer corners (boxes on the cell grid), small ones often: the tree's placement kernel."""
+    top = 2**depth - 1
+    ix0, iy0 = (data.draw(st.integers(0, top)) for _ in range(2))
+    span = st.integers(0, 2) | st.integers(0, top)
+    ix1, iy1 = min(top, ix0 + data.draw(span)), min(top, iy0 + data.draw(span))
+    boxes = np.array([[ix0, iy0, ix1 + 0.5, iy1 + 0.5]], np.float64)  # world = the grid
+    out = [np.empty(1, t) for t in (np.int8, np.int32, np.int32, np.int8, np.int8)]
+    _dyn.placement(boxes, 0.0, 0.0, 2.0, 2.0, depth, slack, *out)  # 2 cells per half unit
+    assert tuple(int(a[0]) for a in out) == ref_placement(ix0, iy0, ix1, iy1, depth, slack)
+
+
 @njit
 def _sub0_and_sub(minx, x0, sx, s, cx):
     t0 = (minx * 0.5 - x0 * 0.5) * sx
