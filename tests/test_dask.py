@@ -1,5 +1,8 @@
 """``broadphase.dask.find_pairs`` against the single-machine ``find_pairs``."""
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -187,3 +190,38 @@ def test_read_parquet_errors(tmp_path):
     pq.write_table(pa.table({"v": [1.5, 2.0]}), tmp_path / "c.parquet")
     with pytest.raises(TypeError):  # floats are no int64
         bpd.read_parquet(tmp_path / "c.parquet", "v", np.int64).compute()
+
+
+def test_row_groups_read_without_pandas_or_dask_array(tmp_path):
+    """A worker reading and searching imports neither (tens of MiB under a memory limit)."""
+    boxes = adversarial(500, seed=3)
+    paths = _write_parquet(tmp_path, boxes, 1, 200)
+    code = (
+        "import sys, numpy as np\n"
+        "from broadphase import _dask_tasks as t\n"
+        f"a = t.read_row_group({paths[0]!r}, 1, ['minx', 'miny', 'maxx', 'maxy'], "
+        "np.dtype(np.float64), (200, 4))\n"
+        "t.tile_pairs([t.assign(a, None, None, None, 200, np.array([-np.inf, np.inf]), "
+        "np.array([[-np.inf, np.inf]]), np.array([0]))[0]], 0, np.array([-np.inf, np.inf]), "
+        "np.array([[-np.inf, np.inf]]), np.array([0]), np.array([0, 10**6]), "
+        "[False] * 3, (None,) * 3)\n"
+        "np.save(sys.argv[1], a)\n"
+        "print(sorted(m for m in ('pandas', 'dask.array', 'dask.dataframe') if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path / "a.npy")], check=True,
+                         capture_output=True, text=True).stdout
+    assert out.strip() == "[]"
+    np.testing.assert_array_equal(np.load(tmp_path / "a.npy"), boxes[200:400])
+
+
+@pytest.mark.parametrize("kind", ["float32", "int8", "uint16", "int64", "float64"])
+def test_arrow_values_read_from_the_buffer(kind):
+    pa = pytest.importorskip("pyarrow")
+    from broadphase._dask_tasks import _values
+
+    v = np.arange(-5, 20).astype(kind) if kind[0] != "u" else np.arange(25).astype(kind)
+    arr = pa.array(v)[3:17]  # a slice: its values start at an offset into the buffer
+    got = _values(arr)
+    assert got.dtype == np.dtype(kind)
+    np.testing.assert_array_equal(got, v[3:17])
+    assert _values(pa.array(v)[:0]).shape == (0,)

@@ -102,6 +102,13 @@ def a_circle(draw):
     return [draw(coord), draw(coord)], draw(st.sampled_from([0, 0.5, 1, 1.5, 2.5, 6]))
 
 
+# Asked after every step: the whole plane and the world, a quadrant, a
+# strip across the centre lines, a region outside, a point-sized box; the
+# centre (on both split lines), a cell corner, a world corner, outside.
+PROBE_BOXES = ([-100, -100, 100, 100], [0, 0, 16, 16], [0, 0, 8, 8], [7.5, -4, 8.5, 24],
+               [17, 17, 22, 22], [8, 8, 8, 8])
+PROBE_POINTS = ((8, 8), (4.25, 11.75), (0, 0), (-1, 3), (16, 16))
+
 filters = st.tuples(st.sampled_from([0, 0, 0, 1, 2]),
                     st.sampled_from([ALL, ALL, 1, 2, 3]),
                     st.sampled_from([ALL, ALL, 1, 2, 3]))
@@ -200,17 +207,56 @@ class TreeMachine(RuleBasedStateMachine):
         if self.tree is not None:
             assert self.tree.query_point(x, y).tolist() == model_point(self.objs, x, y)
 
+    # Several changes between two pairs() calls (the invariant asks after
+    # every rule): there and back, removed and the handle given out again,
+    # a batch of moves.
+
+    @rule(h=handles, box=a_box(), c=a_circle())
+    def move_there_and_back(self, h, box, c):
+        if h not in self.objs:
+            return
+        kind, g, f = self.objs[h]
+        if kind == "box":
+            self.tree.move(h, box)
+            self.tree.move(h, g)
+        else:
+            self.tree.move_circles(h, c[0], c[1])
+            self.tree.move_circles([h], [g[:2]], [g[2]])
+
+    @rule(h=consumes(handles), box=a_box(), f=filters, target=handles)
+    def remove_and_insert(self, h, box, f):
+        if h not in self.objs:
+            return h
+        self.tree.remove(h)
+        del self.objs[h]
+        assert int(self.tree.insert(box, groups=f[0], categories=f[1], masks=f[2])[0]) == h
+        self.objs[h] = ("box", box, f)  # the handle just removed is given out first
+        return h
+
+    @rule(hs=st.lists(handles, max_size=6, unique=True), data=st.data())
+    def move_many(self, hs, data):
+        hs = [h for h in hs if h in self.objs and self.objs[h][0] == "box"]
+        boxes = [data.draw(a_box()) for _ in hs]
+        if self.tree is not None:
+            self.tree.move(np.array(hs, np.intp), np.array(boxes, np.float64).reshape(-1, 4))
+        for h, b in zip(hs, boxes, strict=True):
+            self.objs[h] = ("box", b, self.objs[h][2])
+
     @invariant()
     def agrees_with_model(self):
         if self.tree is None:
             return
-        self.tree.validate()
         assert len(self.tree) == len(self.objs)
         for h in self.objs:
             assert h in self.tree
         got = self.tree.pairs()
         assert got.dtype == np.intp and got.shape[1] == 2
         np.testing.assert_array_equal(got, model_pairs(self.objs))
+        self.tree.validate()  # before the queries bring the lists up to date
+        for q in PROBE_BOXES:
+            assert self.tree.query(q).tolist() == model_query(self.objs, q)
+        for x, y in PROBE_POINTS:
+            assert self.tree.query_point(x, y).tolist() == model_point(self.objs, x, y)
 
 
 TreeMachine.TestCase.settings = settings(max_examples=60, stateful_step_count=40,
@@ -433,6 +479,55 @@ def test_handles_are_reused_and_checked():
     tree.validate()
 
 
+@pytest.mark.parametrize("handles", [[np.uint64(0), 1], np.array([0, 1], np.uint32),
+                                     [np.int16(0), np.int64(1)], (0, 1), np.array([0, 1])])
+def test_handles_of_any_integer_kind(handles):
+    tree = bp.LinearQuadtree((0, 0, 10, 10), 2)
+    tree.insert([[0, 0, 1, 1], [5, 5, 6, 6]])
+    tree.move(handles, [[0, 0, 1, 1], [0.5, 0.5, 1.5, 1.5]])
+    assert tree.pairs().tolist() == [[0, 1]]
+
+
+@pytest.mark.parametrize("handle", [2**63, 2**64, 2**70, -(2**70), np.uint64(2**63)])
+def test_huge_handles_are_not_in_the_tree(handle):
+    tree = bp.LinearQuadtree((0, 0, 10, 10), 2)
+    tree.insert([[0, 0, 1, 1]])
+    with pytest.raises(KeyError, match=f"handle {int(handle)}: not in the tree"):
+        tree.remove(handle)
+    with pytest.raises(KeyError, match=f"handle {int(handle)}: not in the tree"):
+        tree.remove([0, handle])
+    assert handle not in tree and len(tree) == 1
+
+
+def test_move_circles_names_the_centers():
+    tree = bp.LinearQuadtree((0, 0, 10, 10), 2)
+    h = tree.insert_circles([[1, 1], [5, 5]], 1.0)
+    with pytest.raises(ValueError, match=r"centers: expected 2 rows \(one per handle\), found 1"):
+        tree.move_circles(h, [3, 3])
+    with pytest.raises(ValueError, match=r"radii: expected a scalar or shape \(2,\)"):
+        tree.move_circles(h, [[3, 3], [4, 4]], [1.0, 2.0, 3.0])
+
+
+def test_inputs_are_never_modified():
+    rng = np.random.default_rng(2)
+    boxes = rng.uniform(0, 90, (50, 2)).astype(np.float32)
+    boxes = np.hstack([boxes, boxes + 8])
+    centers, radii = rng.uniform(0, 100, (20, 2)), rng.uniform(0, 5, 20)
+    groups = np.arange(50) % 3
+    handles_in = np.arange(50)
+    kept = [a.copy() for a in (boxes, centers, radii, groups, handles_in)]
+    tree = bp.LinearQuadtree((0, 0, 100, 100), 3)
+    h = tree.insert(boxes, groups=groups)
+    hc = tree.insert_circles(centers, radii)
+    tree.move(handles_in, boxes)
+    tree.move_circles(hc, centers, radii)
+    tree.pairs(), tree.query(boxes[0]), bp.Contacts().update(tree.pairs())
+    for a, b in zip((boxes, centers, radii, groups, handles_in), kept, strict=True):
+        np.testing.assert_array_equal(a, b)
+        assert a.dtype == b.dtype
+    assert h.tolist() == list(range(50))
+
+
 def test_bad_arguments_change_nothing():
     tree = bp.LinearQuadtree((0, 0, 10, 10), 2)
     h = tree.insert([[0, 0, 1, 1]])
@@ -519,3 +614,35 @@ def test_contacts_bad_input():
         bp.Contacts().update([[1, 2], [-1, 3]])
     with pytest.raises(TypeError, match=r"pairs: expected integers"):
         bp.Contacts().update([[1.5, 2]])
+    with pytest.raises(ValueError,
+                       match=r"pairs\[1\]: expected two different objects, found \[4, 4\]"):
+        bp.Contacts().update([[1, 2], [4, 4]])
+    with pytest.raises(ValueError, match=r"pairs: expected shape \(k, 2\), found shape \(0, 3\)"):
+        bp.Contacts().update(np.empty((0, 3), np.intp))
+    assert bp.Contacts().update([])[0].shape == (0, 2)
+
+
+def test_refresh_gives_up_on_far_jumps_inside_big_cells():
+    """Objects that jump across one big cell would cost the insertion quadratic time: sort anew."""
+    rng = np.random.default_rng(5)
+    tree = bp.LinearQuadtree((0, 0, 1000, 1000), 0)  # one cell: no move changes cells
+    xy = rng.uniform(0, 1000, (3000, 2))
+    h = tree.insert(np.hstack([xy, xy + 5]))
+    tree.pairs()
+    xy = rng.uniform(0, 1000, (3000, 2))
+    boxes = np.hstack([xy, xy + 5])
+    tree.move(h, boxes)
+    n = tree._hwm
+    out_k, out_o = np.empty(len(tree._sk), np.int64), np.empty(len(tree._sk), np.int32)
+    m = _dyn.refresh(tree._sk, tree._so, tree._dirty[:n], tree._sub0, tree._pcx, tree._depth,
+                     np.empty(0, np.int64), np.empty(0, np.int32), np.empty(2, np.int64),
+                     out_k, out_o)
+    assert m == -1  # about n**2 / 4 moves: given up
+    np.testing.assert_array_equal(tree.pairs(), bp.find_pairs(boxes, method="brute"))
+    assert_kept_entries_fresh(tree)
+    tree.move(h, boxes + 0.01)  # small steps: the refresh finishes
+    m = _dyn.refresh(tree._sk, tree._so, tree._dirty[:n], tree._sub0, tree._pcx, tree._depth,
+                     np.empty(0, np.int64), np.empty(0, np.int32), np.empty(2, np.int64),
+                     out_k, out_o)
+    assert m == len(tree._sk) and (np.diff(out_k) >= 0).all()
+    np.testing.assert_array_equal(tree.pairs(), bp.find_pairs(boxes + 0.01, method="brute"))

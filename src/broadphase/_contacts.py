@@ -67,7 +67,7 @@ class Contacts:
 
 def _pack(pairs) -> NDArray[np.int64]:
     arr = np.asarray(pairs)
-    if arr.size == 0:
+    if arr.shape in ((0,), (0, 2)):  # [] reads as float64
         return np.empty(0, np.int64)
     if arr.dtype.kind not in "iu":
         raise TypeError(f"pairs: expected integers, found dtype {arr.dtype}")
@@ -77,6 +77,11 @@ def _pack(pairs) -> NDArray[np.int64]:
     if bad.any():
         row = int(np.flatnonzero(bad.any(axis=1))[0])
         raise ValueError(f"pairs[{row}]: expected indices in [0, 2**31), found "
+                         f"{arr[row].tolist()}")
+    same = arr[:, 0] == arr[:, 1]
+    if same.any():
+        row = int(np.flatnonzero(same)[0])
+        raise ValueError(f"pairs[{row}]: expected two different objects, found "
                          f"{arr[row].tolist()}")
     a = arr.astype(np.int64)
     i, j = np.minimum(a[:, 0], a[:, 1]), np.maximum(a[:, 0], a[:, 1])

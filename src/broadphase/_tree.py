@@ -293,10 +293,10 @@ class LinearQuadtree:
         [[0, 1]]
         """
         h = self._handles(handles, SHAPE_CIRCLE)
-        c = _one_or_many(centers, 2)
+        c = _cast.rows(_one_or_many(centers, 2), "centers", 2, "x, y")
+        _same_length(h, c, "centers")
         r = self._shapes[h, 3] if radii is None else radii
         xyr, bxs = self._circles(c, r)
-        _same_length(h, xyr, "centers")
         self._place(h, bxs, xyr, SHAPE_CIRCLE)
 
     def remove(self, handles: ArrayLike) -> None:
@@ -450,11 +450,14 @@ class LinearQuadtree:
     def validate(self) -> None:
         """Check the structure; raises ``AssertionError`` naming the first broken invariant.
 
-        Every live object's placement is that of its box; its nodes are in
-        the lists of those cells unless it is marked stale (moved to other
-        cells since the lists were last brought up to date); every list is
-        consistently doubly linked from its head, and no list holds a node
-        of a removed object.  For tests; O(n + number of cells).
+        Every live object's placement is that of its box, and its cells lie
+        inside the seeds' cell that :meth:`locate` gives (they are that
+        cell, or for a straddler the cells below it that the object
+        overlaps); its nodes are in the lists of those cells unless it is
+        marked stale (moved to other cells since the lists were last
+        brought up to date); every list is consistently doubly linked from
+        its head, and no list holds a node of a removed object.  For tests;
+        O(n + number of cells).
 
         Examples
         --------
@@ -570,19 +573,15 @@ class LinearQuadtree:
 
         Refreshes the last call's entries (``dynamic.refresh``), sorting
         anew only the entries of objects that changed cells since;
-        builds and sorts them all on the first call, or when more than
-        ``_REBUILD_SHARE`` of the objects changed cells.
+        builds and sorts them all on the first call, when more than
+        ``_REBUILD_SHARE`` of the objects changed cells, or when the
+        refresh gives up (objects that jumped far inside big cells).
         """
         n = self._hwm
         dirty = self._dirty[:n]
         relinked = np.flatnonzero(dirty == _dyn.RELINKED)
-        if self._sk is None or relinked.shape[0] > _REBUILD_SHARE * max(self._count, 1):
-            keys, objs = self._entries_of(np.flatnonzero(self._plv[:n] >= 0))
-            skeys, sobjs = _api._sorted_entries(keys, objs, self._nbits())
-            sk, so = self._spare(skeys.shape[0])
-            sk[:] = skeys
-            so[:] = sobjs
-        else:
+        m = -1
+        if self._sk is not None and relinked.shape[0] <= _REBUILD_SHARE * max(self._count, 1):
             keys, objs = self._entries_of(relinked)
             # a few thousand keys: chunks smaller than find_pairs' still pay
             nk, no = _api._sorted_entries(keys, objs, self._nbits(), _NEW_GRAIN)
@@ -592,6 +591,12 @@ class LinearQuadtree:
             m = _dyn.refresh(self._sk, self._so, dirty, self._sub0, self._pcx, self._depth,
                              nk, no, bounds, sk, so)
             sk, so = sk[:m], so[:m]
+        if m < 0:  # first call, many changed cells, or objects jumped far inside big cells
+            keys, objs = self._entries_of(np.flatnonzero(self._plv[:n] >= 0))
+            skeys, sobjs = _api._sorted_entries(keys, objs, self._nbits())
+            sk, so = self._spare(skeys.shape[0])
+            sk[:] = skeys
+            so[:] = sobjs
         self._sk, self._so = sk, so
         dirty[:] = _dyn.CLEAN
         return sk, so
@@ -641,6 +646,8 @@ class LinearQuadtree:
         ``KeyError`` naming the first unknown or removed handle.
         """
         arr = np.asarray(handles)
+        if arr.dtype.kind in "fO" and arr.size and not isinstance(handles, np.ndarray):
+            arr = _int_list(handles)  # [np.uint64(0), 1] is float64, [2**64] object
         if arr.dtype.kind not in "iu":
             if arr.size == 0 and arr.dtype.kind == "f":
                 arr = arr.astype(np.intp)
@@ -707,6 +714,24 @@ def _real(v, name: str) -> float:
     return float(v)
 
 
+def _int_list(values) -> np.ndarray:
+    """Handles given as Python or NumPy integers of any size, exactly; int64 or uint64.
+
+    ``KeyError`` for one no array can hold (no handle is that big), else
+    the values as they were (the caller reports a wrong type).
+    """
+    obj = np.asarray(values, dtype=object)
+    if not all(isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_))
+               for v in obj.flat):
+        return np.asarray(values)
+    ints = [int(v) for v in obj.flat]
+    for v in ints:
+        if not -(2**63) <= v < 2**64:
+            raise KeyError(f"handle {v}: not in the tree (removed or never inserted)")
+    dtype = np.uint64 if max(ints) >= 2**63 else np.int64
+    return np.array(ints, dtype=dtype).reshape(obj.shape)
+
+
 def _one_or_many(value, width: int):
     """A single row of ``width`` numbers as a one-row table; anything else unchanged."""
     if np.ndim(value) == 1 and np.shape(value) == (width,):
@@ -757,6 +782,11 @@ def _validate(tree: LinearQuadtree) -> None:
                    tree._depth, _SLACK, lv, cx, cy, nx, ny)
     from ._kernels.morton import encode_array
 
+    # the seeds' cell of each object (locate): its placement cells lie inside it
+    sl = np.empty(live.shape[0], np.int64)
+    si = np.empty(live.shape[0], np.int64)
+    locate_boxes(tree._boxes[live], tree._bounds[0], tree._bounds[1], tree._sx, tree._sy,
+                 tree._depth, sl, si)
     for k, h in enumerate(live.tolist()):
         got = (tree._plv[h], tree._pcx[h], tree._pcy[h], tree._pnx[h], tree._pny[h])
         want = (lv[k], cx[k], cy[k], nx[k], ny[k])
@@ -765,6 +795,10 @@ def _validate(tree: LinearQuadtree) -> None:
         code = np.empty(r.shape[0], np.int64)
         encode_array((cx[k] + r % nx[k]).astype(np.int64), (cy[k] + r // nx[k]).astype(np.int64),
                      code)
+        up = 2 * (int(lv[k]) - int(sl[k]))
+        assert up >= 0 and (code >> up == si[k]).all(), \
+            f"object {h}: cells {code.tolist()} at level {lv[k]} outside its seeds' cell " \
+            f"{(int(sl[k]), int(si[k]))}"
         cells = _dyn.cell_base(int(lv[k])) + code
         nodes = tree._nodes[4 * h:4 * h + 4, _dyn.NODE_CELL]
         if tree._stale[h]:  # its nodes may still be in the lists of its old cells

@@ -42,15 +42,13 @@ True
 from __future__ import annotations
 
 import math
-import re
 
 import dask
 import dask.array as da
 import numpy as np
 
-from . import _cast, _work, morton
-from ._api import find_pairs as _find_pairs
-from ._kernels import tiles as _tiles_k
+from . import _dask_tasks as _tasks
+from . import morton
 
 __all__ = ["find_pairs", "read_parquet"]
 
@@ -99,15 +97,15 @@ def find_pairs(boxes, groups=None, categories=None, masks=None, *, tile_rows: in
     parts = []
     for c, block in enumerate(arr.to_delayed().ravel()):
         cols = [None if e is None else e.to_delayed().ravel()[c] for e in extra]
-        parts.append(dask.delayed(_assign, nout=ntiles)(
+        parts.append(dask.delayed(_tasks.assign, nout=ntiles)(
             block, *cols, starts[c], xs, ybounds, rank, pure=True))
     pieces = []
     for t in range(ntiles):
-        found = dask.delayed(_tile_pairs, nout=nbuckets)(
+        found = dask.delayed(_tasks.tile_pairs, nout=nbuckets)(
             [p[t] for p in parts], t, xs, ybounds, rank, edges, [e is not None for e in extra],
             _scalars(groups, categories, masks), pure=True)
         pieces.append(found)
-    out = [da.from_delayed(dask.delayed(_bucket)([p[b] for p in pieces], pure=True),
+    out = [da.from_delayed(dask.delayed(_tasks.bucket)([p[b] for p in pieces], pure=True),
                            shape=(math.nan, 2), dtype=np.intp) for b in range(nbuckets)]
     return da.concatenate(out, axis=0, allow_unknown_chunksizes=True)
 
@@ -165,7 +163,7 @@ def read_parquet(path, columns=COLUMNS, dtype=np.float64) -> da.Array:
             rows = meta.row_group(g).num_rows
             shape = (rows,) if isinstance(columns, str) else (rows, len(names))
             blocks.append(da.from_delayed(
-                dask.delayed(_read_row_group, pure=True)(f, g, names, np.dtype(dtype), shape),
+                dask.delayed(_tasks.read_row_group, pure=True)(f, g, names, np.dtype(dtype), shape),
                 shape=shape, dtype=dtype))
     if not blocks:
         shape = (0,) if isinstance(columns, str) else (0, len(names))
@@ -190,26 +188,6 @@ def _parquet_files(path) -> list[str]:
     if not files:
         raise ValueError(f"path: expected Parquet files, found none at {path!r}")
     return files
-
-
-def _read_row_group(file: str, group: int, names, dtype, shape) -> np.ndarray:
-    """One row group's columns as one array (runs on a worker)."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    table = pq.ParquetFile(file).read_row_group(group, columns=names, use_threads=False)
-    out = np.empty(shape, dtype)
-    for k, name in enumerate(names):
-        col = table.column(name)
-        if col.null_count:
-            raise ValueError(f"{name}: expected values, found {col.null_count} nulls in row "
-                             f"group {group} of {file}")
-        np.copyto(out if out.ndim == 1 else out[:, k], col.to_numpy(), casting="same_kind")
-    del table, col
-    # Arrow's allocator keeps freed pages for reuse; a worker under a
-    # memory limit needs them back (tens of MiB a row group).
-    pa.default_memory_pool().release_unused()
-    return out
 
 
 def _scalars(groups, categories, masks):
@@ -292,70 +270,3 @@ def _morton_rank(xs, ybounds, c) -> np.ndarray:
     qy = ((cy.ravel() - lo[1]) / span[1] * 65535).astype(np.int64)
     code = morton.encode(qx, qy)
     return np.argsort(np.argsort(code, kind="stable"), kind="stable")
-
-
-def _tile_of(x, y, xs, ybounds, rank) -> np.ndarray:
-    """Tile number of points (half-open tiles: a point on an edge is in the upper tile)."""
-    return _tiles_k.tile_of_points(np.ascontiguousarray(x, np.float64),
-                                   np.ascontiguousarray(y, np.float64), xs, ybounds, rank)
-
-
-def _assign(block, groups, categories, masks, start, xs, ybounds, rank):
-    """Split one input chunk by tile: per tile (global rows, boxes, filters)."""
-    try:
-        b, _ = _cast.boxes(block)
-    except (ValueError, TypeError) as e:
-        raise type(e)(_global_row(str(e), np.arange(start, start + np.shape(block)[0]))) from None
-    order, bounds = _tiles_k.split_by_tile(b, xs, ybounds, rank)
-    rows = order + start
-    b = b[order]
-    filt = [None if f is None else np.asarray(f)[order] for f in (groups, categories, masks)]
-    return tuple((rows[lo:hi], b[lo:hi], [None if f is None else f[lo:hi] for f in filt])
-                 for lo, hi in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True))
-
-
-def _tile_pairs(pieces, t, xs, ybounds, rank, edges, given, scalars):
-    """Pairs owned by tile ``t`` (global rows), split into buckets of the first row."""
-    rows = np.concatenate([p[0] for p in pieces])
-    b = np.concatenate([p[1] for p in pieces]) if pieces else np.empty((0, 4))
-    nb = len(edges) - 1
-    if len(rows) < 2:
-        return tuple(np.empty((0, 2), np.intp) for _ in range(nb))
-    filt = []
-    for f in range(3):
-        if given[f]:
-            filt.append(np.concatenate([p[2][f] for p in pieces]))
-        else:
-            filt.append(scalars[f])
-    try:
-        p = _find_pairs(b, groups=filt[0], categories=filt[1], masks=filt[2])
-    except (ValueError, TypeError) as e:
-        raise type(e)(_global_row(str(e), rows)) from None
-    finally:
-        _work.release()  # a worker keeps no tile's scratch (~150 bytes a box) between tasks
-    # keep the pairs whose reference point lies in this tile
-    px = np.maximum(b[p[:, 0], 0], b[p[:, 1], 0])
-    py = np.maximum(b[p[:, 0], 1], b[p[:, 1], 1])
-    p = p[_tile_of(px, py, xs, ybounds, rank) == t]
-    g = rows[p]
-    g = np.stack([g.min(1), g.max(1)], 1)
-    which = np.searchsorted(edges, g[:, 0], side="right") - 1
-    order = np.argsort(which, kind="stable")
-    g, which = g[order], which[order]
-    cut = np.searchsorted(which, np.arange(nb + 1))
-    return tuple(g[cut[k]:cut[k + 1]] for k in range(nb))
-
-
-def _global_row(message: str, rows) -> str:
-    """A validation error naming a tile's row, renamed to the global row."""
-    return re.sub(r"(\w+)\[(\d+)\]", lambda m: f"{m.group(1)}[{rows[int(m.group(2))]}]",
-                  message, count=1)
-
-
-def _bucket(pieces) -> np.ndarray:
-    """One bucket's pairs from all tiles, in canonical order."""
-    p = np.concatenate(pieces) if pieces else np.empty((0, 2), np.intp)
-    if not len(p):
-        return np.empty((0, 2), np.intp)
-    order = np.lexsort((p[:, 1], p[:, 0]))
-    return np.ascontiguousarray(p[order], dtype=np.intp)

@@ -441,11 +441,12 @@ def refresh(sk, so, dirty, sub0, pcx, depth, nk, no, bounds, out_k, out_o):
     for c in range(nch):
         at[c] = total + split[c]
         total += kept[c]
+    done = np.empty(nch, np.bool_)
     for c in prange(nch):
         a, b, j, j1 = bounds[c], bounds[c + 1], split[c], split[c + 1]
-        _refresh_chunk(sk[a:b], so[a:b], dirty, sub0, pcx, depth, nk[j:j1], no[j:j1],
-                       out_k[at[c]:], out_o[at[c]:])
-    return total + nk.shape[0]
+        done[c] = _refresh_chunk(sk[a:b], so[a:b], dirty, sub0, pcx, depth, nk[j:j1],
+                                 no[j:j1], out_k[at[c]:], out_o[at[c]:])
+    return total + nk.shape[0] if done.all() else -1
 
 
 # Chunks are passed as views and walked from index 0: a loop over
@@ -463,6 +464,11 @@ def _count_kept(so, dirty):
     return k
 
 
+# Insertion moves a refresh chunk may make per entry before giving up (a
+# frame of the moving benchmark makes about 0.7).
+_MOVES_PER_ENTRY = 8
+
+
 @njit(inline="always")
 def _refresh_chunk(sk, so, dirty, sub0, pcx, depth, nk, no, out_k, out_o):
     """Old entries ``sk, so`` and new ``nk, no``, merged into ``out``, sorted.
@@ -473,13 +479,15 @@ def _refresh_chunk(sk, so, dirty, sub0, pcx, depth, nk, no, out_k, out_o):
     new entries below it, and moved back past the larger ones written
     before it.  Invariant: ``out[:t]`` is sorted and every new entry still
     to come is >= each kept entry written so far, so the tail needs no
-    sorting.  (Measured no faster: a branch-free compare-exchange for the
-    first steps back; a window of three entries held in registers; two
-    passes with the re-keying first and a branch-free merge.)
+    sorting.  Returns False, unfinished, once the moves exceed the budget.
+    (Measured no faster: a branch-free compare-exchange for the first
+    steps back; a window of three entries held in registers; two passes
+    with the re-keying first and a branch-free merge.)
     """
     lvmask = (1 << _LEVEL_BITS) - 1
     t = 0
     j = 0
+    budget = _MOVES_PER_ENTRY * (sk.shape[0] + nk.shape[0]) + 64
     for e in range(sk.shape[0]):
         o = so[e]
         h = o ^ (o >> 31)
@@ -502,11 +510,15 @@ def _refresh_chunk(sk, so, dirty, sub0, pcx, depth, nk, no, out_k, out_o):
         out_k[u] = nkey
         out_o[u] = o
         t += 1
+        budget -= t - u
+        if budget < 0:
+            return False
     while j < nk.shape[0]:
         out_k[t] = nk[j]
         out_o[t] = no[j]
         t += 1
         j += 1
+    return True
 
 
 @njit(cache=True, parallel=True)

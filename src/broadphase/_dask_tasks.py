@@ -1,0 +1,126 @@
+"""The tasks of ``broadphase.dask`` that run on the workers.
+
+Kept apart from ``broadphase.dask`` so that a worker imports neither
+``dask.array`` nor pandas: under a memory limit every module counts (a
+worker process holding Numba, Arrow and ``distributed`` already takes about
+200 MiB).  Each function gets plain NumPy arrays and returns plain NumPy
+arrays (or tuples of them).
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from . import _cast, _work
+from ._api import find_pairs as _find_pairs
+from ._kernels import tiles as _tiles_k
+
+
+def read_row_group(file: str, group: int, names, dtype, shape) -> np.ndarray:
+    """One row group's columns as one array (runs on a worker)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pq.ParquetFile(file).read_row_group(group, columns=names, use_threads=False)
+    out = np.empty(shape, dtype)
+    for k, name in enumerate(names):
+        col = table.column(name)
+        if col.null_count:
+            raise ValueError(f"{name}: expected values, found {col.null_count} nulls in row "
+                             f"group {group} of {file}")
+        dest = out if out.ndim == 1 else out[:, k]
+        p = 0
+        for chunk in col.chunks:
+            np.copyto(dest[p:p + len(chunk)], _values(chunk), casting="same_kind")
+            p += len(chunk)
+    del table, col
+    # Arrow's allocator keeps freed pages for reuse; a worker under a
+    # memory limit needs them back (tens of MiB a row group).
+    pa.default_memory_pool().release_unused()
+    return out
+
+
+def _values(arr) -> np.ndarray:
+    """An Arrow array's values as NumPy; a view of its buffer for numbers.
+
+    ``Array.to_numpy`` imports pandas (about 40 MiB in a worker), so
+    integers and floats, the types of box columns and filters, are read
+    from the data buffer directly (nulls were refused before).
+    """
+    import pyarrow as pa
+
+    t = arr.type
+    if (pa.types.is_integer(t) or pa.types.is_floating(t)) and len(arr):
+        kind = "f" if pa.types.is_floating(t) else "i" if pa.types.is_signed_integer(t) else "u"
+        dt = np.dtype(f"{kind}{t.bit_width // 8}")
+        return np.frombuffer(arr.buffers()[1], dt, count=len(arr), offset=arr.offset * dt.itemsize)
+    return arr.to_numpy(zero_copy_only=False)
+
+
+def tile_of(x, y, xs, ybounds, rank) -> np.ndarray:
+    """Tile number of points (half-open tiles: a point on an edge is in the upper tile)."""
+    return _tiles_k.tile_of_points(np.ascontiguousarray(x, np.float64),
+                                   np.ascontiguousarray(y, np.float64), xs, ybounds, rank)
+
+
+def assign(block, groups, categories, masks, start, xs, ybounds, rank):
+    """Split one input chunk by tile: per tile (global rows, boxes, filters)."""
+    try:
+        b, _ = _cast.boxes(block)
+    except (ValueError, TypeError) as e:
+        raise type(e)(global_row(str(e), np.arange(start, start + np.shape(block)[0]))) from None
+    order, bounds = _tiles_k.split_by_tile(b, xs, ybounds, rank)
+    rows = order + start
+    b = b[order]
+    filt = [None if f is None else np.asarray(f)[order] for f in (groups, categories, masks)]
+    return tuple((rows[lo:hi], b[lo:hi], [None if f is None else f[lo:hi] for f in filt])
+                 for lo, hi in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True))
+
+
+def tile_pairs(pieces, t, xs, ybounds, rank, edges, given, scalars):
+    """Pairs owned by tile ``t`` (global rows), split into buckets of the first row."""
+    rows = np.concatenate([p[0] for p in pieces])
+    b = np.concatenate([p[1] for p in pieces]) if pieces else np.empty((0, 4))
+    nb = len(edges) - 1
+    if len(rows) < 2:
+        return tuple(np.empty((0, 2), np.intp) for _ in range(nb))
+    filt = []
+    for f in range(3):
+        if given[f]:
+            filt.append(np.concatenate([p[2][f] for p in pieces]))
+        else:
+            filt.append(scalars[f])
+    try:
+        p = _find_pairs(b, groups=filt[0], categories=filt[1], masks=filt[2])
+    except (ValueError, TypeError) as e:
+        raise type(e)(global_row(str(e), rows)) from None
+    finally:
+        _work.release()  # a worker keeps no tile's scratch (~150 bytes a box) between tasks
+    # keep the pairs whose reference point lies in this tile
+    px = np.maximum(b[p[:, 0], 0], b[p[:, 1], 0])
+    py = np.maximum(b[p[:, 0], 1], b[p[:, 1], 1])
+    p = p[tile_of(px, py, xs, ybounds, rank) == t]
+    g = rows[p]
+    g = np.stack([g.min(1), g.max(1)], 1)
+    which = np.searchsorted(edges, g[:, 0], side="right") - 1
+    order = np.argsort(which, kind="stable")
+    g, which = g[order], which[order]
+    cut = np.searchsorted(which, np.arange(nb + 1))
+    return tuple(g[cut[k]:cut[k + 1]] for k in range(nb))
+
+
+def global_row(message: str, rows) -> str:
+    """A validation error naming a tile's row, renamed to the global row."""
+    return re.sub(r"(\w+)\[(\d+)\]", lambda m: f"{m.group(1)}[{rows[int(m.group(2))]}]",
+                  message, count=1)
+
+
+def bucket(pieces) -> np.ndarray:
+    """One bucket's pairs from all tiles, in canonical order."""
+    p = np.concatenate(pieces) if pieces else np.empty((0, 2), np.intp)
+    if not len(p):
+        return np.empty((0, 2), np.intp)
+    order = np.lexsort((p[:, 1], p[:, 0]))
+    return np.ascontiguousarray(p[order], dtype=np.intp)
