@@ -127,7 +127,7 @@ def _tiling(rng, strips, cells):
 @settings(max_examples=60, deadline=None)
 @given(st.integers(1, 5), st.integers(1, 5), st.integers(0, 60), st.integers(0, 2**32 - 1))
 def test_tile_kernels_against_the_half_open_regions(strips, cells, n, seed):
-    """A box is in every tile whose region [x0, x1) x [y0, y1) meets it, once; a point in one."""
+    """A box is in every tile whose region [x0, x1) x [y0, y1) meets it, once; a pair in one."""
     from broadphase._kernels import tiles
 
     rng = np.random.default_rng(seed)
@@ -142,9 +142,26 @@ def test_tile_kernels_against_the_half_open_regions(strips, cells, n, seed):
                      & (boxes[:, 1] < y1) & (boxes[:, 3] >= y0))
             t = rank[i * cells + c]
             assert order[starts[t]:starts[t + 1]].tolist() == np.flatnonzero(meets).tolist()
-            inside = (xy[:, 0] >= x0) & (xy[:, 0] < x1) & (xy[:, 1] >= y0) & (xy[:, 1] < y1)
-            got = tiles.tile_of_points(xy[:, 0], xy[:, 1], xs, ybounds, rank)
-            assert np.array_equal(got == t, inside)
+    # owned pairs: all pairs of these boxes (touching ones too), the reference
+    # point (lower-left corner of the intersection) in the tile's region
+    pairs = np.array([(a, b) for a in range(n) for b in range(a + 1, n)], np.intp).reshape(-1, 2)
+    rows = rng.permutation(10 * n + 1)[:n]  # global rows, in no order
+    edges = np.concatenate([[0], np.sort(rng.integers(0, 10 * n + 1, 3)), [10 * n + 1]])
+    px = np.maximum(boxes[pairs[:, 0], 0], boxes[pairs[:, 1], 0])
+    py = np.maximum(boxes[pairs[:, 0], 1], boxes[pairs[:, 1], 1])
+    g = np.sort(rows[pairs], axis=1)
+    seen = 0
+    for i in range(strips):
+        for c in range(cells):
+            x0, x1, y0, y1 = xs[i], xs[i + 1], ybounds[i, c], ybounds[i, c + 1]
+            t = rank[i * cells + c]
+            got, cut = tiles.owned_pairs(pairs, boxes, rows, xs, ybounds, rank, t, edges)
+            inside = (px >= x0) & (px < x1) & (py >= y0) & (py < y1)
+            for q in range(len(edges) - 1):
+                want = g[inside & (g[:, 0] >= edges[q]) & (g[:, 0] < edges[q + 1])]
+                assert got[cut[q]:cut[q + 1]].tolist() == want.tolist()
+            seen += len(got)
+    assert seen == len(pairs)  # each pair owned by exactly one tile
 
 
 def _write_parquet(folder, boxes, files, row_group, **extra):

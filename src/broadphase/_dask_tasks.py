@@ -59,12 +59,6 @@ def _values(arr) -> np.ndarray:
     return arr.to_numpy(zero_copy_only=False)
 
 
-def tile_of(x, y, xs, ybounds, rank) -> np.ndarray:
-    """Tile number of points (half-open tiles: a point on an edge is in the upper tile)."""
-    return _tiles_k.tile_of_points(np.ascontiguousarray(x, np.float64),
-                                   np.ascontiguousarray(y, np.float64), xs, ybounds, rank)
-
-
 def assign(block, groups, categories, masks, start, xs, ybounds, rank):
     """Split one input chunk by tile: per tile (global rows, boxes, filters)."""
     try:
@@ -98,17 +92,8 @@ def tile_pairs(pieces, t, xs, ybounds, rank, edges, given, scalars):
         raise type(e)(global_row(str(e), rows)) from None
     finally:
         _work.release()  # a worker keeps no tile's scratch (~150 bytes a box) between tasks
-    # keep the pairs whose reference point lies in this tile
-    px = np.maximum(b[p[:, 0], 0], b[p[:, 1], 0])
-    py = np.maximum(b[p[:, 0], 1], b[p[:, 1], 1])
-    p = p[tile_of(px, py, xs, ybounds, rank) == t]
-    g = rows[p]
-    g = np.stack([g.min(1), g.max(1)], 1)
-    which = np.searchsorted(edges, g[:, 0], side="right") - 1
-    order = np.argsort(which, kind="stable")
-    g, which = g[order], which[order]
-    cut = np.searchsorted(which, np.arange(nb + 1))
-    return tuple(g[cut[k]:cut[k + 1]] for k in range(nb))
+    g, cut = _tiles_k.owned_pairs(p, b, rows, xs, ybounds, rank, t, edges)
+    return tuple(g[cut[k]:cut[k + 1]].astype(np.intp, copy=False) for k in range(nb))
 
 
 def global_row(message: str, rows) -> str:

@@ -1,4 +1,4 @@
-"""Tiles of the Dask path: which tiles a box meets, which tile holds a point.
+"""Tiles of the Dask path: which tiles a box meets, which tile owns a pair.
 
 The plane is cut into ``S`` vertical strips at the edges ``xs`` (S + 1 of
 them, -inf and +inf at the ends), and strip i into cells at ``ybounds[i]``
@@ -65,11 +65,41 @@ def split_by_tile(boxes, xs, ybounds, rank):
 
 
 @njit(cache=True)
-def tile_of_points(x, y, xs, ybounds, rank):
-    """Tile number of each point ``(x[k], y[k])`` (on an edge: the upper tile)."""
+def owned_pairs(pairs, boxes, rows, xs, ybounds, rank, tile, edges):
+    """The pairs tile ``tile`` owns, as global rows, grouped by bucket: ``(out, cut)``.
+
+    ``pairs`` index ``boxes``/``rows`` (a tile's boxes and their global
+    rows).  A pair is owned by the tile holding its reference point, the
+    lower-left corner of the two boxes' intersection; it comes out as
+    ``(min, max)`` of the global rows, in the bucket ``b`` with
+    ``edges[b] <= min < edges[b + 1]``, pairs of a bucket in their input
+    order: ``out[cut[b]:cut[b + 1]]``.  Two passes (count, then fill), so
+    the only memory is the output (NumPy's masks, gathers and argsort took
+    several times the pairs).
+    """
     cells = ybounds.shape[1] - 1
-    out = np.empty(x.shape[0], np.int64)
-    for k in range(x.shape[0]):
-        i = _last_at_most(xs, x[k])
-        out[k] = rank[i * cells + _last_at_most(ybounds[i], y[k])]
-    return out
+    nb = edges.shape[0] - 1
+    bucket = np.full(pairs.shape[0], -1, np.int64)
+    cut = np.zeros(nb + 1, np.int64)
+    for k in range(pairs.shape[0]):
+        a = pairs[k, 0]
+        b = pairs[k, 1]
+        i = _last_at_most(xs, max(boxes[a, 0], boxes[b, 0]))
+        c = _last_at_most(ybounds[i], max(boxes[a, 1], boxes[b, 1]))
+        if rank[i * cells + c] == tile:
+            q = _last_at_most(edges, min(rows[a], rows[b]))
+            bucket[k] = q
+            cut[q + 1] += 1
+    for q in range(nb):
+        cut[q + 1] += cut[q]
+    out = np.empty((cut[nb], 2), np.int64)
+    fill = cut[:nb].copy()
+    for k in range(pairs.shape[0]):
+        q = bucket[k]
+        if q >= 0:
+            ra = rows[pairs[k, 0]]
+            rb = rows[pairs[k, 1]]
+            out[fill[q], 0] = min(ra, rb)
+            out[fill[q], 1] = max(ra, rb)
+            fill[q] += 1
+    return out, cut
