@@ -19,9 +19,8 @@ import numpy as np
 
 import moving
 import stages
-from broadphase import _api, _cast
+from broadphase import _api
 from broadphase._kernels import dynamic as _dyn
-from broadphase._kernels.narrow import SHAPE_BOX
 
 
 def _timer(times: dict):
@@ -36,12 +35,8 @@ def _timer(times: dict):
 
 def tree_frame(tree, h, boxes, tick):
     """``tree.move(h, boxes)`` then ``tree.pairs()``, their steps timed apart."""
-    hh = tree._handles(h, SHAPE_BOX)
-    tick("move: handles")
-    arr, _ = _cast.boxes(boxes)
-    tick("move: validate boxes")
-    tree._place(hh, arr, arr, SHAPE_BOX)
-    tick("move: store and place")
+    tree.move(h, boxes)  # one kernel checks, stores and places
+    tick("move")
     skeys, sobjs = tree._sorted_entries()
     tick("pairs: refresh order")
     _dyn.stream_rows(tree._boxes[:tree._hwm], 2)

@@ -265,8 +265,19 @@ class LinearQuadtree:
         >>> tree.pairs().tolist()
         [[0, 1]]
         """
-        h = self._handles(handles, SHAPE_BOX)
-        arr, _ = _cast.boxes(_one_or_many(boxes, 4))
+        arr = _cast.rows(_one_or_many(boxes, 4), "boxes", 4, "minx, miny, maxx, maxy")
+        h = _plain_handles(handles)
+        if h is not None and h.shape[0] == arr.shape[0]:  # checked and stored in one call
+            changed = _dyn.move_boxes(
+                h, arr, self._hwm, self._kind, self._nshaped > 0, self._shapes, self._boxes,
+                self._bounds[0], self._bounds[1], self._sx, self._sy, self._depth, _SLACK,
+                self._plv, self._pcx, self._pcy, self._pnx, self._pny, self._sub0, self._dirty,
+                self._stale)
+            if changed >= 0:
+                self._moved(h.shape[0], changed)
+                return
+        h = self._handles(handles, SHAPE_BOX)  # these name what is wrong
+        arr, _ = _cast.boxes(arr)
         _same_length(h, arr, "boxes")
         self._place(h, arr, arr, SHAPE_BOX)
 
@@ -498,15 +509,22 @@ class LinearQuadtree:
         only for :meth:`pairs` (which walks its own sorted entries) never
         pay for list upkeep.
         """
-        self._nplaced += h.shape[0]
-        self._relinked = _dyn.store_and_place(
+        changed = _dyn.store_and_place(
             h, bxs, rows, kind, self._nshaped > 0, self._shapes, self._boxes, self._bounds[0],
             self._bounds[1], self._sx, self._sy, self._depth, _SLACK, self._plv, self._pcx,
             self._pcy, self._pnx, self._pny, self._sub0, self._dirty, self._stale)
         if new:
+            self._nplaced += h.shape[0]
+            self._relinked = changed
             self._link(h)
         else:
-            self._nstale += self._relinked
+            self._moved(h.shape[0], changed)
+
+    def _moved(self, n: int, changed: int) -> None:
+        """Count a move of ``n`` objects, of which ``changed`` changed cells (now stale)."""
+        self._nplaced += n
+        self._relinked = changed
+        self._nstale += changed
 
     def _relink(self) -> None:
         """Move the nodes of every stale object into the lists of its cells (O(1) each)."""
@@ -730,6 +748,18 @@ def _int_list(values) -> np.ndarray:
             raise KeyError(f"handle {v}: not in the tree (removed or never inserted)")
     dtype = np.uint64 if max(ints) >= 2**63 else np.int64
     return np.array(ints, dtype=dtype).reshape(obj.shape)
+
+
+def _plain_handles(handles):
+    """An integer array (or list) of handles as a contiguous intp array, or None.
+
+    Nothing is checked: the move kernel does, and hands anything odd to
+    the full checks.
+    """
+    arr = np.asarray(handles)
+    if arr.dtype.kind not in "iu" or arr.ndim > 1:
+        return None
+    return np.ascontiguousarray(np.atleast_1d(arr), dtype=np.intp)
 
 
 def _one_or_many(value, width: int):

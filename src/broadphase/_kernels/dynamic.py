@@ -40,6 +40,8 @@ objects partly or wholly outside the bounds sit in the border cells:
 monotone quantization keeps every overlap visible.
 """
 
+import math
+
 import numpy as np
 from numba import njit, prange
 
@@ -111,6 +113,35 @@ def store_and_place(h, boxes, rows, kind, box_rows, shapes, tree_boxes, x0, y0, 
             dirty[o] = RELINKED
             stale[o] = 1
     return changed
+
+
+@njit(cache=True, parallel=True)
+def move_boxes(h, boxes, hwm, kinds, box_rows, shapes, tree_boxes, x0, y0, sx, sy, depth, slack,
+               plv, pcx, pcy, pnx, pny, sub0, dirty, stale):
+    """:func:`store_and_place` for box objects after one parallel pass of checks.
+
+    Returns -1, having changed nothing, unless every handle is a live box
+    above the one before it and every box finite with ``min <= max``: the
+    caller then checks again with the functions that name the problem (or
+    accept handles in any order).  One call instead of three for a frame's
+    move: a batch of a thousand objects paid as much for starting the
+    parallel passes and the calls as for its work.
+    """
+    bad = 0
+    for t in prange(h.shape[0]):
+        k = h[t]
+        live = (k >= 0) and k < hwm and plv[k] >= 0 and kinds[k] == SHAPE_BOX
+        x0_ = boxes[t, 0]
+        y0_ = boxes[t, 1]
+        x1_ = boxes[t, 2]
+        y1_ = boxes[t, 3]
+        fine = (math.isfinite(x0_) & math.isfinite(y0_) & math.isfinite(x1_)
+                & math.isfinite(y1_) & (x0_ <= x1_) & (y0_ <= y1_))
+        bad += not (live and fine and (t == 0 or h[t - 1] < k))
+    if bad:
+        return -1
+    return store_and_place(h, boxes, boxes, SHAPE_BOX, box_rows, shapes, tree_boxes, x0, y0, sx,
+                           sy, depth, slack, plv, pcx, pcy, pnx, pny, sub0, dirty, stale)
 
 
 # 2**-s, exact: a table load instead of a division per object.
