@@ -89,30 +89,49 @@ def store_and_place(h, boxes, rows, kind, box_rows, shapes, tree_boxes, x0, y0, 
     Either way ``sub0``, where minx falls in its first cell (the low bits
     of that entry's sort key, see :func:`entries`), is stored.
     """
-    w = rows.shape[1]
-    top = (1 << depth) - 1
     changed = 0
     for k in prange(h.shape[0]):
-        o = h[k]
-        for t in range(4):
-            tree_boxes[o, t] = boxes[k, t]
-        if box_rows or kind != SHAPE_BOX:
-            for t in range(4):
-                shapes[o, 1 + t] = rows[k, t] if t < w else 0.0
-        lv, cx, cy, nx, ny = _place_one(boxes, k, x0, y0, sx, sy, depth, top, slack)
-        sub0[o] = _sub0(boxes[k, 0], x0, sx, depth - lv, cx)
-        ch = ((plv[o] != lv) | (pcx[o] != cx) | (pcy[o] != cy) | (pnx[o] != nx)
-              | (pny[o] != ny))
-        if ch:
-            changed += 1
-            plv[o] = lv
-            pcx[o] = cx
-            pcy[o] = cy
-            pnx[o] = nx
-            pny[o] = ny
-            dirty[o] = RELINKED
-            stale[o] = 1
+        changed += _store_one(k, h[k], boxes, rows, kind, box_rows, shapes, tree_boxes, x0, y0,
+                              sx, sy, depth, slack, plv, pcx, pcy, pnx, pny, sub0, dirty, stale)
     return changed
+
+
+@njit(inline="always")
+def _store_one(k, o, boxes, rows, kind, box_rows, shapes, tree_boxes, x0, y0, sx, sy, depth,
+               slack, plv, pcx, pcy, pnx, pny, sub0, dirty, stale):
+    """:func:`store_and_place` of ``boxes[k]`` into slot ``o``; 1 if it changed cells."""
+    for t in range(4):
+        tree_boxes[o, t] = boxes[k, t]
+    if box_rows or kind != SHAPE_BOX:
+        w = rows.shape[1]
+        for t in range(4):
+            shapes[o, 1 + t] = rows[k, t] if t < w else 0.0
+    lv, cx, cy, nx, ny = _place_one(boxes, k, x0, y0, sx, sy, depth, (1 << depth) - 1, slack)
+    sub0[o] = _sub0(boxes[k, 0], x0, sx, depth - lv, cx)
+    ch = (plv[o] != lv) | (pcx[o] != cx) | (pcy[o] != cy) | (pnx[o] != nx) | (pny[o] != ny)
+    if ch:
+        plv[o] = lv
+        pcx[o] = cx
+        pcy[o] = cy
+        pnx[o] = nx
+        pny[o] = ny
+        dirty[o] = RELINKED
+        stale[o] = 1
+    return ch
+
+
+@njit(inline="always")
+def _movable(h, t, boxes, hwm, plv, kinds):
+    """Whether handle ``h[t]`` is a live box above ``h[t - 1]`` and ``boxes[t]`` a valid box."""
+    k = h[t]
+    x0 = boxes[t, 0]
+    y0 = boxes[t, 1]
+    x1 = boxes[t, 2]
+    y1 = boxes[t, 3]
+    fine = (math.isfinite(x0) & math.isfinite(y0) & math.isfinite(x1) & math.isfinite(y1)
+            & (x0 <= x1) & (y0 <= y1))
+    return fine and (k >= 0) and k < hwm and plv[k] >= 0 and kinds[k] == SHAPE_BOX and \
+        (t == 0 or h[t - 1] < k)
 
 
 @njit(cache=True, parallel=True)
@@ -125,23 +144,21 @@ def move_boxes(h, boxes, hwm, kinds, box_rows, shapes, tree_boxes, x0, y0, sx, s
     caller then checks again with the functions that name the problem (or
     accept handles in any order).  One call instead of three for a frame's
     move: a batch of a thousand objects paid as much for starting the
-    parallel passes and the calls as for its work.
+    parallel passes and the calls as for its work.  (The same loops in
+    the calling thread, to spare small batches the waking of the other
+    threads, measured three times slower: misses no longer overlap.)
     """
     bad = 0
     for t in prange(h.shape[0]):
-        k = h[t]
-        live = (k >= 0) and k < hwm and plv[k] >= 0 and kinds[k] == SHAPE_BOX
-        x0_ = boxes[t, 0]
-        y0_ = boxes[t, 1]
-        x1_ = boxes[t, 2]
-        y1_ = boxes[t, 3]
-        fine = (math.isfinite(x0_) & math.isfinite(y0_) & math.isfinite(x1_)
-                & math.isfinite(y1_) & (x0_ <= x1_) & (y0_ <= y1_))
-        bad += not (live and fine and (t == 0 or h[t - 1] < k))
+        bad += not _movable(h, t, boxes, hwm, plv, kinds)
     if bad:
         return -1
-    return store_and_place(h, boxes, boxes, SHAPE_BOX, box_rows, shapes, tree_boxes, x0, y0, sx,
-                           sy, depth, slack, plv, pcx, pcy, pnx, pny, sub0, dirty, stale)
+    changed = 0
+    for k in prange(h.shape[0]):
+        changed += _store_one(k, h[k], boxes, boxes, SHAPE_BOX, box_rows, shapes, tree_boxes,
+                              x0, y0, sx, sy, depth, slack, plv, pcx, pcy, pnx, pny, sub0,
+                              dirty, stale)
+    return changed
 
 
 # 2**-s, exact: a table load instead of a division per object.
