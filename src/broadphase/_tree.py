@@ -112,8 +112,8 @@ class LinearQuadtree:
     moves and less when few do.  :meth:`move` updates each object's cells
     at once but relinks the lists lazily: the first :meth:`query` or
     :meth:`query_point` after moves brings them up to date (O(1) per object
-    that changed cells), so frames that only ask for pairs never pay for
-    list upkeep.  A tree is not safe to change from several threads at once.
+    that changed cells, after a scan of one byte per slot to find them),
+    so frames that only ask for pairs never pay for list upkeep.  A tree is not safe to change from several threads at once.
 
     Examples
     --------
