@@ -113,7 +113,8 @@ class LinearQuadtree:
     at once but relinks the lists lazily: the first :meth:`query` or
     :meth:`query_point` after moves brings them up to date (O(1) per object
     that changed cells, after a scan of one byte per slot to find them),
-    so frames that only ask for pairs never pay for list upkeep.  A tree is not safe to change from several threads at once.
+    so frames that only ask for pairs never pay for list upkeep.  A tree is
+    not safe to change from several threads at once.
 
     Examples
     --------
