@@ -21,6 +21,18 @@ NEGATIVE_RADIUS = 4
 _CHUNK = 1 << 15
 
 
+@njit(inline="always")
+def box_problem(x0, y0, x1, y1):
+    """OK, or what is wrong with the box: NOT_FINITE, X_REVERSED or Y_REVERSED (first found)."""
+    if not (math.isfinite(x0) and math.isfinite(y0) and math.isfinite(x1) and math.isfinite(y1)):
+        return NOT_FINITE
+    if x0 > x1:
+        return X_REVERSED
+    if y0 > y1:
+        return Y_REVERSED
+    return OK
+
+
 @njit(cache=True, parallel=True)
 def scan_boxes(boxes):
     """Return ``(bad_row, code, minx, miny, maxx, maxy)``; bad_row is -1 if none."""
@@ -39,18 +51,10 @@ def scan_boxes(boxes):
             y0 = boxes[k, 1]
             x1 = boxes[k, 2]
             y1 = boxes[k, 3]
-            if not (math.isfinite(x0) and math.isfinite(y0)
-                    and math.isfinite(x1) and math.isfinite(y1)):
+            problem = box_problem(x0, y0, x1, y1)
+            if problem != OK:
                 bad[c] = k
-                code[c] = NOT_FINITE
-                break
-            if x0 > x1:
-                bad[c] = k
-                code[c] = X_REVERSED
-                break
-            if y0 > y1:
-                bad[c] = k
-                code[c] = Y_REVERSED
+                code[c] = problem
                 break
             ax0 = min(ax0, x0)
             ay0 = min(ay0, y0)

@@ -40,11 +40,10 @@ objects partly or wholly outside the bounds sit in the border cells:
 monotone quantization keeps every overlap visible.
 """
 
-import math
-
 import numpy as np
 from numba import njit, prange
 
+from .check import OK, box_problem
 from .morton import encode, quantize
 from .narrow import SHAPE_BOX, box_circle_overlap, circle_overlap
 from .quadtree import _LEVEL_BITS, _SUB_BITS, _SUB_TOP, _level
@@ -123,15 +122,16 @@ def _store_one(k, o, boxes, rows, kind, box_rows, shapes, tree_boxes, x0, y0, sx
 @njit(inline="always")
 def _movable(h, t, boxes, hwm, plv, kinds):
     """Whether handle ``h[t]`` is a live box above ``h[t - 1]`` and ``boxes[t]`` a valid box."""
+    return (box_problem(boxes[t, 0], boxes[t, 1], boxes[t, 2], boxes[t, 3]) == OK
+            and _in_order(h, t, plv, hwm, kinds, SHAPE_BOX))
+
+
+@njit(inline="always")
+def _in_order(h, t, plv, hwm, kinds, kind):
+    """Whether ``h[t]`` is live, of shape ``kind`` (any if < 0) and above ``h[t - 1]``."""
     k = h[t]
-    x0 = boxes[t, 0]
-    y0 = boxes[t, 1]
-    x1 = boxes[t, 2]
-    y1 = boxes[t, 3]
-    fine = (math.isfinite(x0) & math.isfinite(y0) & math.isfinite(x1) & math.isfinite(y1)
-            & (x0 <= x1) & (y0 <= y1))
-    return fine and (k >= 0) and k < hwm and plv[k] >= 0 and kinds[k] == SHAPE_BOX and \
-        (t == 0 or h[t - 1] < k)
+    return (0 <= k < hwm and plv[k] >= 0 and (kind < 0 or kinds[k] == kind)
+            and (t == 0 or h[t - 1] < k))
 
 
 @njit(cache=True, parallel=True)
@@ -223,14 +223,9 @@ def check_handles(h, plv, hwm, stamp, mark, kinds, kind):
     one, a serial pass marks each handle seen with ``stamp[k] = mark`` (O(n),
     no sort).
     """
-    n = h.shape[0]
     bad = 0
-    for t in prange(n):
-        k = h[t]
-        if k < 0 or k >= hwm:
-            bad += 1
-        elif plv[k] < 0 or (kind >= 0 and kinds[k] != kind) or (t > 0 and h[t - 1] >= k):
-            bad += 1
+    for t in prange(h.shape[0]):
+        bad += not _in_order(h, t, plv, hwm, kinds, kind)
     if bad == 0:
         return -1, 0
     return _check_serial(h, plv, hwm, stamp, mark, kinds, kind)
