@@ -67,8 +67,9 @@ def tile(n: int) -> tuple[float, float]:
 
     th = threading.Thread(target=watch)
     th.start()
-    _dask_tasks.tile_pairs([(np.arange(n), b, [None] * 3)], 0, inf, np.array([inf]),
-                           np.array([0]), np.array([0, n]), [False] * 3, (None,) * 3)
+    _dask_tasks.tile_pairs([(np.arange(n), b, [None] * 3)], t=0,
+                           tiling=(inf, np.array([inf]), np.array([0])),
+                           edges=np.array([0, n]), given=[False] * 3, scalars=(None,) * 3)
     stop[0] = True
     th.join()
     return peak[0], rss()

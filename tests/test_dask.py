@@ -218,10 +218,10 @@ def test_row_groups_read_without_pandas_or_dask_array(tmp_path):
         "from broadphase import _dask_tasks as t\n"
         f"a = t.read_row_group({paths[0]!r}, 1, ['minx', 'miny', 'maxx', 'maxy'], "
         "np.dtype(np.float64), (200, 4))\n"
-        "t.tile_pairs([t.assign(a, None, None, None, 200, np.array([-np.inf, np.inf]), "
-        "np.array([[-np.inf, np.inf]]), np.array([0]))[0]], 0, np.array([-np.inf, np.inf]), "
-        "np.array([[-np.inf, np.inf]]), np.array([0]), np.array([0, 10**6]), "
-        "[False] * 3, (None,) * 3)\n"
+        "one = (np.array([-np.inf, np.inf]), np.array([[-np.inf, np.inf]]), np.array([0]))\n"
+        "piece = t.assign(a, None, None, None, start=200, tiling=one)[0]\n"
+        "t.tile_pairs([piece], t=0, tiling=one, edges=np.array([0, 10**6]), given=[False] * 3, "
+        "scalars=(None,) * 3)\n"
         "np.save(sys.argv[1], a)\n"
         "print(sorted(m for m in ('pandas', 'dask.array', 'dask.dataframe') if m in sys.modules))\n"
     )
@@ -242,3 +242,44 @@ def test_arrow_values_read_from_the_buffer(kind):
     assert got.dtype == np.dtype(kind)
     np.testing.assert_array_equal(got, v[3:17])
     assert _values(pa.array(v)[:0]).shape == (0,)
+
+
+def test_getitem_priorities_survive_optimisation_and_to_delayed():
+    """The tuple-cutting getitems keep their priority (a worker under a limit needs it)."""
+    boxes = adversarial(2000, seed=8)
+    lazy = bpd.find_pairs(da.from_array(boxes, chunks=500), tile_rows=400)
+    keys = lazy.__dask_keys__()
+    prio = {}
+    for layer in lazy.__dask_optimize__(lazy.__dask_graph__(), keys).layers.values():
+        for k in layer:
+            prio[k] = (layer.annotations or {}).get("priority", 0)
+    kinds = {}
+    for k, p in prio.items():
+        name = k[0] if isinstance(k, tuple) else k
+        kinds.setdefault(name.split("-")[1] if name.startswith("bp-") else "input", set()).add(p)
+    assert kinds["piece"] == {100} and kinds["part"] == {100}
+    assert kinds["split"] == kinds["tile"] == kinds["bucket"] == {0}
+    blocks = lazy.to_delayed().ravel()
+    assert len(blocks) == lazy.numblocks[0]
+    got = np.concatenate(dask.compute(*blocks))
+    np.testing.assert_array_equal(got, bp.find_pairs(boxes))
+    layers = blocks[0].__dask_graph__().layers.values()
+    assert any((layer.annotations or {}).get("priority") == 100 for layer in layers)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 300), st.integers(1, 40), st.integers(0, 2**32 - 1))
+def test_sort_pairs_is_the_canonical_order(k, width, seed):
+    from broadphase._kernels import tiles
+
+    rng = np.random.default_rng(seed)
+    lo = int(rng.integers(0, 1000))
+    i = rng.integers(lo, lo + width, k)
+    j = i + 1 + rng.integers(0, 50, k)
+    if k > 40:  # one first index with a long run, as a huge box makes
+        i[: k // 2] = lo
+    pairs = np.column_stack([i, j]).astype(np.intp)
+    want = pairs[np.lexsort((pairs[:, 1], pairs[:, 0]))]
+    got = tiles.sort_pairs(pairs, lo, lo + width)
+    np.testing.assert_array_equal(got, want)
+    assert got.dtype == np.intp

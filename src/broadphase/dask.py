@@ -42,10 +42,15 @@ True
 from __future__ import annotations
 
 import math
+from functools import partial
+from operator import getitem
 
 import dask
 import dask.array as da
 import numpy as np
+from dask.base import tokenize
+from dask.core import flatten
+from dask.highlevelgraph import HighLevelGraph, MaterializedLayer
 
 from . import _dask_tasks as _tasks
 from . import morton
@@ -89,25 +94,108 @@ def find_pairs(boxes, groups=None, categories=None, masks=None, *, tile_rows: in
     n = arr.shape[0]
     if n == 0:
         return da.from_array(np.empty((0, 2), np.intp))
-    xs, ybounds, rank = _tiles(arr, n, max(1, int(tile_rows)), max(1, int(sample)))
-    ntiles = rank.shape[0]
-    nbuckets = max(1, min(ntiles, arr.numblocks[0]))
+    tiling = _tiles(arr, n, max(1, int(tile_rows)), max(1, int(sample)))
+    return _graph(arr, extra, _scalars(groups, categories, masks), tiling)
+
+
+def _graph(arr, extra, scalars, tiling) -> da.Array:
+    """The task graph of :func:`find_pairs`, built as plain dicts (see the module docstring).
+
+    ``dask.delayed`` took 15 s of client time for the ~8,000 tasks of
+    10 million boxes (it merges and culls a graph per call); dicts take a
+    fraction of a second.  The ``getitem`` tasks that cut a chunk's tuple
+    into per-tile pieces, and a tile's into per-bucket parts, run before
+    anything else a worker could start (priority): a worker under a memory
+    limit spills what it holds, and a tuple spilled whole before it was cut
+    is read back from disk once per piece.
+    """
+    ntiles = tiling[2].shape[0]
+    nchunks = arr.numblocks[0]
+    nbuckets = max(1, min(ntiles, nchunks))
+    n = arr.shape[0]
     edges = np.linspace(0, n, nbuckets + 1).astype(np.int64)
     starts = np.concatenate([[0], np.cumsum(arr.chunks[0])]).astype(np.int64)
-    parts = []
-    for c, block in enumerate(arr.to_delayed().ravel()):
-        cols = [None if e is None else e.to_delayed().ravel()[c] for e in extra]
-        parts.append(dask.delayed(_tasks.assign, nout=ntiles)(
-            block, *cols, starts[c], xs, ybounds, rank, pure=True))
-    pieces = []
-    for t in range(ntiles):
-        found = dask.delayed(_tasks.tile_pairs, nout=nbuckets)(
-            [p[t] for p in parts], t, xs, ybounds, rank, edges, [e is not None for e in extra],
-            _scalars(groups, categories, masks), pure=True)
-        pieces.append(found)
-    out = [da.from_delayed(dask.delayed(_tasks.bucket)([p[b] for p in pieces], pure=True),
-                           shape=(math.nan, 2), dtype=np.intp) for b in range(nbuckets)]
-    return da.concatenate(out, axis=0, allow_unknown_chunksizes=True)
+    given = [e is not None for e in extra]
+    tok = tokenize(arr, *extra, scalars, *tiling)
+    split, piece, tile, part, bucket = (f"bp-{k}-{tok}" for k in
+                                        ("split", "piece", "tile", "part", "bucket"))
+    blocks = [k[0] for k in arr.__dask_keys__()]
+    cols = [[None] * nchunks if e is None else e.__dask_keys__() for e in extra]
+    layers = {
+        split: {(split, c): (partial(_tasks.assign, start=int(starts[c]), tiling=tiling),
+                             blocks[c], cols[0][c], cols[1][c], cols[2][c])
+                for c in range(nchunks)},
+        piece: {(piece, c, t): (getitem, (split, c), t)
+                for c in range(nchunks) for t in range(ntiles)},
+        tile: {(tile, t): (partial(_tasks.tile_pairs, t=t, tiling=tiling, edges=edges,
+                                   given=given, scalars=scalars),
+                           [(piece, c, t) for c in range(nchunks)])
+               for t in range(ntiles)},
+        part: {(part, t, b): (getitem, (tile, t), b)
+               for t in range(ntiles) for b in range(nbuckets)},
+        bucket: {(bucket, b, 0): (partial(_tasks.bucket, lo=int(edges[b]), hi=int(edges[b + 1])),
+                                  [(part, t, b) for t in range(ntiles)])
+                 for b in range(nbuckets)},
+    }
+    inputs = [arr] + [e for e in extra if e is not None]
+    deps = {split: {name for c in inputs for name in c.__dask_layers__()}, piece: {split},
+            tile: {piece}, part: {tile}, bucket: {part}}
+    hlg = HighLevelGraph.merge(*(c.__dask_graph__() for c in inputs))
+    first = {"priority": 100}
+    graph = HighLevelGraph(
+        {**hlg.layers, **{k: MaterializedLayer(v, annotations=first if k in (piece, part) else None)
+                          for k, v in layers.items()}},
+        {**hlg.dependencies, **deps})
+    return _Pairs(graph, bucket, ((math.nan,) * nbuckets, (2,)), dtype=np.intp)
+
+
+def _optimize(dsk, keys, **kwargs):
+    """Dask array's graph optimisation without the low-level fusion, which drops priorities.
+
+    ``dask.array`` turns the graph into one plain dict to fuse linear
+    chains of tasks, and the layers' annotations are lost on the way; our
+    graph has no chains to fuse, and its ``getitem`` priorities are what
+    keeps a worker under a memory limit from reading spilled tuples back
+    once per piece.
+    """
+    from dask.blockwise import fuse_roots, optimize_blockwise
+
+    keys = list(flatten(keys)) if isinstance(keys, (list, set)) else [keys]
+    if not isinstance(dsk, HighLevelGraph):
+        dsk = HighLevelGraph.from_collections(str(id(dsk)), dsk, dependencies=())
+    dsk = optimize_blockwise(dsk, keys=keys)
+    dsk = fuse_roots(dsk, keys=keys)
+    return dsk.cull(set(keys))
+
+
+class _Pairs(da.Array):
+    """The dask array :func:`find_pairs` returns: its own graph optimisation, see `_optimize`."""
+
+    __dask_optimize__ = staticmethod(_optimize)
+
+    def to_delayed(self, optimize_graph: bool = True) -> np.ndarray:
+        """One :class:`dask.delayed.Delayed` per block of pairs, keeping the task priorities.
+
+        ``dask.array.Array.to_delayed`` wraps the optimised graph in one
+        plain layer, which loses the priorities; these share the graph as
+        it is (Delayed culls it when computed).
+
+        Parameters
+        ----------
+        optimize_graph : bool
+            Accepted for compatibility with ``dask.array.Array.to_delayed``.
+
+        Returns
+        -------
+        ndarray of Delayed, shape (blocks, 1)
+        """
+        from dask.delayed import Delayed
+
+        graph = self.__dask_graph__()
+        out = np.empty((self.numblocks[0], 1), dtype=object)
+        for b, row in enumerate(self.__dask_keys__()):
+            out[b, 0] = Delayed(row[0], graph, layer=self.name)
+        return out
 
 
 def read_parquet(path, columns=COLUMNS, dtype=np.float64) -> da.Array:

@@ -103,3 +103,44 @@ def owned_pairs(pairs, boxes, rows, xs, ybounds, rank, tile, edges):
             out[fill[q], 1] = max(ra, rb)
             fill[q] += 1
     return out, cut
+
+
+@njit(cache=True)
+def sort_pairs(pairs, lo, hi):
+    """``pairs`` (first index in ``[lo, hi)``) in canonical order, as a new array.
+
+    A counting sort by the first index (``hi - lo`` counters: a bucket is
+    a range of rows), then each run of one first index sorted by the
+    second: insertion for the short runs of ordinary boxes, ``np.sort``
+    for the long run of a box that meets thousands.  O(k + hi - lo)
+    instead of a lexsort's O(k log k), and no temporaries beyond the
+    counters.
+    """
+    k = pairs.shape[0]
+    end = np.zeros(hi - lo + 1, np.int64)
+    for q in range(k):
+        end[pairs[q, 0] - lo + 1] += 1
+    for r in range(hi - lo):
+        end[r + 1] += end[r]
+    out = np.empty((k, 2), np.intp)
+    for q in range(k):
+        r = pairs[q, 0] - lo
+        p = end[r]
+        end[r] = p + 1
+        out[p, 0] = pairs[q, 0]
+        out[p, 1] = pairs[q, 1]
+    first = 0  # end[r] is now the end of run r, and first its start
+    for r in range(hi - lo):
+        last = end[r]
+        if last - first > 32:
+            out[first:last, 1] = np.sort(out[first:last, 1])
+        else:
+            for a in range(first + 1, last):
+                v = out[a, 1]
+                b = a - 1
+                while b >= first and out[b, 1] > v:
+                    out[b + 1, 1] = out[b, 1]
+                    b -= 1
+                out[b + 1, 1] = v
+        first = last
+    return out
