@@ -22,8 +22,15 @@ Dask does the distribution, :func:`broadphase.find_pairs` the geometry:
    pieces from all tiles and sorts them.  The buckets, concatenated, are the
    rows of ``broadphase.find_pairs`` on the whole data.
 
-Memory per task is bounded by a tile (``tile_rows`` boxes, plus replicas)
-or a bucket of pairs, never by n.  :func:`read_parquet` reads Parquet files
+Memory per task is bounded by a tile (``tile_rows`` boxes, plus replicas),
+an input chunk or a bucket of pairs, never by n.  What waits between the
+steps (every box once, every pair once) is held or spilled by Dask; the
+``getitem`` tasks that cut a chunk's tuple into pieces and a tile's into
+bucket parts carry a priority, so a worker cuts a tuple as soon as it
+exists instead of reading it back from disk once per piece (see
+``_Pairs``).  Under a tight memory limit keep chunks and tiles to a few
+percent of it and lower ``distributed.worker.memory.target``
+(docs/benchmarks.md, "Beyond one machine").  :func:`read_parquet` reads Parquet files
 straight into a Dask array with pyarrow, one chunk per row group, keeping
 pandas off the workers.  Needs the ``dask`` extra (``dask[array,
 dataframe]``, ``pyarrow``, and ``distributed`` for a cluster).
@@ -72,7 +79,10 @@ def find_pairs(boxes, groups=None, categories=None, masks=None, *, tile_rows: in
         As in :func:`broadphase.find_pairs`: a scalar, an array (Dask or
         NumPy) of n values, or, for a DataFrame, a column name.
     tile_rows : int
-        About how many boxes one tile holds (memory per task).
+        About how many boxes one tile holds: a tile's search takes about
+        300 bytes a box in one task (30 MiB at 100,000).  The graph has
+        chunks x tiles + tiles x buckets small tasks, so very small tiles
+        on very many chunks cost scheduler time.
     sample : int
         About how many boxes are read to place the tiles.
 
@@ -80,7 +90,11 @@ def find_pairs(boxes, groups=None, categories=None, masks=None, *, tile_rows: in
     -------
     dask array of intp, shape (k, 2)
         Computes to the same array as :func:`broadphase.find_pairs` on all
-        boxes: ``i < j`` global row numbers, rows sorted.
+        boxes: ``i < j`` global row numbers, rows sorted.  One block per
+        bucket of first rows.  Computing it (``compute``, ``persist``,
+        ``Client.compute``) or its ``to_delayed()`` blocks keeps the task
+        priorities that matter under a memory limit; arrays derived from
+        it are optimised by ``dask.array``, which drops them.
 
     Examples
     --------
