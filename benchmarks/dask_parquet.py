@@ -29,20 +29,20 @@ import os
 import re
 import time
 
-import dask
-import dask.dataframe as dd
 import numpy as np
-import pyarrow as pa
-import pyarrow.parquet as pq
-from distributed import Client, LocalCluster, get_task_stream
-from distributed.diagnostics import MemorySampler
 
-import broadphase as bp
-import broadphase.dask as bpd
-from broadphase import scenarios
+# Nothing heavier at module level: a LocalCluster's worker processes are
+# spawned, and each re-imports this script's module-level imports.
+# dask.dataframe (with pandas) alone is 90 MiB in every worker, more than a
+# tight memory limit leaves for data.
 
 
 def write(boxes: np.ndarray, folder: str, files: int, row_group: int | None) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    import broadphase.dask as bpd
+
     os.makedirs(folder, exist_ok=True)
     for k, part in enumerate(np.array_split(boxes, files)):
         table = pa.table({c: part[:, t] for t, c in enumerate(bpd.COLUMNS)})
@@ -58,6 +58,7 @@ def write_npy(boxes: np.ndarray, folder: str, files: int) -> None:
 
 def read_npy(folder: str):
     """The boxes of ``write_npy`` as a dask array, one chunk per file."""
+    import dask
     import dask.array as da
 
     files = sorted(f for f in os.listdir(folder) if f.endswith(".npy"))
@@ -128,6 +129,17 @@ def peaks_of(dask_worker=None) -> dict:
 
 def run(folder: str, out: str, workers: int, limit: str, tile_rows: int, reader: str,
         peaks: bool, stream: bool):
+    import dask
+    from distributed import Client, LocalCluster, get_task_stream
+    from distributed.diagnostics import MemorySampler
+
+    import broadphase.dask as bpd
+
+    def dataframe(folder):
+        import dask.dataframe as dd
+
+        return dd.read_parquet(folder)
+
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                       memory_limit=limit, dashboard_address=None) as cluster, \
             Client(cluster) as client:
@@ -138,7 +150,7 @@ def run(folder: str, out: str, workers: int, limit: str, tile_rows: int, reader:
         t = time.perf_counter()
         with sampler.sample("run", measure="process", interval=0.1), \
                 (get_task_stream(client) if stream else contextlib.nullcontext()) as ts:
-            boxes = {"dataframe": dd.read_parquet, "npy": read_npy,
+            boxes = {"dataframe": dataframe, "npy": read_npy,
                      "pyarrow": bpd.read_parquet}[reader](folder)
             lazy = bpd.find_pairs(boxes, tile_rows=tile_rows)
             writes = [dask.delayed(save)(b, os.path.join(out, f"b{k:05d}.npy"))
@@ -155,6 +167,9 @@ def run(folder: str, out: str, workers: int, limit: str, tile_rows: int, reader:
 
 
 def main(argv=None):
+    import broadphase as bp
+    from broadphase import scenarios
+
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--n", type=int, default=10_000_000)
     ap.add_argument("--files", type=int, default=40)

@@ -8,7 +8,8 @@ imports SciPy when it is installed)::
 
 Starts a ``distributed.LocalCluster`` of one worker process and prints its
 resident memory (MiB) when it starts, after importing broadphase's worker
-tasks, after loading the first cached kernel, after reading one Parquet row
+tasks, after loading the first cached kernel, after what ends every task
+(``malloc_trim`` and dropping LLVM's code pages), after reading one Parquet row
 group, and after a search of a tile of 100,000 boxes (the peak during it,
 sampled every 2 ms, and after).
 """
@@ -39,6 +40,13 @@ def first_kernel() -> float:
     import broadphase
 
     broadphase.find_pairs(np.zeros((2, 4)))
+    return rss()
+
+
+def drop_llvm() -> float:
+    from broadphase import _dask_tasks
+
+    _dask_tasks._release()  # what the end of every task does: malloc_trim, LLVM's pages
     return rss()
 
 
@@ -93,6 +101,7 @@ def main() -> None:
             print(f"worker started                 {one(rss):6.0f} MiB")
             print(f"broadphase's tasks imported    {one(import_tasks):6.0f} MiB")
             print(f"first cached kernel loaded     {one(first_kernel):6.0f} MiB")
+            print(f"end of a task (LLVM dropped)   {one(drop_llvm):6.0f} MiB")
             print(f"one Parquet row group read     {one(read_one, path):6.0f} MiB")
             peak, after = one(tile, 100_000)
             print(f"tile of 100,000 boxes searched {after:6.0f} MiB (peak {peak:.0f})")

@@ -2,13 +2,15 @@
 
 Kept apart from ``broadphase.dask`` so that a worker imports neither
 ``dask.array`` nor pandas: under a memory limit every module counts (a
-worker process holding Numba, Arrow and ``distributed`` already takes about
-200 MiB).  Each function gets plain NumPy arrays and returns plain NumPy
-arrays (or tuples of them).
+worker process holding Numba, Arrow and ``distributed`` takes about
+140 MiB between tasks, 200 before LLVM's pages are dropped, see
+:func:`_release`).  Each function gets plain NumPy arrays and returns plain
+NumPy arrays (or tuples of them).
 """
 
 from __future__ import annotations
 
+import os
 import re
 
 import numpy as np
@@ -136,6 +138,53 @@ def _release() -> None:
     _work.release()
     if _LIBC is not None:
         _LIBC.malloc_trim(0)
+        _drop_llvm_pages()
+
+
+def _drop_llvm_pages() -> None:
+    """Drop LLVM's code pages from this process's resident memory.
+
+    Numba needs LLVM (``libllvmlite``, 60-70 MiB of mapped code once a
+    kernel is loaded) only to compile or load a kernel.  Those pages are
+    clean pages of a file, shared by every worker on the machine, yet the
+    nanny counts them in each worker's resident memory against its limit.
+    ``MADV_DONTNEED`` unmaps them from this process; if LLVM runs again the
+    kernel reads them back from the file, unchanged.  Only mappings that are
+    not writable and hold no private (written) page qualify, so nothing is
+    lost: their content is the file's.
+    """
+    global _LLVM_RANGES
+    if _LLVM_RANGES is None:
+        # Scanned once: Numba maps LLVM's library when this module imports
+        # it, and a loaded library never moves.
+        _LLVM_RANGES = _llvm_ranges()
+    for start, size in _LLVM_RANGES:
+        _LIBC.madvise(start, size, 4)  # MADV_DONTNEED
+
+
+def _llvm_ranges() -> list[tuple[int, int]]:
+    """(start, size) of the read-only mappings of LLVM's library that hold no private page."""
+    import ctypes
+
+    _LIBC.madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+    maps = []
+    try:
+        with open("/proc/self/smaps") as f:
+            for line in f:
+                head = line.split(maxsplit=6)
+                if "-" in head[0] and ":" not in head[0]:  # a mapping's first line
+                    path = head[5].strip() if len(head) > 5 else ""
+                    maps.append([head[0], head[1], os.path.basename(path), 0])
+                elif head[0] == "Anonymous:" and maps:
+                    maps[-1][3] = int(head[1])
+    except OSError:
+        return []
+    out = []
+    for span, perms, name, private in maps:
+        if name.startswith(("libllvmlite", "libLLVM")) and "w" not in perms and not private:
+            lo, hi = (int(x, 16) for x in span.split("-"))
+            out.append((lo, hi - lo))
+    return out
 
 
 def _libc():
@@ -154,3 +203,4 @@ def _libc():
 
 
 _LIBC = _libc()
+_LLVM_RANGES: list[tuple[int, int]] | None = None

@@ -29,8 +29,12 @@ steps (every box once, every pair once) is held or spilled by Dask; the
 bucket parts carry a priority, so a worker cuts a tuple as soon as it
 exists instead of reading it back from disk once per piece (see
 ``_Pairs``).  Under a tight memory limit keep chunks and tiles to a few
-percent of it and lower ``distributed.worker.memory.target``
-(docs/benchmarks.md, "Beyond one machine").  :func:`read_parquet` reads Parquet files
+percent of it, lower ``distributed.worker.memory.target``, turn the
+``pause`` threshold off and send transfers in messages of a few MiB
+(``distributed.worker.transfer.message-bytes-limit``): 10 million boxes
+(305 MiB) then run on workers limited to 300 MiB each (docs/benchmarks.md,
+"Beyond one machine").  Each task ends by giving memory back to the system,
+LLVM's code pages included (``_dask_tasks._release``).  :func:`read_parquet` reads Parquet files
 straight into a Dask array with pyarrow, one chunk per row group, keeping
 pandas off the workers.  Needs the ``dask`` extra (``dask[array,
 dataframe]``, ``pyarrow``, and ``distributed`` for a cluster).
