@@ -10,8 +10,10 @@ Starts a ``distributed.LocalCluster`` of one worker process and prints its
 resident memory (MiB) when it starts, after importing broadphase's worker
 tasks, after loading the first cached kernel, after what ends every task
 (``malloc_trim`` and dropping LLVM's code pages), after reading one Parquet row
-group, and after a search of a tile of 100,000 boxes (the peak during it,
-sampled every 2 ms, and after).
+group, after a search of a tile of 100,000 boxes (the peak during it,
+sampled every 2 ms, and after), and after importing ``dask.dataframe`` (with
+pandas), which a worker of a ``LocalCluster`` does when the script that
+started it imports it at module level.
 """
 
 from __future__ import annotations
@@ -83,6 +85,12 @@ def tile(n: int) -> tuple[float, float]:
     return peak[0], rss()
 
 
+def import_dataframe() -> float:
+    import dask.dataframe  # noqa: F401 (what a script's module-level import brings to a worker)
+
+    return rss()
+
+
 def main() -> None:
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -105,6 +113,7 @@ def main() -> None:
             print(f"one Parquet row group read     {one(read_one, path):6.0f} MiB")
             peak, after = one(tile, 100_000)
             print(f"tile of 100,000 boxes searched {after:6.0f} MiB (peak {peak:.0f})")
+            print(f"dask.dataframe imported        {one(import_dataframe):6.0f} MiB")
 
 
 if __name__ == "__main__":

