@@ -33,7 +33,8 @@ import numpy as np
 
 # Nothing heavier at module level: a LocalCluster's worker processes are
 # spawned, and each re-imports this script's module-level imports.
-# dask.dataframe (with pandas) alone is 90 MiB in every worker, more than a
+# dask.dataframe (with pandas) alone is 48 MiB in a worker that already
+# holds Arrow (benchmarks/dask_worker_memory.py), a large share of what a
 # tight memory limit leaves for data.
 
 

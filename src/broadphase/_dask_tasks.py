@@ -131,9 +131,11 @@ def bucket(parts, *, lo, hi) -> np.ndarray:
 def _release() -> None:
     """Give a task's freed memory back to the system before the next task runs.
 
-    A worker under a memory limit is judged by its resident memory; glibc
-    keeps freed blocks of big temporaries in its heaps, and the search's scratch buffers are
-    kept for the next call (:mod:`broadphase._work`).
+    A worker under a memory limit is judged by its resident memory: the
+    search's scratch buffers are kept for the next call
+    (:mod:`broadphase._work`), glibc keeps freed blocks of big temporaries
+    in its heaps (``malloc_trim``), and LLVM's pages stay resident after
+    the kernels are loaded (:func:`_drop_llvm_pages`).
     """
     _work.release()
     if _LIBC is not None:
