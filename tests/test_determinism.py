@@ -71,26 +71,18 @@ def test_between_workers(method):
         np.testing.assert_array_equal(got, ref)
 
 
-@pytest.mark.parametrize("call", [
-    lambda: bp.find_pairs([[0, 0, 1, 1], [0.5, 0.5, 2, 2]], workers=1),
-    lambda: bp.find_circle_pairs([[0, 0], [1, 0]], 1.0, workers=1),
-    lambda: bp.find_pairs_between([[0, 0, 1, 1]], [[0.5, 0.5, 2, 2]], workers=1),
-])
-def test_workers_cover_validation(call, monkeypatch):
-    # the parallel input scan is part of the call: it obeys workers= too
-    import numba
-
-    from broadphase import _cast
-
-    seen = []
-    real = _cast.rows
-
-    def spy(*args, **kwargs):
-        seen.append(numba.get_num_threads())
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(_cast, "rows", spy)
-    before = numba.get_num_threads()
-    assert len(call()) == 1
-    assert seen and set(seen) == {1}
-    assert numba.get_num_threads() == before
+@pytest.mark.parametrize("workers", [1, 2, 3, None])
+def test_first_bad_row_for_any_workers(workers):
+    # the input scan runs in chunks on several threads: the first bad row wins
+    boxes = scenarios.make("uniform", 200_000)
+    boxes[150_000, 0] = np.nan
+    boxes[70_001, 1] = boxes[70_001, 3] + 1.0
+    boxes[199_999, 0] = boxes[199_999, 2] + 1.0
+    with pytest.raises(ValueError, match=r"^boxes\[70001\]: miny .* > maxy"):
+        bp.find_pairs(boxes, workers=workers)
+    circles = boxes[:, :2].copy()
+    radii = np.full(len(boxes), 0.5)
+    radii[123_457] = -1.0
+    circles[180_000, 1] = np.inf
+    with pytest.raises(ValueError, match=r"^radii\[123457\]: expected a radius >= 0"):
+        bp.find_circle_pairs(circles, radii, workers=workers)

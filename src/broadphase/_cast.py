@@ -15,7 +15,7 @@ import operator
 
 import numpy as np
 
-from ._kernels import check
+from . import _core
 
 _EXACT_INT = 2**53  # integers beyond this do not all survive float64
 
@@ -71,7 +71,12 @@ def _as_float64(arr: np.ndarray, name: str) -> np.ndarray:
                 f"{_where(name, arr.shape, int(lost[0]))}: values exactly representable in "
                 f"float64 expected, found {arr.flat[lost[0]]!r}, which would round"
             )
-    return np.asarray(arr, dtype=np.float64, order="C")  # keeps 0-d as 0-d
+    return _aligned(np.asarray(arr, dtype=np.float64, order="C"))  # keeps 0-d as 0-d
+
+
+def _aligned(arr: np.ndarray) -> np.ndarray:
+    """``arr``, or an aligned copy (buffers from pickles and Arrow may be unaligned)."""
+    return arr if arr.flags.aligned else arr.copy()
 
 
 def rows(value, name: str, width: int, columns: str) -> np.ndarray:
@@ -89,27 +94,54 @@ def rows(value, name: str, width: int, columns: str) -> np.ndarray:
 _BOX_COLUMNS = ("minx", "miny", "maxx", "maxy")
 
 
-def boxes(value, name: str = "boxes") -> tuple[np.ndarray, tuple[float, float, float, float]]:
+def boxes(value, name: str = "boxes", workers: int | None = None,
+          ) -> tuple[np.ndarray, tuple[float, float, float, float]]:
     """Validated boxes and their bounds ``(minx, miny, maxx, maxy)``."""
     arr = rows(value, name, 4, "minx, miny, maxx, maxy")
-    bad, code, x0, y0, x1, y1 = check.scan_boxes(arr)
-    if bad >= 0:
-        raise ValueError(_box_problem(arr, name, int(bad), int(code)))
-    return arr, (x0, y0, x1, y1)
+    scan = _core.scan_boxes(arr, workers)
+    if len(scan) == 2:
+        raise ValueError(box_problem(arr, name, *scan))
+    return arr, scan
 
 
-def _box_problem(arr: np.ndarray, name: str, row: int, code: int) -> str:
+def box_problem(arr: np.ndarray, name: str, row: int, code: int) -> str:
+    """The message for the bad row ``row`` of boxes ``arr`` (``code`` from the core's scan)."""
     r = arr[row]
-    if code == check.NOT_FINITE:
+    if code == _core.NOT_FINITE:
         col = int(np.flatnonzero(~np.isfinite(r))[0])
         return f"{name}[{row}]: {_BOX_COLUMNS[col]} is {r[col]}; expected finite numbers"
-    if code == check.X_REVERSED:
+    if code == _core.X_REVERSED:
         return f"{name}[{row}]: minx {r[0]} > maxx {r[2]}"
     return f"{name}[{row}]: miny {r[1]} > maxy {r[3]}"
 
 
+def circle_problem(xyr: np.ndarray, radii, row: int, code: int) -> str:
+    """The message for the bad row ``row`` of circles ``xyr`` (``code`` from the core)."""
+    where = f"radii[{row}]" if np.ndim(radii) else "radii"
+    if code == _core.NEGATIVE_RADIUS:
+        return f"{where}: expected a radius >= 0, found {xyr[row, 2]}"
+    col = int(np.flatnonzero(~np.isfinite(xyr[row]))[0])
+    if col == 2:
+        return f"{where}: expected a finite radius, found {xyr[row, 2]}"
+    return f"centers[{row}]: {'xy'[col]} is {xyr[row, col]}; expected finite numbers"
+
+
 def circles(centers, radii) -> tuple[np.ndarray, np.ndarray, tuple[float, float, float, float]]:
     """Validated ``(x, y, r)`` rows, their outward-rounded boxes, and bounds."""
+    xyr = circle_rows(centers, radii)
+    n = xyr.shape[0]
+    bxs = _core.circle_boxes(xyr)
+    if type(bxs) is tuple:
+        raise ValueError(circle_problem(xyr, radii, *bxs))
+    if n:
+        bounds = (bxs[:, 0].min(), bxs[:, 1].min(), bxs[:, 2].max(), bxs[:, 3].max())
+    else:
+        bounds = (0.0, 0.0, 0.0, 0.0)
+    return xyr, bxs, bounds
+
+
+def circle_rows(centers, radii) -> np.ndarray:
+    """``(x, y, r)`` rows of the circles, shapes checked (values checked by the core)."""
     c = rows(centers, "centers", 2, "x, y")
     n = c.shape[0]
     r = _as_float64(_array(radii, "radii"), "radii")
@@ -122,24 +154,7 @@ def circles(centers, radii) -> tuple[np.ndarray, np.ndarray, tuple[float, float,
     xyr = np.empty((n, 3), np.float64)
     xyr[:, :2] = c
     xyr[:, 2] = r
-    bxs, bad, code = check.circle_boxes(xyr)
-    if bad >= 0:
-        row = int(bad)
-        if code == check.NEGATIVE_RADIUS:
-            where = f"radii[{row}]" if np.ndim(radii) else "radii"
-            raise ValueError(f"{where}: expected a radius >= 0, found {xyr[row, 2]}")
-        col = int(np.flatnonzero(~np.isfinite(xyr[row]))[0])
-        if col == 2:
-            where = f"radii[{row}]" if np.ndim(radii) else "radii"
-            raise ValueError(f"{where}: expected a finite radius, found {xyr[row, 2]}")
-        raise ValueError(
-            f"centers[{row}]: {'xy'[col]} is {xyr[row, col]}; expected finite numbers"
-        )
-    if n:
-        bounds = (bxs[:, 0].min(), bxs[:, 1].min(), bxs[:, 2].max(), bxs[:, 3].max())
-    else:
-        bounds = (0.0, 0.0, 0.0, 0.0)
-    return xyr, bxs, bounds
+    return xyr
 
 
 def per_object(value, name: str, n: int, dtype) -> np.ndarray | None:
@@ -168,7 +183,7 @@ def per_object(value, name: str, n: int, dtype) -> np.ndarray | None:
     if dtype == np.int64 and arr.dtype == np.uint64 and arr.size and arr.max() >= 2**63:
         row = int(np.argmax(arr))
         raise ValueError(f"{name}[{row}]: expected an integer below 2**63, found {arr[row]}")
-    return np.ascontiguousarray(arr.astype(dtype, copy=False))
+    return _aligned(np.ascontiguousarray(arr.astype(dtype, copy=False)))
 
 
 def _plain_ints(value) -> bool:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _work
-from ._kernels.pairs import canonical, concatenate
+from ._kernels.pairs import canonical
 
 # Pair slices hold object indices as int32 (halving the traffic); the public
 # result is intp.  The API refuses n >= 2**31.
@@ -38,14 +38,8 @@ def chunk_count(work: int, grain: int = 1 << 12, most: int = 256) -> int:
     return int(min(most, max(1, work // grain)))
 
 
-def collect(kernel, args: tuple, nchunks: int, n: int, guess: int,
-            ordered: bool = False, tick=None) -> np.ndarray:
-    """Run ``kernel(*args, todo, offsets, caps, pi, pj, counts)``; canonical pairs.
-
-    ``ordered``: the kernel's slices, concatenated, are already canonical.
-    ``tick(stage)``, if given, is called after the kernel and after the
-    ordering (a benchmark's timer).
-    """
+def collect(kernel, args: tuple, nchunks: int, n: int, guess: int) -> np.ndarray:
+    """Run ``kernel(*args, todo, offsets, caps, pi, pj, counts)``; canonical pairs."""
     caps = np.full(nchunks, guess // nchunks + 64, np.int64)
     offsets = _offsets(caps)
     pi = _work.buffer("pi", int(caps.sum()), _IDX)
@@ -65,16 +59,8 @@ def collect(kernel, args: tuple, nchunks: int, n: int, guess: int,
         kernel(*args, over, new_offsets, new_caps, qi, qj, counts)
         pi, pj, offsets = qi, qj, new_offsets
     k = int(counts.sum())
-    if tick is not None:
-        tick("walk")
-    if ordered:
-        out = concatenate(pi, pj, offsets, counts, np.empty((k, 2), np.intp))
-    else:
-        out = canonical(pi, pj, offsets, counts, n, _work.buffer("ti", k, _IDX),
-                        _work.buffer("tj", k, _IDX), np.empty((k, 2), np.intp))
-    if tick is not None:
-        tick("canonical order")
-    return out
+    return canonical(pi, pj, offsets, counts, n, _work.buffer("ti", k, _IDX),
+                     _work.buffer("tj", k, _IDX), np.empty((k, 2), np.intp))
 
 
 def _offsets(caps: np.ndarray) -> np.ndarray:

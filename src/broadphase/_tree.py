@@ -14,7 +14,8 @@ import numbers
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from . import _api, _cast, _work, _world
+from . import _cast, _work, _world
+from . import _numba_walk as _walk
 from ._chunks import _IDX, chunk_count
 from ._kernels import dynamic as _dyn
 from ._kernels import quadtree as _qt
@@ -360,9 +361,9 @@ class LinearQuadtree:
             return np.empty((0, 2), np.intp)
         if stream:  # many boxes rewritten: bring them back for the walk's random gather
             _dyn.stream_rows(self._boxes[:n], 2)
-        pairs, tests = _api.walk_sorted(skeys, sobjs, self._boxes, self._bounds[0],
-                                        self._bounds[1], self._sx, self._sy, self._depth,
-                                        self._narrow(), n)
+        pairs, tests = _walk.walk_sorted(skeys, sobjs, self._boxes, self._bounds[0],
+                                         self._bounds[1], self._sx, self._sy, self._depth,
+                                         self._narrow(), n)
         self._last.update(candidate_tests=tests, pairs=pairs.shape[0])
         return pairs
 
@@ -603,7 +604,7 @@ class LinearQuadtree:
         if self._sk is not None and relinked.shape[0] <= _REBUILD_SHARE * max(self._count, 1):
             keys, objs = self._entries_of(relinked)
             # a few thousand keys: chunks smaller than find_pairs' still pay
-            nk, no = _api._sorted_entries(keys, objs, self._nbits(), _NEW_GRAIN)
+            nk, no = _walk.sorted_entries(keys, objs, self._nbits(), _NEW_GRAIN)
             m_old = self._sk.shape[0]
             sk, so = self._spare(m_old + nk.shape[0])
             bounds = np.empty(chunk_count(m_old, grain=_REFRESH_GRAIN) + 1, np.int64)
@@ -612,7 +613,7 @@ class LinearQuadtree:
             sk, so = sk[:m], so[:m]
         if m < 0:  # first call, many changed cells, or objects jumped far inside big cells
             keys, objs = self._entries_of(np.flatnonzero(self._plv[:n] >= 0))
-            skeys, sobjs = _api._sorted_entries(keys, objs, self._nbits())
+            skeys, sobjs = _walk.sorted_entries(keys, objs, self._nbits())
             sk, so = self._spare(skeys.shape[0])
             sk[:] = skeys
             so[:] = sobjs

@@ -44,7 +44,6 @@ from . import _cast, scenarios
 from ._api import METHODS, find_circle_pairs, find_pairs
 from ._peers import PEERS, NotApplicable, Problem, sprite_pairs
 from ._progress import Progress
-from ._tree import LinearQuadtree, depth_for
 
 __all__ = ["SCENARIOS", "Result", "plot", "read_csv", "run", "table", "write_csv"]
 
@@ -130,6 +129,8 @@ class _Scene:
             bpg.groupcollide(ga, gb, False, False), ga, gb)}
 
     def _moving(self, n, methods, workers):
+        from ._tree import LinearQuadtree, depth_for  # Numba, loaded only for this scene
+
         scene = scenarios.Bouncing(n)
         depth = depth_for(scene.world, scene.SIZE)
         tree = LinearQuadtree((0, 0, scene.world, scene.world), depth)

@@ -27,14 +27,13 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from . import _cast, _world
-from ._kernels import morton as _k
+from . import _cast, _core
 
 __all__ = ["encode", "decode", "cell_of", "locate", "linear_index", "MAX_DEPTH"]
 
 #: Deepest level accepted by these functions (the pair search itself stops
 #: at 25, leaving key bits for the level and the order inside a cell).
-MAX_DEPTH = _k.MAX_DEPTH
+MAX_DEPTH: int = _core.MORTON_MAX_DEPTH
 
 
 def _ints(value, name: str, below: int) -> NDArray[np.int64]:
@@ -73,8 +72,7 @@ def encode(ix: ArrayLike, iy: ArrayLike) -> NDArray[np.int64] | np.int64:
     [0, 1, 2, 3]
     """
     x, y = np.broadcast_arrays(_ints(ix, "ix", 2**31), _ints(iy, "iy", 2**31))
-    out = np.empty(x.size, np.int64)
-    _k.encode_array(np.ascontiguousarray(x).ravel(), np.ascontiguousarray(y).ravel(), out)
+    out = _core.morton_encode(np.ascontiguousarray(x).ravel(), np.ascontiguousarray(y).ravel())
     return _out(out, x.shape)
 
 
@@ -98,9 +96,7 @@ def decode(code: ArrayLike) -> tuple:
     [3, 6]
     """
     c = _ints(code, "code", 2**62)
-    ox = np.empty(c.size, np.int64)
-    oy = np.empty(c.size, np.int64)
-    _k.decode_array(c.ravel(), ox, oy)
+    ox, oy = _core.morton_decode(np.ascontiguousarray(c).ravel())
     return _out(ox, c.shape), _out(oy, c.shape)
 
 
@@ -135,10 +131,8 @@ def cell_of(code0: ArrayLike, code1: ArrayLike, depth: int) -> tuple:
     """
     d = _depth(depth)
     a, b = np.broadcast_arrays(_ints(code0, "code0", 4**d), _ints(code1, "code1", 4**d))
-    levels = np.empty(a.size, np.int64)
-    index = np.empty(a.size, np.int64)
-    _k.cell_of_array(np.ascontiguousarray(a).ravel(), np.ascontiguousarray(b).ravel(), d,
-                     levels, index)
+    levels, index = _core.morton_cell_of(np.ascontiguousarray(a).ravel(),
+                                         np.ascontiguousarray(b).ravel(), d)
     return _out(levels, a.shape), _out(index, a.shape)
 
 
@@ -209,12 +203,7 @@ def locate(boxes: ArrayLike, bounds, depth: int) -> tuple[NDArray[np.int64], NDA
             f"bounds: expected finite (minx, miny, maxx, maxy) with minx < maxx and "
             f"miny < maxy, found {(x0, y0, x1, y1)}"
         )
-    levels = np.empty(arr.shape[0], np.int64)
-    indices = np.empty(arr.shape[0], np.int64)
-    sx = _world.scale(_world.half_span(x0, x1), 2.0**d)
-    sy = _world.scale(_world.half_span(y0, y1), 2.0**d)
-    _k.locate_boxes(arr, x0, y0, sx, sy, d, levels, indices)
-    return levels, indices
+    return _core.morton_locate(arr, (x0, y0, x1, y1), d)
 
 
 def linear_index(level: ArrayLike, index: ArrayLike) -> NDArray[np.int64] | np.int64:

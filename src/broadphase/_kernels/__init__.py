@@ -1,8 +1,8 @@
-"""Compiled kernels: pure ``@njit(cache=True)`` functions over contiguous arrays.
+"""Numba kernels of the moving tree and the Dask tiles, until they are ported.
 
-One module per algorithm (``brute``, ``sweep``, ``grid``, ``quadtree``) plus
-the shared pieces (``narrow``: exact predicates and filters; ``morton``: the
-seeds' bit arithmetic; ``radix``: sorting keys; ``pairs``: canonical output;
-``check``: input scan).  No validation happens here: the public layer hands
-in arrays of the right dtype, shape and contiguity.
+The static pair search runs in the Rust core (``rust/core``, exposed as
+``broadphase._core``).  What remains here serves ``LinearQuadtree``
+(``dynamic``, ``quadtree``'s walk, ``radix``, ``pairs``, ``narrow``,
+``bigint``, ``morton``, ``check``) and the Dask tasks (``tiles``); nothing on
+the ``find_pairs`` path imports this package.
 """

@@ -96,32 +96,10 @@ def quantize(v, origin, scale, top):
     return int(min(t, float(top)))
 
 
-@njit(inline="always")
-def quantize_box(boxes, k, x0, y0, scale, top):
-    """Cell range ``(ix0, iy0, ix1, iy1)`` of box ``k`` (see :func:`quantize`)."""
-    return (quantize(boxes[k, 0], x0, scale, top), quantize(boxes[k, 1], y0, scale, top),
-            quantize(boxes[k, 2], x0, scale, top), quantize(boxes[k, 3], y0, scale, top))
-
-
 @njit(cache=True)
 def encode_array(ix, iy, out):
     for k in range(ix.shape[0]):
         out[k] = encode(ix[k], iy[k])
-
-
-@njit(cache=True)
-def decode_array(code, ox, oy):
-    for k in range(code.shape[0]):
-        ox[k] = compact(code[k])
-        oy[k] = compact(code[k] >> 1)
-
-
-@njit(cache=True)
-def cell_of_array(c0, c1, depth, levels, indices):
-    for k in range(c0.shape[0]):
-        lv = xor_level(c0[k], c1[k], depth)
-        levels[k] = lv
-        indices[k] = c1[k] >> (2 * (depth - lv))
 
 
 @njit(cache=True)

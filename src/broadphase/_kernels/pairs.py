@@ -138,20 +138,6 @@ def canonical(pi, pj, offsets, counts, n, ti, tj, out):
 
 
 @njit(cache=True, parallel=True)
-def concatenate(pi, pj, offsets, counts, out):
-    """The chunk slices one after the other, for kernels that emit canonical order."""
-    nseg = counts.shape[0]
-    start = np.zeros(nseg + 1, np.int64)
-    for s in range(nseg):
-        start[s + 1] = start[s] + counts[s]
-    for s in prange(nseg):
-        for t in range(counts[s]):
-            out[start[s] + t, 0] = pi[offsets[s] + t]
-            out[start[s] + t, 1] = pj[offsets[s] + t]
-    return out
-
-
-@njit(cache=True, parallel=True)
 def _split(pi, pj, offsets, counts, shift, nb, ti, tj):
     """Step 1: pairs into ``ti/tj``, bucket by bucket; returns bucket starts."""
     nseg = counts.shape[0]

@@ -51,7 +51,7 @@ many others' cells) make T grow beyond the k pairs.
 import numpy as np
 from numba import njit, prange
 
-from .morton import compact, encode, quantize, quantize_box, xor_level_xy
+from .morton import compact, quantize, xor_level_xy
 from .pairs import emit
 
 _LEVEL_BITS = 5
@@ -82,18 +82,6 @@ def _level(ix0, iy0, ix1, iy1, depth, slack):
     return max(home, fit - slack)
 
 
-@njit(cache=True, parallel=True)
-def place(boxes, x0, y0, scale, depth, slack, levels, nrep):
-    """Level of each box, and the number of cells (1, 2 or 4) it enters there."""
-    top = (1 << depth) - 1
-    for k in prange(boxes.shape[0]):
-        ix0, iy0, ix1, iy1 = quantize_box(boxes, k, x0, y0, scale, top)
-        lv = _level(ix0, iy0, ix1, iy1, depth, slack)
-        levels[k] = lv
-        s = depth - lv
-        nrep[k] = (1 + ((ix1 >> s) != (ix0 >> s))) * (1 + ((iy1 >> s) != (iy0 >> s)))
-
-
 @njit(inline="always")
 def _sub(t, inv2s, cx):
     """Where the level-L coordinate ``t`` falls in the cell ``cx``, in 1/256ths.
@@ -108,31 +96,6 @@ def _sub(t, inv2s, cx):
     if f >= 1e9:
         return 1000000000
     return int(f)
-
-
-@njit(cache=True, parallel=True)
-def entries(boxes, x0, y0, scale, depth, levels, starts, keys, objs):
-    """Sort key and object of every (box, cell) entry.
-
-    ``objs`` holds ``k`` for a box entered once and ``~k`` (negative) for a
-    replicated one, the flag the walk needs to decide on the reference point.
-    """
-    top = (1 << depth) - 1
-    for k in prange(boxes.shape[0]):
-        ix0, iy0, ix1, iy1 = quantize_box(boxes, k, x0, y0, scale, top)
-        t0 = (boxes[k, 0] * 0.5 - x0 * 0.5) * scale  # as in quantize
-        lv = levels[k]
-        s = depth - lv
-        inv2s = 1.0 / (1 << s)
-        up = 2 * s + _LEVEL_BITS
-        p = starts[k]
-        tag = k if starts[k + 1] - p == 1 else ~k
-        for cy in range(iy0 >> s, (iy1 >> s) + 1):
-            for cx in range(ix0 >> s, (ix1 >> s) + 1):
-                sub = min(_sub(t0, inv2s, cx), _SUB_TOP)
-                keys[p] = (((encode(cx, cy) << up) | lv) << _SUB_BITS) | sub
-                objs[p] = tag
-                p += 1
 
 
 @njit(cache=True)

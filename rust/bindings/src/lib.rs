@@ -1,0 +1,315 @@
+//! `broadphase._core`: the thin PyO3 layer over `broadphase-core`.
+//!
+//! The Python package validates and converts its arguments (`_cast.py`) and
+//! hands this module C-contiguous arrays of the right dtype; everything here
+//! only reinterprets them as rows, releases the GIL, runs the core and
+//! wraps the result.  A row that fails the core's scan comes back as a
+//! `(row, code)` tuple (codes: the `NOT_FINITE`, ... constants) so that the
+//! Python layer words the error with the argument's own name.
+
+use broadphase_core::check::{self, BadRow};
+use broadphase_core::par::Exec;
+use broadphase_core::{morton, narrow, world, Filters, Method, Narrow, Search};
+use numpy::ndarray::{Array1, Array2};
+use numpy::{IntoPyArray, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+type Boxes<'py> = PyReadonlyArray2<'py, f64>;
+
+/// Rows of `W` floats of a C-contiguous `(n, W)` array.
+fn rows<'a, const W: usize>(
+    a: &'a PyReadonlyArray2<'_, f64>,
+    name: &str,
+) -> PyResult<&'a [[f64; W]]> {
+    let shape = a.shape();
+    if shape[1] != W {
+        return Err(PyValueError::new_err(format!(
+            "{name}: expected {W} columns, found {}",
+            shape[1]
+        )));
+    }
+    let flat = a.as_slice().map_err(|_| {
+        PyTypeError::new_err(format!("{name}: expected a C-contiguous float64 array"))
+    })?;
+    let (rows, rest) = flat.as_chunks::<W>();
+    debug_assert!(rest.is_empty());
+    Ok(rows)
+}
+
+fn ints<'a, T: numpy::Element>(
+    a: &'a Option<PyReadonlyArray1<'_, T>>,
+    name: &str,
+    n: usize,
+) -> PyResult<Option<&'a [T]>> {
+    match a {
+        None => Ok(None),
+        Some(a) => {
+            let s = a.as_slice().map_err(|_| {
+                PyTypeError::new_err(format!("{name}: expected a C-contiguous array"))
+            })?;
+            if s.len() != n {
+                return Err(PyValueError::new_err(format!(
+                    "{name}: expected shape ({n},), found ({},)",
+                    s.len()
+                )));
+            }
+            Ok(Some(s))
+        }
+    }
+}
+
+fn method(name: &str) -> PyResult<Method> {
+    Method::from_name(name)
+        .ok_or_else(|| PyValueError::new_err(format!("method: unknown {name:?}")))
+}
+
+fn bad_row(py: Python<'_>, b: BadRow) -> PyResult<Py<PyAny>> {
+    Ok(PyTuple::new(py, [b.row as i64, b.problem as u8 as i64])?
+        .into_any()
+        .unbind())
+}
+
+fn pairs_array(py: Python<'_>, flat: Vec<isize>) -> PyResult<Py<PyAny>> {
+    let k = flat.len() / 2;
+    let arr = Array2::from_shape_vec((k, 2), flat)
+        .map_err(|e| PyValueError::new_err(format!("pairs: {e}")))?;
+    Ok(arr.into_pyarray(py).into_any().unbind())
+}
+
+/// Every colliding pair of boxes (or of circles, given `circles`), canonical.
+///
+/// Returns a `(k, 2)` intp array, or `(row, code)` for the first bad row.
+#[pyfunction]
+#[pyo3(signature = (boxes, method_name, *, circles=None, groups=None, categories=None,
+                    masks=None, workers=None))]
+#[allow(clippy::too_many_arguments)]
+fn find_pairs(
+    py: Python<'_>,
+    boxes: Option<Boxes<'_>>,
+    method_name: &str,
+    circles: Option<Boxes<'_>>,
+    groups: Option<PyReadonlyArray1<'_, i64>>,
+    categories: Option<PyReadonlyArray1<'_, u64>>,
+    masks: Option<PyReadonlyArray1<'_, u64>>,
+    workers: Option<usize>,
+) -> PyResult<Py<PyAny>> {
+    let method = method(method_name)?;
+    let circ = match &circles {
+        Some(c) => Some(rows::<3>(c, "circles")?),
+        None => None,
+    };
+    let given = match &boxes {
+        Some(b) => Some(rows::<4>(b, "boxes")?),
+        None => None,
+    };
+    let n = circ.map_or(given.map_or(0, <[_]>::len), <[_]>::len);
+    let filters = Filters {
+        groups: ints(&groups, "groups", n)?,
+        categories: ints(&categories, "categories", n)?,
+        masks: ints(&masks, "masks", n)?,
+    };
+    let result: Result<Vec<isize>, BadRow> = py.detach(|| {
+        let ex = Exec::new(workers);
+        let owned;
+        let (boxes, bounds): (&[[f64; 4]], _) = match (circ, given) {
+            (Some(c), _) => {
+                owned = check::circle_boxes(c, &ex)?;
+                (&owned, check::bounds_of(&owned))
+            }
+            (None, Some(b)) => (b, check::scan_boxes(b, &ex)?),
+            (None, None) => (&[], [0.0; 4]),
+        };
+        let search = Search {
+            boxes,
+            bounds,
+            narrow: Narrow {
+                circles: circ,
+                filters,
+            },
+            method,
+        };
+        Ok(broadphase_core::find_pairs(&search, &ex))
+    });
+    match result {
+        Ok(flat) => pairs_array(py, flat),
+        Err(b) => bad_row(py, b),
+    }
+}
+
+/// `(minx, miny, maxx, maxy)` of valid boxes, or `(row, code)` of the first bad one.
+#[pyfunction]
+#[pyo3(signature = (boxes, workers=None))]
+fn scan_boxes(py: Python<'_>, boxes: Boxes<'_>, workers: Option<usize>) -> PyResult<Py<PyAny>> {
+    let b = rows::<4>(&boxes, "boxes")?;
+    match py.detach(|| check::scan_boxes(b, &Exec::new(workers))) {
+        Ok(v) => Ok(PyTuple::new(py, v)?.into_any().unbind()),
+        Err(bad) => bad_row(py, bad),
+    }
+}
+
+/// Outward-rounded bounding boxes of `(x, y, r)` rows, or `(row, code)`.
+#[pyfunction]
+#[pyo3(signature = (circles, workers=None))]
+fn circle_boxes(py: Python<'_>, circles: Boxes<'_>, workers: Option<usize>) -> PyResult<Py<PyAny>> {
+    let c = rows::<3>(&circles, "circles")?;
+    match py.detach(|| check::circle_boxes(c, &Exec::new(workers))) {
+        Ok(v) => {
+            let n = v.len();
+            let flat: Vec<f64> = v.into_iter().flatten().collect();
+            let arr = Array2::from_shape_vec((n, 4), flat)
+                .map_err(|e| PyValueError::new_err(format!("boxes: {e}")))?;
+            Ok(arr.into_pyarray(py).into_any().unbind())
+        }
+        Err(bad) => bad_row(py, bad),
+    }
+}
+
+fn slice<'a, T: numpy::Element>(a: &'a PyReadonlyArray1<'_, T>, name: &str) -> PyResult<&'a [T]> {
+    a.as_slice()
+        .map_err(|_| PyTypeError::new_err(format!("{name}: expected a C-contiguous array")))
+}
+
+/// Morton numbers of cells `(ix, iy)` (each below `2^31`).
+#[pyfunction]
+fn morton_encode(
+    py: Python<'_>,
+    ix: PyReadonlyArray1<'_, i64>,
+    iy: PyReadonlyArray1<'_, i64>,
+) -> PyResult<Py<PyAny>> {
+    let (x, y) = (slice(&ix, "ix")?, slice(&iy, "iy")?);
+    let out: Vec<i64> = x
+        .iter()
+        .zip(y)
+        .map(|(&a, &b)| morton::encode(a as u64, b as u64) as i64)
+        .collect();
+    Ok(Array1::from_vec(out).into_pyarray(py).into_any().unbind())
+}
+
+/// Cells `(ix, iy)` of Morton numbers.
+#[pyfunction]
+fn morton_decode(py: Python<'_>, code: PyReadonlyArray1<'_, i64>) -> PyResult<Py<PyAny>> {
+    let c = slice(&code, "code")?;
+    let (x, y): (Vec<i64>, Vec<i64>) = c
+        .iter()
+        .map(|&v| {
+            let (a, b) = morton::decode(v as u64);
+            (a as i64, b as i64)
+        })
+        .unzip();
+    Ok(PyTuple::new(
+        py,
+        [
+            Array1::from_vec(x).into_pyarray(py),
+            Array1::from_vec(y).into_pyarray(py),
+        ],
+    )?
+    .into_any()
+    .unbind())
+}
+
+/// `(levels, indices)` of boxes whose corners lie in cells `code0`, `code1`.
+#[pyfunction]
+fn morton_cell_of(
+    py: Python<'_>,
+    code0: PyReadonlyArray1<'_, i64>,
+    code1: PyReadonlyArray1<'_, i64>,
+    depth: u32,
+) -> PyResult<Py<PyAny>> {
+    let (a, b) = (slice(&code0, "code0")?, slice(&code1, "code1")?);
+    let (lv, idx): (Vec<i64>, Vec<i64>) = a
+        .iter()
+        .zip(b)
+        .map(|(&p, &q)| {
+            let (l, i) = morton::cell_of(p as u64, q as u64, depth);
+            (l as i64, i as i64)
+        })
+        .unzip();
+    Ok(PyTuple::new(
+        py,
+        [
+            Array1::from_vec(lv).into_pyarray(py),
+            Array1::from_vec(idx).into_pyarray(py),
+        ],
+    )?
+    .into_any()
+    .unbind())
+}
+
+/// The seeds' cell of each (valid) box: `(levels, indices)`.
+#[pyfunction]
+fn morton_locate(
+    py: Python<'_>,
+    boxes: Boxes<'_>,
+    bounds: [f64; 4],
+    depth: u32,
+) -> PyResult<Py<PyAny>> {
+    let b = rows::<4>(&boxes, "boxes")?;
+    let g = world::Grid {
+        x0: bounds[0],
+        y0: bounds[1],
+        sx: world::scale(
+            world::half_span(bounds[0], bounds[2]),
+            (depth as f64).exp2(),
+        ),
+        sy: world::scale(
+            world::half_span(bounds[1], bounds[3]),
+            (depth as f64).exp2(),
+        ),
+        depth,
+    };
+    let (lv, idx): (Vec<i64>, Vec<i64>) = b
+        .iter()
+        .map(|bx| {
+            let [ix0, iy0, ix1, iy1] = g.cells_of(bx);
+            let (l, i) = morton::cell_of(
+                morton::encode(ix0 as u64, iy0 as u64),
+                morton::encode(ix1 as u64, iy1 as u64),
+                depth,
+            );
+            (l as i64, i as i64)
+        })
+        .unzip();
+    Ok(PyTuple::new(
+        py,
+        [
+            Array1::from_vec(lv).into_pyarray(py),
+            Array1::from_vec(idx).into_pyarray(py),
+        ],
+    )?
+    .into_any()
+    .unbind())
+}
+
+/// Exact circle test, for tests of the predicate from Python.
+#[pyfunction]
+fn circle_overlap(x1: f64, y1: f64, r1: f64, x2: f64, y2: f64, r2: f64) -> bool {
+    narrow::circle_overlap(x1, y1, r1, x2, y2, r2)
+}
+
+/// Threads a call with `workers=None` uses.
+#[pyfunction]
+fn default_workers() -> usize {
+    broadphase_core::par::available_threads()
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(find_pairs, m)?)?;
+    m.add_function(wrap_pyfunction!(scan_boxes, m)?)?;
+    m.add_function(wrap_pyfunction!(circle_boxes, m)?)?;
+    m.add_function(wrap_pyfunction!(morton_encode, m)?)?;
+    m.add_function(wrap_pyfunction!(morton_decode, m)?)?;
+    m.add_function(wrap_pyfunction!(morton_cell_of, m)?)?;
+    m.add_function(wrap_pyfunction!(morton_locate, m)?)?;
+    m.add_function(wrap_pyfunction!(circle_overlap, m)?)?;
+    m.add_function(wrap_pyfunction!(default_workers, m)?)?;
+    m.add("NOT_FINITE", check::Problem::NotFinite as u8)?;
+    m.add("X_REVERSED", check::Problem::XReversed as u8)?;
+    m.add("Y_REVERSED", check::Problem::YReversed as u8)?;
+    m.add("NEGATIVE_RADIUS", check::Problem::NegativeRadius as u8)?;
+    m.add("MAX_DEPTH", broadphase_core::key::MAX_DEPTH)?;
+    m.add("MORTON_MAX_DEPTH", morton::MAX_DEPTH)?;
+    Ok(())
+}

@@ -1,0 +1,369 @@
+//! The linear quadtree walk shared by the quadtree and the grid (seeds 000-002).
+//!
+//! # Derivation
+//! Quantize the square world into a `2^L` grid.  Seed 001 puts each box in
+//! the smallest cell containing it: the highest non-zero 2-bit group of the
+//! XOR of its corner codes gives the level `l`, the corner code
+//! `>> 2(L - l)` the cell.  A cell's candidates are its own objects and
+//! those of its ancestors, so one pre-order walk that keeps the ancestors'
+//! objects on a stack (pushed on the way down, popped on the way up) tests
+//! every pair whose cells nest, once.
+//!
+//! Pre-order without a tree: the sort key of [`crate::key`] lists every cell
+//! right before its descendants, ancestors first: the seeds' linear array in
+//! the order of the walk, holding only the cells in use (memory O(n) for any
+//! L).  Cell `(d, c)` covers finest codes `[c << 2(L-d), (c + 1) << 2(L-d))`:
+//! an entry on the stack is an ancestor of the current cell iff the current
+//! start is below its end, so popping is a comparison.
+//!
+//! # Replicas and the reference point
+//! A placement ([`crate::quadtree`], [`crate::grid`]) may enter a box in
+//! several cells of one level (at most 2 x 2 for the quadtree, all the cells
+//! it covers for the grid).  A pair can then be seen from several cell
+//! combinations; it is kept only where the deeper cell contains the
+//! reference point `P = (max(ix0_a, ix0_b), max(iy0_a, iy0_b))` on the
+//! integer grid.  Quantization is monotone, so `P` lies in both boxes'
+//! integer ranges whenever they truly overlap: each box has exactly one
+//! replica holding `P`, the two nest, and the pair is reported exactly once.
+//! Pairs of unreplicated boxes are seen once anyway and skip the check.
+//!
+//! # Early stop inside a cell
+//! Inside a cell the entries are ordered by minx (the key's `sub` field), so
+//! the test of an entry against the later entries of its cell stops at the
+//! first one whose position exceeds that of its maxx: that one, and all
+//! after it, start to the right of it.
+//!
+//! # Parallel walk
+//! The cells are cut into chunks of about equal entries, fixed by the data.
+//! A chunk starts by pushing the entries of its first cell's ancestors
+//! (found by binary search among the earlier cells), then proceeds exactly
+//! like the whole walk would.  Invariant: the stack holds exactly the entries
+//! of the current cell's ancestors, root first.
+//!
+//! Complexity: O(m) radix sort of the m entries, and a walk costing O(m + T)
+//! where T, the candidate tests, counts for each entry the entries of its
+//! own and its ancestor cells.
+
+use crate::key;
+use crate::morton::{decode, encode};
+use crate::narrow::{boxes_overlap, Narrow};
+use crate::pairs::{canonical, emit, Pairs};
+use crate::par::{balanced, chunk_count, even_bounds, split_at_bounds, Exec};
+use crate::radix::{run_starts, sort_pairs};
+use crate::world::Grid;
+
+/// Tag bit of an entry whose box is entered in more than one cell.
+const REPLICA: u32 = 1 << 31;
+
+/// Where each box goes: its level and the number of cells it enters there.
+#[derive(Clone, Debug, Default)]
+pub struct Placement {
+    /// Level of each box.
+    pub levels: Vec<u8>,
+    /// Cells each box enters at its level (1 for a seeds' placement).
+    pub counts: Vec<u64>,
+}
+
+impl Placement {
+    /// Total entries, as a float (cannot wrap around for any count).
+    pub fn total(&self) -> f64 {
+        self.counts.iter().map(|&c| c as f64).sum()
+    }
+}
+
+/// One entry of a box in a cell, in walk order.
+#[derive(Clone, Copy, Debug, Default)]
+struct Ent {
+    /// The box.
+    b: [f64; 4],
+    /// Integer min corner of the box (for the reference point).
+    qx: u32,
+    qy: u32,
+    /// Object index, with [`REPLICA`] set for replicated boxes.
+    tag: u32,
+    /// Position of minx inside the cell (the key's low bits).
+    sub: u32,
+}
+
+impl Ent {
+    #[inline(always)]
+    fn id(&self) -> u32 {
+        self.tag & !REPLICA
+    }
+}
+
+/// Fewest boxes per chunk of the placement and entry passes.
+const BOX_GRAIN: usize = 1 << 12;
+
+/// Sort key and tag of every (box, cell) entry, in box order.
+fn entries(boxes: &[[f64; 4]], grid: &Grid, place: &Placement, ex: &Exec) -> (Vec<u64>, Vec<u32>) {
+    let n = boxes.len();
+    let mut starts = vec![0usize; n + 1];
+    for k in 0..n {
+        starts[k + 1] = starts[k] + place.counts[k] as usize;
+    }
+    let m = starts[n];
+    let mut keys = vec![0u64; m];
+    let mut tags = vec![0u32; m];
+    let nch = chunk_count(n, BOX_GRAIN, 256);
+    let bb = even_bounds(n, nch);
+    let eb: Vec<usize> = bb.iter().map(|&k| starts[k]).collect();
+    let parts: Vec<_> = split_at_bounds(&mut keys, &eb)
+        .into_iter()
+        .zip(split_at_bounds(&mut tags, &eb))
+        .collect();
+    let depth = grid.depth;
+    ex.for_work(n, 2 * BOX_GRAIN).each(parts, |c, (ks, ts)| {
+        let mut p = 0;
+        for (k, b) in boxes.iter().enumerate().take(bb[c + 1]).skip(bb[c]) {
+            let [ix0, iy0, ix1, iy1] = grid.cells_of(b);
+            let t0 = grid.fine_x(b[0]);
+            let lv = place.levels[k] as u32;
+            let s = depth - lv;
+            let inv2s = 1.0 / (1u64 << s) as f64;
+            let tag = if place.counts[k] == 1 {
+                k as u32
+            } else {
+                k as u32 | REPLICA
+            };
+            for cy in (iy0 >> s)..=(iy1 >> s) {
+                for cx in (ix0 >> s)..=(ix1 >> s) {
+                    let sub = key::position(t0, inv2s, cx).min(key::SUB_TOP);
+                    let ck = key::cell_key(encode(cx as u64, cy as u64), lv, depth);
+                    ks[p] = key::entry_key(ck, sub);
+                    ts[p] = tag;
+                    p += 1;
+                }
+            }
+        }
+    });
+    (keys, tags)
+}
+
+/// Every colliding pair of boxes placed by `place` on `grid`, canonical.
+///
+/// Returns the flat pairs and the number of candidate tests.
+pub fn find(
+    boxes: &[[f64; 4]],
+    grid: &Grid,
+    place: &Placement,
+    narrow: &Narrow,
+    ex: &Exec,
+) -> (Vec<isize>, u64) {
+    let (keys, tags) = entries(boxes, grid, place, ex);
+    let (skeys, stags) = sort_pairs(keys, tags, key::width(grid.depth), ex);
+    walk_sorted(&skeys, &stags, boxes, grid, narrow, ex)
+}
+
+/// Most entries on the ancestor stack at any point of the walk.
+fn max_stack(skeys: &[u64], first: &[usize], depth: u32) -> usize {
+    let mut stack: Vec<(u64, usize)> = Vec::with_capacity(depth as usize + 2);
+    let (mut size, mut most) = (0, 0);
+    for c in 0..first.len() - 1 {
+        let ck = key::cell(skeys[first[c]]);
+        let start = key::start(ck);
+        while let Some(&(end, cnt)) = stack.last() {
+            if end > start {
+                break;
+            }
+            stack.pop();
+            size -= cnt;
+        }
+        let cnt = first[c + 1] - first[c];
+        stack.push((start + (1u64 << (2 * (depth - key::level(ck)))), cnt));
+        size += cnt;
+        most = most.max(size);
+    }
+    most
+}
+
+/// The walk over entries already sorted by key: `(pairs, candidate tests)`.
+///
+/// `stags[e]` is entry `e`'s object, with [`REPLICA`] set when its box has
+/// several entries.
+pub fn walk_sorted(
+    skeys: &[u64],
+    stags: &[u32],
+    boxes: &[[f64; 4]],
+    grid: &Grid,
+    narrow: &Narrow,
+    ex: &Exec,
+) -> (Vec<isize>, u64) {
+    let m = skeys.len();
+    if m == 0 {
+        return (Vec::new(), 0);
+    }
+    let ex = ex.for_work(m, 1 << 13);
+    let first = run_starts(skeys, key::SUB_BITS);
+    let most = max_stack(skeys, &first, grid.depth);
+    let mut ents = vec![Ent::default(); m];
+    let top = grid.top() as u64;
+    let eb = even_bounds(m, chunk_count(m, 1 << 14, 64));
+    ex.chunks_mut(&mut ents, &eb, |_, lo, part| {
+        for (t, e) in part.iter_mut().enumerate() {
+            let tag = stags[lo + t];
+            let b = boxes[(tag & !REPLICA) as usize];
+            *e = Ent {
+                b,
+                qx: crate::world::quantize(b[0], grid.x0, grid.sx, top) as u32,
+                qy: crate::world::quantize(b[1], grid.y0, grid.sy, top) as u32,
+                tag,
+                sub: key::sub(skeys[lo + t]),
+            };
+        }
+    });
+    let ncells = first.len() - 1;
+    let nch = chunk_count(m, 1024, 256); // a few chunks per thread: balance
+    let cum: Vec<f64> = first.iter().map(|&f| f as f64).collect();
+    let cb = balanced(&cum, nch);
+    debug_assert_eq!(cb[nch], ncells);
+    let w = Walk {
+        skeys,
+        first: &first,
+        ents: &ents,
+        grid,
+        narrow,
+        most,
+    };
+    let results = ex.map(nch, |c| w.chunk(cb[c], cb[c + 1]));
+    let tests = results.iter().map(|r| r.1).sum();
+    let chunks: Vec<Pairs> = results.into_iter().map(|r| r.0).collect();
+    (canonical(&chunks, boxes.len(), &ex), tests)
+}
+
+struct Walk<'a> {
+    skeys: &'a [u64],
+    first: &'a [usize],
+    ents: &'a [Ent],
+    grid: &'a Grid,
+    narrow: &'a Narrow<'a>,
+    most: usize,
+}
+
+/// Does the cell at finest corner `(cx, cy)`, `2^s` finest cells wide, hold
+/// the reference point of entries `a` and `b` (the max of their min corners)?
+#[inline(always)]
+fn holds(a: &Ent, b: &Ent, cx: u32, cy: u32, s: u32) -> bool {
+    ((a.qx.max(b.qx) >> s) == (cx >> s)) & ((a.qy.max(b.qy) >> s) == (cy >> s))
+}
+
+impl Walk<'_> {
+    fn cell_key_at(&self, c: usize) -> u64 {
+        key::cell(self.skeys[self.first[c]])
+    }
+
+    /// Walk cells `c0..c1`: their pairs and candidate tests.
+    fn chunk(&self, c0: usize, c1: usize) -> (Pairs, u64) {
+        let depth = self.grid.depth;
+        let ents = self.ents;
+        let first = self.first;
+        let narrow = self.narrow;
+        let mut stack: Vec<Ent> = Vec::with_capacity(self.most);
+        // end code and entry count of each stacked cell
+        let mut cells: Vec<(u64, usize)> = Vec::with_capacity(depth as usize + 2);
+        let mut out = Pairs::new();
+        let mut tests = 0u64;
+        if c0 < c1 {
+            let ck0 = self.cell_key_at(c0);
+            let start0 = key::start(ck0);
+            for lv in 0..key::level(ck0) {
+                let sh = 2 * (depth - lv);
+                let akey = key::cell_key(start0 >> sh, lv, depth);
+                let (mut lo, mut hi) = (0, c0); // first cell before c0 with key >= akey
+                while lo < hi {
+                    let mid = (lo + hi) / 2;
+                    if self.cell_key_at(mid) < akey {
+                        lo = mid + 1;
+                    } else {
+                        hi = mid;
+                    }
+                }
+                if lo < c0 && self.cell_key_at(lo) == akey {
+                    stack.extend_from_slice(&ents[first[lo]..first[lo + 1]]);
+                    cells.push((((start0 >> sh) + 1) << sh, first[lo + 1] - first[lo]));
+                }
+            }
+        }
+        for cc in c0..c1 {
+            let (b, e_end) = (first[cc], first[cc + 1]);
+            let ck = self.cell_key_at(cc);
+            let start = key::start(ck);
+            let s = depth - key::level(ck);
+            let inv2s = 1.0 / (1u64 << s) as f64;
+            let (cx, cy) = decode(start);
+            let (cx, cy) = (cx as u32, cy as u32);
+            while let Some(&(end, cnt)) = cells.last() {
+                if end > start {
+                    break;
+                }
+                cells.pop();
+                stack.truncate(stack.len() - cnt);
+            }
+            let own = &ents[b..e_end];
+            for (t, u) in own.iter().enumerate() {
+                let iu = u.id();
+                // no later entry of this cell overlaps once one starts past u's maxx
+                let umax = key::position(self.grid.fine_x(u.b[2]), inv2s, cx >> s);
+                tests += stack.len() as u64;
+                // Own cell, later entries.  Two boxes can share several cells
+                // only if both are replicated, and only a replicated deeper
+                // entry can meet the same ancestor object twice: an entry of a
+                // box entered once needs no reference point.
+                if u.tag & REPLICA == 0 {
+                    for v in &own[t + 1..] {
+                        if v.sub > umax {
+                            break;
+                        }
+                        tests += 1;
+                        let keep = boxes_overlap(&u.b, &v.b);
+                        emit(
+                            &mut out,
+                            narrow.judge(keep, iu as usize, v.id() as usize),
+                            iu,
+                            v.id(),
+                        );
+                    }
+                    for w in &stack {
+                        let keep = boxes_overlap(&u.b, &w.b);
+                        emit(
+                            &mut out,
+                            narrow.judge(keep, iu as usize, w.id() as usize),
+                            iu,
+                            w.id(),
+                        );
+                    }
+                    continue;
+                }
+                for v in &own[t + 1..] {
+                    if v.sub > umax {
+                        break;
+                    }
+                    tests += 1;
+                    let keep = boxes_overlap(&u.b, &v.b)
+                        & ((v.tag & REPLICA == 0) | holds(u, v, cx, cy, s));
+                    emit(
+                        &mut out,
+                        narrow.judge(keep, iu as usize, v.id() as usize),
+                        iu,
+                        v.id(),
+                    );
+                }
+                for w in &stack {
+                    let keep = boxes_overlap(&u.b, &w.b) & holds(u, w, cx, cy, s);
+                    emit(
+                        &mut out,
+                        narrow.judge(keep, iu as usize, w.id() as usize),
+                        iu,
+                        w.id(),
+                    );
+                }
+            }
+            if s == 0 {
+                continue; // a finest cell has no descendants: nothing to push
+            }
+            stack.extend_from_slice(own);
+            cells.push((start + (1u64 << (2 * s)), own.len()));
+        }
+        (out, tests)
+    }
+}

@@ -1,0 +1,217 @@
+//! One pass over the input: the first bad row (if any) and the bounds.
+//!
+//! Validation must not cost a noticeable share of a pair search, so one
+//! chunked pass checks every row and accumulates the bounds.  Chunks are
+//! fixed by `n`, and the first bad row is the smallest index over chunks, so
+//! the error names the same row for any thread count.  The caller (the
+//! Python layer) turns a [`BadRow`] into a message naming the argument, the
+//! row and the value.
+
+use crate::par::{even_bounds, Exec};
+
+/// What is wrong with a row.  The discriminants are the codes the Python
+/// layer receives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Problem {
+    /// A coordinate (or radius) is NaN or infinite.
+    NotFinite = 1,
+    /// `minx > maxx`.
+    XReversed = 2,
+    /// `miny > maxy`.
+    YReversed = 3,
+    /// A radius below zero.
+    NegativeRadius = 4,
+}
+
+/// The first bad row of an input and what is wrong with it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BadRow {
+    /// Row index.
+    pub row: usize,
+    /// What is wrong.
+    pub problem: Problem,
+}
+
+const CHUNK: usize = 1 << 15;
+
+/// What is wrong with a box, first found: not finite, then x, then y reversed.
+#[inline]
+pub fn box_problem(b: &[f64; 4]) -> Option<Problem> {
+    if !b.iter().all(|v| v.is_finite()) {
+        Some(Problem::NotFinite)
+    } else if b[0] > b[2] {
+        Some(Problem::XReversed)
+    } else if b[1] > b[3] {
+        Some(Problem::YReversed)
+    } else {
+        None
+    }
+}
+
+fn first_bad(found: impl Iterator<Item = Option<BadRow>>) -> Option<BadRow> {
+    found.flatten().next()
+}
+
+/// Bounds `[minx, miny, maxx, maxy]` of valid boxes, or the first bad row.
+///
+/// An empty input has the bounds `[inf, inf, -inf, -inf]`.
+pub fn scan_boxes(boxes: &[[f64; 4]], ex: &Exec) -> Result<[f64; 4], BadRow> {
+    let n = boxes.len();
+    let nch = n.div_ceil(CHUNK).max(1);
+    let bounds = even_bounds(n, nch);
+    let ex = ex.for_work(n, 2 * CHUNK);
+    let parts = ex.map(nch, |c| {
+        let mut acc = [
+            f64::INFINITY,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NEG_INFINITY,
+        ];
+        for (k, b) in boxes.iter().enumerate().take(bounds[c + 1]).skip(bounds[c]) {
+            if let Some(problem) = box_problem(b) {
+                return Err(BadRow { row: k, problem });
+            }
+            acc = [
+                acc[0].min(b[0]),
+                acc[1].min(b[1]),
+                acc[2].max(b[2]),
+                acc[3].max(b[3]),
+            ];
+        }
+        Ok(acc)
+    });
+    if let Some(bad) = first_bad(parts.iter().map(|p| p.err())) {
+        return Err(bad);
+    }
+    Ok(parts.into_iter().flatten().fold(
+        [
+            f64::INFINITY,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NEG_INFINITY,
+        ],
+        |a, b| {
+            [
+                a[0].min(b[0]),
+                a[1].min(b[1]),
+                a[2].max(b[2]),
+                a[3].max(b[3]),
+            ]
+        },
+    ))
+}
+
+/// `[minx, miny, maxx, maxy]` over boxes taken as valid (circles' boxes may
+/// reach infinity: a circle near the float limit spans past it).
+pub fn bounds_of(boxes: &[[f64; 4]]) -> [f64; 4] {
+    boxes.iter().fold(
+        [
+            f64::INFINITY,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NEG_INFINITY,
+        ],
+        |a, b| {
+            [
+                a[0].min(b[0]),
+                a[1].min(b[1]),
+                a[2].max(b[2]),
+                a[3].max(b[3]),
+            ]
+        },
+    )
+}
+
+/// Outward-rounded bounding boxes of `(x, y, r)` rows, or the first bad row.
+///
+/// `x - r` may round up; stepping one ulp outwards makes every box contain
+/// its circle, so the strict box test never drops a touching-inside pair.
+pub fn circle_boxes(circles: &[[f64; 3]], ex: &Exec) -> Result<Vec<[f64; 4]>, BadRow> {
+    let n = circles.len();
+    let nch = n.div_ceil(CHUNK).max(1);
+    let bounds = even_bounds(n, nch);
+    let ex = ex.for_work(n, 2 * CHUNK);
+    let mut out = vec![[0.0f64; 4]; n];
+    let bad = std::sync::Mutex::new(Vec::new());
+    ex.chunks_mut(&mut out, &bounds, |c, lo, part| {
+        for (t, b) in part.iter_mut().enumerate() {
+            let [x, y, r] = circles[lo + t];
+            let problem = if !(x.is_finite() && y.is_finite() && r.is_finite()) {
+                Some(Problem::NotFinite)
+            } else if r < 0.0 {
+                Some(Problem::NegativeRadius)
+            } else {
+                None
+            };
+            if let Some(problem) = problem {
+                bad.lock().unwrap_or_else(|e| e.into_inner()).push((
+                    c,
+                    BadRow {
+                        row: lo + t,
+                        problem,
+                    },
+                ));
+                return;
+            }
+            *b = [
+                (x - r).next_down(),
+                (y - r).next_down(),
+                (x + r).next_up(),
+                (y + r).next_up(),
+            ];
+        }
+    });
+    let mut bad = bad.into_inner().unwrap_or_else(|e| e.into_inner());
+    bad.sort_by_key(|(c, _)| *c);
+    match bad.first() {
+        Some((_, b)) => Err(*b),
+        None => Ok(out),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_bad_row_for_any_threads() {
+        let mut boxes = vec![[0.0, 0.0, 1.0, 1.0]; 200_000];
+        boxes[150_000] = [2.0, 0.0, 1.0, 1.0];
+        boxes[70_000] = [0.0, 2.0, 1.0, 1.0];
+        boxes[199_999] = [f64::NAN, 0.0, 1.0, 1.0];
+        for w in [1, 2, 4] {
+            let r = scan_boxes(&boxes, &Exec::new(Some(w)));
+            assert_eq!(
+                r,
+                Err(BadRow {
+                    row: 70_000,
+                    problem: Problem::YReversed
+                })
+            );
+        }
+        boxes[70_000] = [0.0, -2.0, 1.0, 1.0];
+        boxes[150_000] = [0.0, 0.0, 1.0, 1.0];
+        boxes[199_999] = [0.0, 0.0, 1.0, 7.0];
+        assert_eq!(
+            scan_boxes(&boxes, &Exec::new(Some(2))),
+            Ok([0.0, -2.0, 1.0, 7.0])
+        );
+    }
+
+    #[test]
+    fn circle_boxes_contain_their_circles() {
+        let c = [[0.1, 0.2, 0.3], [1e308, -1e308, 1e308]];
+        let b = circle_boxes(&c, &Exec::serial()).unwrap();
+        assert!(b[0][0] < 0.1 - 0.3 + 1e-17 && b[0][2] >= 0.1 + 0.3);
+        assert_eq!(b[1][2], f64::INFINITY);
+        let bad = [[0.0, 0.0, 1.0], [0.0, 0.0, -1.0], [f64::NAN, 0.0, 1.0]];
+        assert_eq!(
+            circle_boxes(&bad, &Exec::serial()),
+            Err(BadRow {
+                row: 1,
+                problem: Problem::NegativeRadius
+            })
+        );
+    }
+}

@@ -1,0 +1,33 @@
+//! broadphase-core: every colliding pair among many 2D boxes and circles, exactly.
+//!
+//! The algorithms of the `broadphase` Python package, with no Python in them:
+//! the seeds' linear quadtree in Morton order ([`cells`] with [`quadtree`]
+//! placement), a uniform grid ([`grid`]), sort-and-sweep ([`sweep`]) and brute
+//! force ([`brute`]), all ending in the same exact narrow phase ([`narrow`]) and
+//! the same canonical pair order ([`pairs`]).  [`naive`] is the O(n^2)
+//! reference every method is tested against.
+//!
+//! Contract of every search: the result is the set of pairs `(i, j)`, `i < j`,
+//! of objects that truly overlap and pass the filters, as rows sorted by
+//! `(i, j)`, identical for every method and every thread count.  Inputs are
+//! validated by [`check`] before a search; the kernels trust them.
+
+pub mod bigint;
+pub mod brute;
+pub mod cells;
+pub mod check;
+pub mod grid;
+pub mod key;
+pub mod morton;
+pub mod naive;
+pub mod narrow;
+pub mod pairs;
+pub mod par;
+pub mod quadtree;
+pub mod radix;
+pub mod search;
+pub mod sweep;
+pub mod world;
+
+pub use narrow::{Filters, Narrow};
+pub use search::{find_pairs, Method, Search};

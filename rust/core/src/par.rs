@@ -1,0 +1,282 @@
+//! Threads: pools that survive `fork`, chunked maps, and disjoint scatters.
+//!
+//! Determinism: every parallel step splits its work into chunks fixed by the
+//! data (never by the thread count) and combines the chunks' results in chunk
+//! order, so a result never depends on the number of threads.
+//!
+//! Pools: one rayon pool per thread count, built on first use and kept for the
+//! life of the process.  A calling thread blocks on the pool (rayon parks it
+//! on a condition variable, it never spins), and idle pool threads go to
+//! sleep after a few yields, so a loaded machine costs a call its share of the
+//! cores, never a wait on a spinning barrier.  The pools remember the process
+//! that built them: a child made by `fork()` has none of the parent's threads,
+//! so it builds fresh pools and abandons (never drops: their locks may have
+//! been held at the fork) the inherited ones.
+//!
+//! Small inputs never touch a pool: [`Exec::serial`] runs everything on the
+//! calling thread.
+
+use rayon::prelude::*;
+use rayon::{ThreadPool, ThreadPoolBuilder};
+use std::marker::PhantomData;
+use std::sync::{Arc, Mutex};
+
+struct Pools {
+    pid: u32,
+    pools: Vec<(usize, Arc<ThreadPool>)>,
+}
+
+static POOLS: Mutex<Option<Pools>> = Mutex::new(None);
+
+/// Threads available to this process (cgroup and affinity limits included).
+pub fn available_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+fn pool(threads: usize) -> Option<Arc<ThreadPool>> {
+    let pid = std::process::id();
+    // A poisoned lock only means another caller panicked while holding it;
+    // the pool list itself is always consistent.
+    let mut guard = POOLS.lock().unwrap_or_else(|e| e.into_inner());
+    if guard.as_ref().is_some_and(|p| p.pid != pid) {
+        // Forked child: the parent's worker threads do not exist here.
+        std::mem::forget(guard.take());
+    }
+    let pools = guard.get_or_insert_with(|| Pools {
+        pid,
+        pools: Vec::new(),
+    });
+    if let Some((_, p)) = pools.pools.iter().find(|(t, _)| *t == threads) {
+        return Some(p.clone());
+    }
+    let p = Arc::new(
+        ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(|i| format!("broadphase-{i}"))
+            .build()
+            .ok()?,
+    );
+    pools.pools.push((threads, p.clone()));
+    Some(p)
+}
+
+/// Where the chunks of a step run: on the calling thread, or on a pool.
+#[derive(Clone)]
+pub struct Exec {
+    pool: Option<Arc<ThreadPool>>,
+}
+
+impl Exec {
+    /// Everything on the calling thread.
+    pub fn serial() -> Exec {
+        Exec { pool: None }
+    }
+
+    /// `workers` threads (`None`: all available; more than available is capped).
+    ///
+    /// One thread, or a pool that cannot be built, gives [`Exec::serial`].
+    pub fn new(workers: Option<usize>) -> Exec {
+        let threads = workers
+            .unwrap_or(usize::MAX)
+            .min(available_threads())
+            .max(1);
+        Exec {
+            pool: if threads > 1 { pool(threads) } else { None },
+        }
+    }
+
+    /// This executor if `work` reaches `min_parallel`, else a serial one.
+    pub fn for_work(&self, work: usize, min_parallel: usize) -> Exec {
+        if work >= min_parallel {
+            self.clone()
+        } else {
+            Exec::serial()
+        }
+    }
+
+    /// Whether chunks may run on other threads.
+    pub fn is_parallel(&self) -> bool {
+        self.pool.is_some()
+    }
+
+    /// `f(0), ..., f(n - 1)`, in that order, computed in parallel if allowed.
+    pub fn map<T: Send>(&self, n: usize, f: impl Fn(usize) -> T + Sync + Send) -> Vec<T> {
+        match &self.pool {
+            Some(p) if n > 1 => p.install(|| (0..n).into_par_iter().map(&f).collect()),
+            _ => (0..n).map(f).collect(),
+        }
+    }
+
+    /// `f(c, parts[c])` for every part, in parallel if allowed.
+    pub fn each<P: Send>(&self, parts: Vec<P>, f: impl Fn(usize, P) + Sync + Send) {
+        match &self.pool {
+            Some(p) if parts.len() > 1 => {
+                p.install(|| parts.into_par_iter().enumerate().for_each(|(c, s)| f(c, s)))
+            }
+            _ => parts.into_iter().enumerate().for_each(|(c, s)| f(c, s)),
+        }
+    }
+
+    /// `f(c, lo, data[lo..hi])` for every chunk `lo..hi` of `bounds`.
+    pub fn chunks_mut<T: Send>(
+        &self,
+        data: &mut [T],
+        bounds: &[usize],
+        f: impl Fn(usize, usize, &mut [T]) + Sync + Send,
+    ) {
+        let parts = split_at_bounds(data, bounds);
+        self.each(parts, |c, s| f(c, bounds[c], s));
+    }
+}
+
+/// `data` cut at `bounds` (non-decreasing, first 0, last `data.len()`).
+pub fn split_at_bounds<'a, T>(mut data: &'a mut [T], bounds: &[usize]) -> Vec<&'a mut [T]> {
+    let mut out = Vec::with_capacity(bounds.len().saturating_sub(1));
+    for w in bounds.windows(2) {
+        let (head, tail) = std::mem::take(&mut data).split_at_mut(w[1] - w[0]);
+        out.push(head);
+        data = tail;
+    }
+    out
+}
+
+/// Boundaries of `chunks` equal ranges over `0..n`: `[0, ..., n]`.
+pub fn even_bounds(n: usize, chunks: usize) -> Vec<usize> {
+    let chunks = chunks.max(1);
+    (0..=chunks).map(|c| c * n / chunks).collect()
+}
+
+/// Chunks for `work` items: fixed by the data, never by the thread count.
+pub fn chunk_count(work: usize, grain: usize, most: usize) -> usize {
+    (work / grain).clamp(1, most)
+}
+
+/// Boundaries of `chunks` chunks of about equal work over items whose
+/// cumulative work is `cum` (`cum[0] = 0`, `cum[n]` the total).
+pub fn balanced(cum: &[f64], chunks: usize) -> Vec<usize> {
+    let n = cum.len() - 1;
+    let total = cum[n];
+    let mut out = Vec::with_capacity(chunks + 1);
+    let mut i = 0;
+    for c in 0..=chunks {
+        let target = total * c as f64 / chunks as f64;
+        while i < n && cum[i] < target {
+            i += 1;
+        }
+        out.push(i);
+    }
+    out[0] = 0;
+    out[chunks] = n;
+    out
+}
+
+/// A slice that several threads write at disjoint positions (a scatter).
+///
+/// Writes are bounds-checked; what the type cannot check is that no position
+/// is written by two threads, or read while another writes: that is the
+/// contract of [`Scatter::write`], which each caller proves from its
+/// prefix sums.
+pub struct Scatter<'a, T> {
+    ptr: *mut T,
+    len: usize,
+    _slice: PhantomData<&'a mut [T]>,
+}
+
+// SAFETY: a Scatter only hands out writes of `T: Send` values to positions
+// that its callers guarantee disjoint across threads (see `write`); it
+// borrows the slice mutably for 'a, so nothing else reads it meanwhile.
+unsafe impl<T: Send> Send for Scatter<'_, T> {}
+// SAFETY: as above: shared use only writes, to disjoint positions.
+unsafe impl<T: Send> Sync for Scatter<'_, T> {}
+
+impl<'a, T> Scatter<'a, T> {
+    /// Borrow `data` for scattered writes.
+    pub fn new(data: &'a mut [T]) -> Self {
+        Scatter {
+            ptr: data.as_mut_ptr(),
+            len: data.len(),
+            _slice: PhantomData,
+        }
+    }
+
+    /// Store `v` at position `i`.
+    ///
+    /// # Safety
+    /// While this `Scatter` lives, no other thread may write position `i`
+    /// (each position has one writer).  The bounds are checked here.
+    #[inline(always)]
+    pub unsafe fn write(&self, i: usize, v: T) {
+        assert!(
+            i < self.len,
+            "scatter position {i} out of bounds {}",
+            self.len
+        );
+        // SAFETY: i is in bounds (checked above), the slice is borrowed
+        // mutably for 'a, and by the caller's contract no other thread
+        // writes position i: no data race.  The old value is a plain
+        // `Copy`-like element overwritten without drop by `write`, which is
+        // what every caller (integers and plain structs) wants.
+        unsafe { self.ptr.add(i).write(v) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn map_is_ordered_for_any_threads() {
+        for w in [1, 2, 3, 8] {
+            let ex = Exec::new(Some(w));
+            assert_eq!(
+                ex.map(100, |i| i * i),
+                (0..100).map(|i| i * i).collect::<Vec<_>>()
+            );
+        }
+    }
+
+    #[test]
+    fn scatter_from_prefix_sums_fills_every_slot_once() {
+        // 16 chunks scatter their values to disjoint ranges given by prefix sums.
+        let sizes: Vec<usize> = (0..16).map(|c| (c * 7) % 5 + 1).collect();
+        let mut starts = vec![0];
+        for s in &sizes {
+            starts.push(starts.last().unwrap() + s);
+        }
+        let mut out = vec![usize::MAX; *starts.last().unwrap()];
+        {
+            let sc = Scatter::new(&mut out);
+            Exec::new(Some(4)).map(16, |c| {
+                for k in 0..sizes[c] {
+                    // SAFETY: chunk c owns starts[c]..starts[c+1], disjoint from others.
+                    unsafe { sc.write(starts[c] + k, c) };
+                }
+            });
+        }
+        for c in 0..16 {
+            assert!(out[starts[c]..starts[c + 1]].iter().all(|&v| v == c));
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "out of bounds")]
+    fn scatter_checks_bounds() {
+        let mut out = [0u8; 3];
+        let sc = Scatter::new(&mut out);
+        // SAFETY: single thread; the position is out of bounds on purpose.
+        unsafe { sc.write(3, 1) };
+    }
+
+    #[test]
+    fn balanced_bounds() {
+        let cum = [0.0, 10.0, 10.0, 11.0, 30.0, 31.0];
+        let b = balanced(&cum, 3);
+        assert_eq!(b.first(), Some(&0));
+        assert_eq!(b.last(), Some(&5));
+        assert!(b.windows(2).all(|w| w[0] <= w[1]));
+        assert_eq!(
+            split_at_bounds(&mut [1, 2, 3, 4, 5][..], &[0, 2, 2, 5]).len(),
+            3
+        );
+    }
+}

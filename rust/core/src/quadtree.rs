@@ -1,0 +1,82 @@
+//! Quadtree placement: the seeds' cell of each box, with the straddler fix.
+//!
+//! The seeds put each box in the smallest cell containing it
+//! ([`crate::morton::xor_level_xy`]).  The trap: a small box on a high split
+//! line (`x = W/2`, say) lands at the root and is tested against everything,
+//! O(n^2) for many such boxes.  Fix: a box whose XOR level `l` is more than
+//! `slack` levels above its *fit level* `f` (the deepest level at which it
+//! spans at most 2 cells per axis) is placed at level `max(l, f - slack)` in
+//! each of the (at most 2 x 2) cells it overlaps there: exactly the
+//! descendants of its seeds' cell that it touches, so it meets only the
+//! objects of those subtrees.  The walk's reference-point rule
+//! ([`crate::cells`]) reports each pair of replicated boxes once.
+//!
+//! Complexity: O(n) to place (at most 4 entries per box).  A box placed at
+//! level `d` spans at least `2^-(slack+1)` of a level-`d` cell on some axis, so
+//! it only meets boxes within a constant factor of its own reach: the
+//! candidate tests are O(n + k) for sizes within a bounded ratio of the cell
+//! size, straddlers included; only sizes spread over many octaves (or long
+//! thin boxes meeting many others' cells) make them grow beyond the k pairs.
+
+use crate::cells::Placement;
+use crate::morton::xor_level_xy;
+use crate::par::{chunk_count, even_bounds, split_at_bounds, Exec};
+use crate::world::Grid;
+
+/// Smallest `s` with `(b >> s) - (a >> s) <= 1` (`a <= b`).
+#[inline(always)]
+fn fit_shift(a: u32, b: u32) -> u32 {
+    let mut s = 0;
+    while (b >> s) - (a >> s) > 1 {
+        s += 1;
+    }
+    s
+}
+
+/// Level of a box with integer range `[ix0, iy0, ix1, iy1]`.
+#[inline(always)]
+pub fn level(c: [u32; 4], depth: u32, slack: u32) -> u32 {
+    let [ix0, iy0, ix1, iy1] = c;
+    let home = xor_level_xy(ix0, iy0, ix1, iy1, depth);
+    let fit = depth - fit_shift(ix0, ix1).max(fit_shift(iy0, iy1));
+    home.max(fit.saturating_sub(slack))
+}
+
+/// Level of each box and the number of cells (1, 2 or 4) it enters there.
+pub fn place(boxes: &[[f64; 4]], grid: &Grid, slack: u32, ex: &Exec) -> Placement {
+    let n = boxes.len();
+    let mut p = Placement {
+        levels: vec![0; n],
+        counts: vec![0; n],
+    };
+    let bounds = even_bounds(n, chunk_count(n, 1 << 12, 256));
+    let parts: Vec<_> = split_at_bounds(&mut p.levels, &bounds)
+        .into_iter()
+        .zip(split_at_bounds(&mut p.counts, &bounds))
+        .collect();
+    ex.for_work(n, 1 << 13).each(parts, |c, (lv, cnt)| {
+        for t in 0..lv.len() {
+            let q = grid.cells_of(&boxes[bounds[c] + t]);
+            let l = level(q, grid.depth, slack);
+            let s = grid.depth - l;
+            lv[t] = l as u8;
+            cnt[t] = (1 + ((q[2] >> s) != (q[0] >> s)) as u64)
+                * (1 + ((q[3] >> s) != (q[1] >> s)) as u64);
+        }
+    });
+    p
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn straddler_goes_down_not_to_the_root() {
+        // depth 4: a box of one cell's width on the middle line x = 8 cells
+        let c = [7, 3, 8, 3];
+        assert_eq!(xor_level_xy(7, 3, 8, 3, 4), 0); // the seeds' rule: the root
+        assert_eq!(level(c, 4, 1), 3);
+        assert_eq!(level(c, 4, 0), 4);
+    }
+}

@@ -1,0 +1,182 @@
+//! Every method against the naive reference, for boxes, circles and filters,
+//! on one thread and on several.
+
+use broadphase_core::check::{circle_boxes, scan_boxes};
+use broadphase_core::par::Exec;
+use broadphase_core::{find_pairs, naive, Filters, Method, Narrow, Search};
+use proptest::prelude::*;
+
+const METHODS: [Method; 5] = [
+    Method::Auto,
+    Method::Brute,
+    Method::Sweep,
+    Method::Grid,
+    Method::Quadtree,
+];
+
+fn flat(p: &[(usize, usize)]) -> Vec<isize> {
+    p.iter()
+        .flat_map(|&(i, j)| [i as isize, j as isize])
+        .collect()
+}
+
+/// Boxes on a coarse integer lattice (ties, touching edges, zero sizes,
+/// straddlers of every split line) at a random scale and offset.
+fn boxes_strategy(max: usize) -> impl Strategy<Value = Vec<[f64; 4]>> {
+    (
+        proptest::collection::vec((0i32..64, 0i32..64, 0i32..20, 0i32..20, 0u8..10), 0..max),
+        -10i32..10,
+        prop_oneof![Just(0.0), -1e6..1e6f64],
+    )
+        .prop_map(|(raw, e, off)| {
+            let s = (e as f64).exp2();
+            raw.into_iter()
+                .map(|(x, y, w, h, kind)| {
+                    // kind 0: a big box; 1: a point; else the drawn size
+                    let (w, h) = match kind {
+                        0 => (w * 3, h * 3),
+                        1 => (0, 0),
+                        _ => (w / 3, h / 3),
+                    };
+                    [
+                        off + x as f64 * s,
+                        off + y as f64 * s,
+                        off + (x + w) as f64 * s,
+                        off + (y + h) as f64 * s,
+                    ]
+                })
+                .collect()
+        })
+}
+
+fn check_all(boxes: &[[f64; 4]], narrow: Narrow, want: &[isize]) -> Result<(), TestCaseError> {
+    let bounds = scan_boxes(boxes, &Exec::serial()).unwrap();
+    for method in METHODS {
+        for workers in [1, 3] {
+            let s = Search {
+                boxes,
+                bounds,
+                narrow,
+                method,
+            };
+            let got = find_pairs(&s, &Exec::new(Some(workers)));
+            prop_assert_eq!(&got, want, "method {:?} workers {}", method, workers);
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    #[test]
+    fn boxes_match_naive(boxes in boxes_strategy(400)) {
+        let want = flat(&naive::pairs(&boxes, &Narrow::default()));
+        check_all(&boxes, Narrow::default(), &want)?;
+    }
+
+    #[test]
+    fn filters_match_naive(boxes in boxes_strategy(300), seed in any::<u64>()) {
+        let n = boxes.len();
+        let groups: Vec<i64> = (0..n as u64).map(|k| ((k ^ seed) % 4) as i64).collect();
+        let cats: Vec<u64> = (0..n as u64).map(|k| 1 << ((k * 7 + seed) % 3)).collect();
+        let masks: Vec<u64> = (0..n as u64).map(|k| (k + seed) % 8).collect();
+        for f in [
+            Filters { groups: Some(&groups), ..Default::default() },
+            Filters { categories: Some(&cats), ..Default::default() },
+            Filters { groups: Some(&groups), categories: Some(&cats), masks: Some(&masks) },
+        ] {
+            let narrow = Narrow { circles: None, filters: f };
+            let want = flat(&naive::pairs(&boxes, &narrow));
+            check_all(&boxes, narrow, &want)?;
+        }
+    }
+
+    #[test]
+    fn circles_match_naive(raw in proptest::collection::vec((0i32..200, 0i32..200, 0i32..12), 0..300),
+                           e in -1070i32..1000) {
+        // integer circles scaled by 2^e: many exact touchings, every magnitude
+        let s = (e as f64).exp2();
+        let circles: Vec<[f64; 3]> = raw.iter()
+            .map(|&(x, y, r)| [x as f64 * s, y as f64 * s, r as f64 * s]).collect();
+        let boxes = circle_boxes(&circles, &Exec::serial()).unwrap();
+        let narrow = Narrow { circles: Some(&circles), filters: Filters::default() };
+        // the reference judges by the circle rule alone, with exact integers
+        let mut want = Vec::new();
+        for i in 0..raw.len() {
+            for j in i + 1..raw.len() {
+                let (a, b) = (raw[i], raw[j]);
+                let d2 = ((a.0 - b.0) as i64).pow(2) + ((a.1 - b.1) as i64).pow(2);
+                if d2 < ((a.2 + b.2) as i64).pow(2) {
+                    want.push((i, j));
+                }
+            }
+        }
+        check_all(&boxes, narrow, &flat(&want))?;
+    }
+}
+
+#[test]
+fn many_straddlers_and_a_dense_clump() {
+    // boxes on the central split lines plus 500 identical boxes
+    let mut boxes: Vec<[f64; 4]> = (0..2000)
+        .map(|k| {
+            let t = k as f64 / 2000.0 * 1000.0;
+            if k % 2 == 0 {
+                [499.5, t, 500.5, t + 0.4]
+            } else {
+                [t, 499.5, t + 0.4, 500.5]
+            }
+        })
+        .collect();
+    boxes.extend(std::iter::repeat_n([10.0, 10.0, 11.0, 11.0], 500));
+    boxes.push([0.0, 0.0, 1000.0, 1000.0]);
+    let want = flat(&naive::pairs(&boxes, &Narrow::default()));
+    let bounds = scan_boxes(&boxes, &Exec::serial()).unwrap();
+    for method in METHODS {
+        for w in [1, 2] {
+            let s = Search {
+                boxes: &boxes,
+                bounds,
+                narrow: Narrow::default(),
+                method,
+            };
+            assert_eq!(find_pairs(&s, &Exec::new(Some(w))), want, "{method:?}");
+        }
+    }
+}
+
+#[test]
+fn large_uniform_input_uses_the_parallel_paths() {
+    // 60,000 boxes: every chunked pass has several chunks
+    let n = 60_000u64;
+    let boxes: Vec<[f64; 4]> = (0..n)
+        .map(|k| {
+            let h = k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            let x = (h >> 40) as f64 / (1u64 << 24) as f64;
+            let y = ((h >> 16) & 0xFF_FFFF) as f64 / (1u64 << 24) as f64;
+            let w = 0.002 + 0.004 * ((h & 0xFF) as f64 / 255.0);
+            [x, y, x + w, y + w]
+        })
+        .collect();
+    let bounds = scan_boxes(&boxes, &Exec::serial()).unwrap();
+    let brute = Search {
+        boxes: &boxes,
+        bounds,
+        narrow: Narrow::default(),
+        method: Method::Brute,
+    };
+    let want = find_pairs(&brute, &Exec::new(Some(2)));
+    assert!(want.len() > 2 * n as usize);
+    for method in [Method::Sweep, Method::Grid, Method::Quadtree] {
+        for w in [1, 2] {
+            let s = Search {
+                boxes: &boxes,
+                bounds,
+                narrow: Narrow::default(),
+                method,
+            };
+            assert_eq!(find_pairs(&s, &Exec::new(Some(w))), want, "{method:?} {w}");
+        }
+    }
+}

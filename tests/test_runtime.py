@@ -1,0 +1,96 @@
+"""The compiled core's runtime contract: threads, fork, and no Numba on the search path."""
+
+import multiprocessing
+import subprocess
+import sys
+import threading
+
+import numpy as np
+import pytest
+
+import broadphase as bp
+from broadphase import scenarios
+
+
+def test_search_path_never_imports_numba():
+    code = (
+        "import sys, numpy as np, broadphase as bp\n"
+        "b = np.random.default_rng(0).random((3000, 4)); b[:, 2:] = b[:, :2] + 0.01\n"
+        "for m in ('auto', 'brute', 'sweep', 'grid', 'quadtree'):\n"
+        "    bp.find_pairs(b, method=m); bp.find_circle_pairs(b[:, :2], 0.01, method=m)\n"
+        "    bp.find_pairs_between(b[:100], b[100:], method=m)\n"
+        "bp.morton.locate(b, (0, 0, 2, 2), 5); bp.morton.encode(3, 6)\n"
+        "from broadphase import _cli\n"
+        "assert 'numba' not in sys.modules, sorted(m for m in sys.modules if 'numba' in m)\n"
+        "print('ok')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"
+
+
+def test_many_python_threads_at_once_agree():
+    boxes = scenarios.make("clustered", 50_000, seed=4)
+    want = bp.find_pairs(boxes, method="sweep", workers=1)
+    results = {}
+
+    def run(t):
+        method = ("auto", "grid", "quadtree", "sweep")[t % 4]
+        results[t] = [bp.find_pairs(boxes, method=method, workers=(None, 1, 2)[t % 3])
+                      for _ in range(3)]
+
+    threads = [threading.Thread(target=run, args=(t,)) for t in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=300)
+    assert sorted(results) == list(range(8))
+    for got in results.values():
+        for g in got:
+            np.testing.assert_array_equal(g, want)
+
+
+def _child_pairs(seed):
+    boxes = scenarios.make("uniform", 100_000, seed=seed)
+    return bp.find_pairs(boxes).tolist()[:50], len(bp.find_pairs(boxes, method="quadtree"))
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="fork start method")
+def test_fork_pool_after_a_parallel_call_in_the_parent():
+    boxes = scenarios.make("uniform", 100_000, seed=7)
+    want = bp.find_pairs(boxes)  # the parent's thread pool now exists
+    assert len(want) > 50_000
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(2) as pool:
+        got = pool.map_async(_child_pairs, [7, 7, 7]).get(timeout=120)
+    for head, count in got:
+        assert head == want.tolist()[:50]
+        assert count == len(want)
+
+
+def test_gil_released_during_the_search():
+    # While one thread searches, another thread keeps running Python code:
+    # its longest pause stays well below the search's duration.
+    boxes = scenarios.make("mixed", 1_000_000, seed=3)
+    done = threading.Event()
+    span = {}
+
+    def search():
+        import time
+        t0 = time.perf_counter()
+        for _ in range(3):
+            bp.find_pairs(boxes, method="grid", workers=1)
+        span["s"] = time.perf_counter() - t0
+        done.set()
+
+    import time
+    th = threading.Thread(target=search)
+    th.start()
+    last, worst = time.perf_counter(), 0.0
+    while not done.is_set():
+        now = time.perf_counter()
+        worst = max(worst, now - last)
+        last = now
+    th.join()
+    assert worst < span["s"] / 2, (worst, span["s"])
