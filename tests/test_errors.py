@@ -387,3 +387,61 @@ def test_filter_layouts(method):
     # scalars broadcast to every object
     assert_same(bp.find_pairs(b, method=method, groups=3), [])
     assert_same(bp.find_pairs(b, method=method, groups=0), naive.box_pairs(b))
+
+
+def test_integer_just_past_2_53_refused_not_rounded():
+    # float64 would round 2**53 + 1 to 2**53: the boxes would only touch
+    with pytest.raises(ValueError, match=re.escape(f"boxes[0]: integers up to 2**53 in "
+                                                   f"magnitude expected (float64 holds them "
+                                                   f"exactly), found {2**53 + 1}")):
+        bp.find_pairs([[0, 0, 2**53 + 1, 1], [2**53, 0, 2**53, 1]])
+    for dtype in (np.int64, np.uint64):
+        b = np.array([[0, 0, 2**53, 1], [2**53, 0, 2**53 + 1, 1]], dtype)
+        with pytest.raises(ValueError, match=re.escape("boxes[1]: integers up to 2**53")):
+            bp.find_pairs(b)
+    b = np.array([[-(2**53) - 1, 0, 0, 1], [0, 0, 1, 1]], np.int64)
+    with pytest.raises(ValueError, match=re.escape("boxes[0]: integers up to 2**53")):
+        bp.find_pairs(b)
+    # 2**53 itself is exact: the answer is computed
+    assert bp.find_pairs([[0, 0, 2**53, 1], [2**53 - 1, 0, 2**53, 1]]).tolist() == [[0, 1]]
+
+
+def test_fractions_refused_unless_exact():
+    from decimal import Decimal
+    from fractions import Fraction
+
+    with pytest.raises(ValueError, match=re.escape("boxes[1]: values exactly representable in "
+                                                   "float64 expected, found Fraction(1, 3), "
+                                                   "which would round")):
+        bp.find_pairs([[0, 0, 1, 1], [0, 0, Fraction(1, 3), 1]])
+    with pytest.raises(ValueError, match=re.escape("radii[0]: values exactly representable")):
+        bp.find_circle_pairs([[0, 0], [1, 0]], [Fraction(1, 10), 1])
+    with pytest.raises(TypeError, match=re.escape("radii[0]: expected real numbers")):
+        bp.find_circle_pairs([[0, 0], [1, 0]], [Decimal("0.5"), 1])
+    got = bp.find_pairs([[0, 0, Fraction(1, 2), 1], [Fraction(1, 4), 0, 1, 1]])
+    assert got.tolist() == [[0, 1]]
+
+
+def test_masked_values_refused_unmasked_accepted():
+    b = np.ma.masked_array([[0, 0, 2, 2], [1, 1, 3, 3], [5, 5, 6, 6]],
+                           mask=[[0, 0, 0, 0], [0, 0, 0, 0], [0, 1, 0, 0]])
+    with pytest.raises(ValueError, match=re.escape("boxes[2]: a masked value")):
+        bp.find_pairs(b)
+    with pytest.raises(ValueError, match=re.escape("groups[1]: a masked value")):
+        bp.find_pairs(b.data, groups=np.ma.masked_array([1, 2, 3], mask=[0, 1, 0]))
+    assert bp.find_pairs(np.ma.masked_array(b.data)).tolist() == [[0, 1]]
+
+
+def test_too_many_pairs_is_a_memory_error_naming_the_count():
+    from broadphase import _core
+
+    boxes = np.tile([[1.0, 1.0, 2.0, 2.0]], (3000, 1))
+    for method in ("brute", "sweep", "grid", "quadtree"):
+        with pytest.raises(MemoryError, match=r"^4,498,500 colliding pairs: the result alone"):
+            _core.find_pairs(boxes, method, max_pairs=100_000)
+    xyr = np.zeros((2000, 3))
+    xyr[:, 2] = 1.0
+    with pytest.raises(MemoryError, match=r"^1,999,000 colliding pairs"):
+        _core.find_pairs(None, "grid", circles=xyr, max_pairs=1000)
+    # the next call works
+    assert len(bp.find_pairs(boxes[:100])) == 4950

@@ -28,6 +28,8 @@ def _where(name: str, shape: tuple, flat: int) -> str:
 
 
 def _array(value, name: str) -> np.ndarray:
+    if isinstance(value, np.ndarray) and type(value) is not np.ndarray and hasattr(value, "mask"):
+        _refuse_masked(value, name)
     try:
         arr = np.asarray(value)
     except (ValueError, TypeError) as exc:  # ragged nested lists, odd objects
@@ -39,6 +41,15 @@ def _array(value, name: str) -> np.ndarray:
     return arr
 
 
+def _refuse_masked(value, name: str) -> None:
+    """Masked arrays: their mask would be dropped silently, so masked values are refused."""
+    mask = np.ma.getmaskarray(value)
+    if mask.any():
+        k = int(np.flatnonzero(mask.ravel())[0])
+        raise ValueError(f"{_where(name, mask.shape, k)}: a masked value; expected plain "
+                         f"numbers (fill the masked values or drop their rows first)")
+
+
 def _from_objects(arr: np.ndarray, name: str) -> np.ndarray:
     """Object arrays (lists holding None, huge ints, ...): float64, exactly or not at all."""
     out = np.empty(arr.shape, np.float64)
@@ -47,8 +58,16 @@ def _from_objects(arr: np.ndarray, name: str) -> np.ndarray:
             raise TypeError(f"{_where(name, arr.shape, k)}: expected real numbers, found {v!r}")
         if isinstance(v, numbers.Integral) and abs(int(v)) > _EXACT_INT:
             raise ValueError(_too_big(_where(name, arr.shape, k), v))
-        out.flat[k] = float(v)
+        f = float(v)
+        if f != v and f == f:  # Fraction(1, 3), Decimal("0.1"): float64 would round them
+            raise ValueError(_would_round(_where(name, arr.shape, k), v))
+        out.flat[k] = f
     return out
+
+
+def _would_round(where: str, value) -> str:
+    return (f"{where}: values exactly representable in float64 expected, found {value!r}, "
+            f"which would round")
 
 
 def _too_big(where: str, value) -> str:
@@ -59,18 +78,19 @@ def _too_big(where: str, value) -> str:
 def _as_float64(arr: np.ndarray, name: str) -> np.ndarray:
     """Convert exactly to float64, refusing values float64 cannot hold."""
     if arr.dtype.kind in "iu" and arr.size:
-        mag = np.abs(arr.astype(np.float64))
-        k = int(np.argmax(mag))
-        if mag.flat[k] > _EXACT_INT:
+        # compared as integers: through float64, 2**53 + 1 would round to 2**53 and pass
+        big = arr > _EXACT_INT
+        if arr.dtype.kind == "i":
+            big |= arr < -_EXACT_INT
+        if big.any():
+            k = int(np.flatnonzero(big.ravel())[0])
             raise ValueError(_too_big(_where(name, arr.shape, k), arr.flat[k]))
     if arr.dtype.kind == "f" and arr.dtype.itemsize > 8 and arr.size:
         as64 = arr.astype(np.float64)
         lost = np.flatnonzero((as64.astype(arr.dtype) != arr).ravel() & np.isfinite(arr).ravel())
         if lost.size:
-            raise ValueError(
-                f"{_where(name, arr.shape, int(lost[0]))}: values exactly representable in "
-                f"float64 expected, found {arr.flat[lost[0]]!r}, which would round"
-            )
+            raise ValueError(_would_round(_where(name, arr.shape, int(lost[0])),
+                                          arr.flat[lost[0]]))
     return _aligned(np.asarray(arr, dtype=np.float64, order="C"))  # keeps 0-d as 0-d
 
 

@@ -8,11 +8,12 @@
 //! Python layer words the error with the argument's own name.
 
 use broadphase_core::check::{self, BadRow};
+use broadphase_core::pairs::TooMany;
 use broadphase_core::par::Exec;
 use broadphase_core::{morton, narrow, world, Filters, Method, Narrow, Search};
 use numpy::ndarray::{Array1, Array2};
 use numpy::{IntoPyArray, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
@@ -71,6 +72,41 @@ fn bad_row(py: Python<'_>, b: BadRow) -> PyResult<Py<PyAny>> {
         .unbind())
 }
 
+/// `12,345,678`: a count as people read it.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (k, ch) in digits.chars().enumerate() {
+        if k > 0 && (digits.len() - k) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+fn too_many(TooMany(count): TooMany) -> PyErr {
+    PyMemoryError::new_err(format!(
+        "{} colliding pairs: the result alone would take {:.1} GiB, more than the memory \
+         available; split the input or filter it (groups, categories, masks)",
+        grouped(count),
+        (count as f64) * 16.0 / (1u64 << 30) as f64
+    ))
+}
+
+/// What a search gives back across the boundary.
+enum Outcome {
+    Pairs(Vec<isize>),
+    Bad(BadRow),
+    TooMany(TooMany),
+}
+
+impl From<BadRow> for Outcome {
+    fn from(b: BadRow) -> Self {
+        Outcome::Bad(b)
+    }
+}
+
 fn pairs_array(py: Python<'_>, flat: Vec<isize>) -> PyResult<Py<PyAny>> {
     let k = flat.len() / 2;
     let arr = Array2::from_shape_vec((k, 2), flat)
@@ -83,7 +119,7 @@ fn pairs_array(py: Python<'_>, flat: Vec<isize>) -> PyResult<Py<PyAny>> {
 /// Returns a `(k, 2)` intp array, or `(row, code)` for the first bad row.
 #[pyfunction]
 #[pyo3(signature = (boxes, method_name, *, circles=None, groups=None, categories=None,
-                    masks=None, workers=None))]
+                    masks=None, workers=None, max_pairs=None))]
 #[allow(clippy::too_many_arguments)]
 fn find_pairs(
     py: Python<'_>,
@@ -94,6 +130,7 @@ fn find_pairs(
     categories: Option<PyReadonlyArray1<'_, u64>>,
     masks: Option<PyReadonlyArray1<'_, u64>>,
     workers: Option<usize>,
+    max_pairs: Option<u64>,
 ) -> PyResult<Py<PyAny>> {
     let method = method(method_name)?;
     let circ = match &circles {
@@ -110,15 +147,21 @@ fn find_pairs(
         categories: ints(&categories, "categories", n)?,
         masks: ints(&masks, "masks", n)?,
     };
-    let result: Result<Vec<isize>, BadRow> = py.detach(|| {
+    let result: Outcome = py.detach(|| {
         let ex = Exec::new(workers);
         let owned;
         let (boxes, bounds): (&[[f64; 4]], _) = match (circ, given) {
             (Some(c), _) => {
-                owned = check::circle_boxes(c, &ex)?;
+                owned = match check::circle_boxes(c, &ex) {
+                    Ok(b) => b,
+                    Err(b) => return b.into(),
+                };
                 (&owned, check::bounds_of(&owned))
             }
-            (None, Some(b)) => (b, check::scan_boxes(b, &ex)?),
+            (None, Some(b)) => match check::scan_boxes(b, &ex) {
+                Ok(bounds) => (b, bounds),
+                Err(b) => return b.into(),
+            },
             (None, None) => (&[], [0.0; 4]),
         };
         let search = Search {
@@ -129,12 +172,17 @@ fn find_pairs(
                 filters,
             },
             method,
+            max_pairs,
         };
-        Ok(broadphase_core::find_pairs(&search, &ex))
+        match broadphase_core::find_pairs(&search, &ex) {
+            Ok(flat) => Outcome::Pairs(flat),
+            Err(t) => Outcome::TooMany(t),
+        }
     });
     match result {
-        Ok(flat) => pairs_array(py, flat),
-        Err(b) => bad_row(py, b),
+        Outcome::Pairs(flat) => pairs_array(py, flat),
+        Outcome::Bad(b) => bad_row(py, b),
+        Outcome::TooMany(t) => Err(too_many(t)),
     }
 }
 

@@ -7,32 +7,36 @@
 //! sprites, every frame) run serially on the calling thread.
 
 use crate::narrow::Narrow;
-use crate::pairs::{concatenate, Pairs};
+use crate::pairs::{concatenate, finish, Budget, Sink, TooMany};
 use crate::par::{balanced, chunk_count, Exec};
 
 /// Up to this many boxes, one serial pass.
 pub const SERIAL: usize = 512;
 
 /// Pairs among `boxes` in canonical order, flat `[i, j, ...]`.
-pub fn find(boxes: &[[f64; 4]], narrow: &Narrow, ex: &Exec) -> Vec<isize> {
+pub fn find(
+    boxes: &[[f64; 4]],
+    narrow: &Narrow,
+    budget: &Budget,
+    ex: &Exec,
+) -> Result<Vec<isize>, TooMany> {
     let n = boxes.len();
     let cols: [Vec<f64>; 4] = std::array::from_fn(|t| boxes.iter().map(|b| b[t]).collect());
-    let rows = |lo: usize, hi: usize| -> Pairs {
-        let mut out = Pairs::new();
+    let rows = |lo: usize, hi: usize| -> Sink {
+        let mut out = Sink::new(budget);
         let [x0, y0, x1, y1] = &cols;
         for i in lo..hi {
             let (ax0, ay0, ax1, ay1) = (x0[i], y0[i], x1[i], y1[i]);
             for j in i + 1..n {
                 let keep = (ax0 < x1[j]) & (x0[j] < ax1) & (ay0 < y1[j]) & (y0[j] < ay1);
-                if narrow.judge(keep, i, j) {
-                    out.push(((i as u64) << 32) | j as u64);
-                }
+                out.emit(narrow.judge(keep, i, j), i as u32, j as u32);
             }
+            out.check();
         }
         out
     };
     if n <= SERIAL || !ex.is_parallel() {
-        return concatenate(&[rows(0, n)]);
+        return Ok(concatenate(&finish(vec![rows(0, n)])?));
     }
     // row i tests n - i - 1 pairs
     let mut cum = vec![0.0f64; n + 1];
@@ -42,5 +46,5 @@ pub fn find(boxes: &[[f64; 4]], narrow: &Narrow, ex: &Exec) -> Vec<isize> {
     let nch = chunk_count(n, 256, 64);
     let bounds = balanced(&cum, nch);
     let chunks = ex.map(nch, |c| rows(bounds[c], bounds[c + 1]));
-    concatenate(&chunks)
+    Ok(concatenate(&finish(chunks)?))
 }

@@ -47,7 +47,7 @@
 use crate::key;
 use crate::morton::{decode, encode};
 use crate::narrow::{boxes_overlap, Narrow};
-use crate::pairs::{canonical, emit, Pairs};
+use crate::pairs::{canonical, finish, Budget, Sink, TooMany};
 use crate::par::{balanced, chunk_count, even_bounds, split_at_bounds, Exec};
 use crate::radix::{run_starts, sort_pairs};
 use crate::world::Grid;
@@ -148,11 +148,12 @@ pub fn find(
     grid: &Grid,
     place: &Placement,
     narrow: &Narrow,
+    budget: &Budget,
     ex: &Exec,
-) -> (Vec<isize>, u64) {
+) -> (Result<Vec<isize>, TooMany>, u64) {
     let (keys, tags) = entries(boxes, grid, place, ex);
     let (skeys, stags) = sort_pairs(keys, tags, key::width(grid.depth), ex);
-    walk_sorted(&skeys, &stags, boxes, grid, narrow, ex)
+    walk_sorted(&skeys, &stags, boxes, grid, narrow, budget, ex)
 }
 
 /// Most entries on the ancestor stack at any point of the walk.
@@ -181,17 +182,19 @@ fn max_stack(skeys: &[u64], first: &[usize], depth: u32) -> usize {
 ///
 /// `stags[e]` is entry `e`'s object, with [`REPLICA`] set when its box has
 /// several entries.
+#[allow(clippy::too_many_arguments)]
 pub fn walk_sorted(
     skeys: &[u64],
     stags: &[u32],
     boxes: &[[f64; 4]],
     grid: &Grid,
     narrow: &Narrow,
+    budget: &Budget,
     ex: &Exec,
-) -> (Vec<isize>, u64) {
+) -> (Result<Vec<isize>, TooMany>, u64) {
     let m = skeys.len();
     if m == 0 {
-        return (Vec::new(), 0);
+        return (Ok(Vec::new()), 0);
     }
     let ex = ex.for_work(m, 1 << 13);
     let first = run_starts(skeys, key::SUB_BITS);
@@ -224,11 +227,15 @@ pub fn walk_sorted(
         grid,
         narrow,
         most,
+        budget,
     };
     let results = ex.map(nch, |c| w.chunk(cb[c], cb[c + 1]));
     let tests = results.iter().map(|r| r.1).sum();
-    let chunks: Vec<Pairs> = results.into_iter().map(|r| r.0).collect();
-    (canonical(&chunks, boxes.len(), &ex), tests)
+    let sinks = results.into_iter().map(|r| r.0).collect();
+    (
+        finish(sinks).map(|chunks| canonical(&chunks, boxes.len(), &ex)),
+        tests,
+    )
 }
 
 struct Walk<'a> {
@@ -238,6 +245,7 @@ struct Walk<'a> {
     grid: &'a Grid,
     narrow: &'a Narrow<'a>,
     most: usize,
+    budget: &'a Budget,
 }
 
 /// Does the cell at finest corner `(cx, cy)`, `2^s` finest cells wide, hold
@@ -253,7 +261,7 @@ impl Walk<'_> {
     }
 
     /// Walk cells `c0..c1`: their pairs and candidate tests.
-    fn chunk(&self, c0: usize, c1: usize) -> (Pairs, u64) {
+    fn chunk(&self, c0: usize, c1: usize) -> (Sink<'_>, u64) {
         let depth = self.grid.depth;
         let ents = self.ents;
         let first = self.first;
@@ -261,7 +269,7 @@ impl Walk<'_> {
         let mut stack: Vec<Ent> = Vec::with_capacity(self.most);
         // end code and entry count of each stacked cell
         let mut cells: Vec<(u64, usize)> = Vec::with_capacity(depth as usize + 2);
-        let mut out = Pairs::new();
+        let mut out = Sink::new(self.budget);
         let mut tests = 0u64;
         if c0 < c1 {
             let ck0 = self.cell_key_at(c0);
@@ -301,6 +309,7 @@ impl Walk<'_> {
             }
             let own = &ents[b..e_end];
             for (t, u) in own.iter().enumerate() {
+                out.check();
                 let iu = u.id();
                 // no later entry of this cell overlaps once one starts past u's maxx
                 let umax = key::position(self.grid.fine_x(u.b[2]), inv2s, cx >> s);
@@ -316,21 +325,11 @@ impl Walk<'_> {
                         }
                         tests += 1;
                         let keep = boxes_overlap(&u.b, &v.b);
-                        emit(
-                            &mut out,
-                            narrow.judge(keep, iu as usize, v.id() as usize),
-                            iu,
-                            v.id(),
-                        );
+                        out.emit(narrow.judge(keep, iu as usize, v.id() as usize), iu, v.id());
                     }
                     for w in &stack {
                         let keep = boxes_overlap(&u.b, &w.b);
-                        emit(
-                            &mut out,
-                            narrow.judge(keep, iu as usize, w.id() as usize),
-                            iu,
-                            w.id(),
-                        );
+                        out.emit(narrow.judge(keep, iu as usize, w.id() as usize), iu, w.id());
                     }
                     continue;
                 }
@@ -341,21 +340,11 @@ impl Walk<'_> {
                     tests += 1;
                     let keep = boxes_overlap(&u.b, &v.b)
                         & ((v.tag & REPLICA == 0) | holds(u, v, cx, cy, s));
-                    emit(
-                        &mut out,
-                        narrow.judge(keep, iu as usize, v.id() as usize),
-                        iu,
-                        v.id(),
-                    );
+                    out.emit(narrow.judge(keep, iu as usize, v.id() as usize), iu, v.id());
                 }
                 for w in &stack {
                     let keep = boxes_overlap(&u.b, &w.b) & holds(u, w, cx, cy, s);
-                    emit(
-                        &mut out,
-                        narrow.judge(keep, iu as usize, w.id() as usize),
-                        iu,
-                        w.id(),
-                    );
+                    out.emit(narrow.judge(keep, iu as usize, w.id() as usize), iu, w.id());
                 }
             }
             if s == 0 {

@@ -16,6 +16,7 @@
 //!    partners, a library sort for the long rows of big boxes).
 
 use crate::par::{split_at_bounds, Exec, Scatter};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// A chunk's pairs, packed `min << 32 | max`.
 pub type Pairs = Vec<u64>;
@@ -26,12 +27,121 @@ pub fn pack(i: u32, j: u32) -> u64 {
     ((i.min(j) as u64) << 32) | i.max(j) as u64
 }
 
-/// Push `{i, j}` to `out` when `keep`.
-#[inline(always)]
-pub fn emit(out: &mut Pairs, keep: bool, i: u32, j: u32) {
-    if keep {
-        out.push(pack(i, j));
+/// Bytes a stored pair costs at the peak of a search: the chunk buffer
+/// (8), the bucketed copy (8), the row sort's partners (4) and the result
+/// (16), rounded up.
+pub const BYTES_PER_PAIR: u64 = 40;
+
+/// How many pairs a search may store before it only counts the rest.
+///
+/// Shared by the chunks of one search: each adds what it stored in steps, so
+/// once the total passes the limit every chunk stops storing (within one
+/// step) and goes on counting, and the search ends with the exact count and
+/// no more memory than the limit allows.
+#[derive(Debug)]
+pub struct Budget {
+    limit: u64,
+    stored: AtomicU64,
+}
+
+impl Budget {
+    /// A budget of `limit` pairs.
+    pub fn new(limit: u64) -> Budget {
+        Budget {
+            limit,
+            stored: AtomicU64::new(0),
+        }
     }
+
+    /// A budget of what `bytes` of memory hold.
+    pub fn for_memory(bytes: u64) -> Budget {
+        Budget::new(bytes / BYTES_PER_PAIR)
+    }
+
+    /// Whether the pairs reported so far still fit.
+    pub fn fits(&self) -> bool {
+        self.stored.load(Ordering::Relaxed) <= self.limit
+    }
+}
+
+/// Pairs a chunk stores after every `STEP` it reports to the budget.
+const STEP: usize = 1 << 16;
+
+/// Where a chunk's pairs go: stored while the budget allows, counted always.
+pub struct Sink<'a> {
+    /// The stored pairs.
+    pub out: Pairs,
+    budget: &'a Budget,
+    reported: usize,
+    /// Pairs found but not stored (the budget ran out).
+    pub dropped: u64,
+    storing: bool,
+}
+
+impl<'a> Sink<'a> {
+    /// An empty sink drawing on `budget`.
+    pub fn new(budget: &'a Budget) -> Sink<'a> {
+        Sink {
+            out: Pairs::new(),
+            budget,
+            reported: 0,
+            dropped: 0,
+            storing: true,
+        }
+    }
+
+    /// Store `{i, j}` when `keep` (or only count it, once over budget).
+    #[inline(always)]
+    pub fn emit(&mut self, keep: bool, i: u32, j: u32) {
+        if keep {
+            if self.storing {
+                self.out.push(pack(i, j));
+            } else {
+                self.dropped += 1;
+            }
+        }
+    }
+
+    /// Report stored pairs to the budget every `STEP`; stop storing once it
+    /// is exhausted (the stored pairs are then dropped, only counts remain).
+    #[inline(always)]
+    pub fn check(&mut self) {
+        if self.out.len() - self.reported >= STEP {
+            self.report();
+        }
+    }
+
+    #[cold]
+    fn report(&mut self) {
+        let new = (self.out.len() - self.reported) as u64;
+        self.reported = self.out.len();
+        let total = self.budget.stored.fetch_add(new, Ordering::Relaxed) + new;
+        if total > self.budget.limit {
+            self.storing = false;
+            self.dropped += self.out.len() as u64;
+            self.out = Pairs::new();
+            self.reported = 0;
+        }
+    }
+
+    /// Total pairs found (stored and dropped).
+    pub fn found(&self) -> u64 {
+        self.out.len() as u64 + self.dropped
+    }
+}
+
+/// A search found more pairs than its budget holds: how many.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TooMany(pub u64);
+
+/// The result of a search's chunks: every chunk's pairs, or the total count
+/// when they did not fit in the budget.
+pub fn finish(sinks: Vec<Sink>) -> Result<Vec<Pairs>, TooMany> {
+    let total: u64 = sinks.iter().map(Sink::found).sum();
+    if sinks.iter().any(|s| s.dropped > 0) {
+        return Err(TooMany(total));
+    }
+    Ok(sinks.into_iter().map(|s| s.out).collect())
 }
 
 /// log2 of the objects per bucket: at least 4096 (or n), at most 256 buckets.

@@ -60,6 +60,19 @@ fn pool(threads: usize) -> Option<Arc<ThreadPool>> {
     Some(p)
 }
 
+/// Bytes of memory a search may use for its result: the system's available
+/// memory (`MemAvailable` of `/proc/meminfo`), or 1 TiB where that is unknown.
+pub fn available_memory() -> u64 {
+    std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|s| {
+            let line = s.lines().find(|l| l.starts_with("MemAvailable:"))?;
+            let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+            Some(kib * 1024)
+        })
+        .unwrap_or(1 << 40)
+}
+
 /// Where the chunks of a step run: on the calling thread, or on a pool.
 #[derive(Clone)]
 pub struct Exec {

@@ -7,6 +7,7 @@
 use crate::cells::{self, Placement};
 use crate::key;
 use crate::narrow::Narrow;
+use crate::pairs::{Budget, TooMany};
 use crate::par::Exec;
 use crate::sweep::SAMPLE;
 use crate::world::{half_span, log2_ratio, Grid};
@@ -71,6 +72,8 @@ pub struct Search<'a> {
     pub narrow: Narrow<'a>,
     /// The algorithm.
     pub method: Method,
+    /// Most pairs the result may hold (`None`: what the available memory holds).
+    pub max_pairs: Option<u64>,
 }
 
 /// The `Auto` rule: fixed costs dominate small inputs, where brute force and
@@ -106,6 +109,41 @@ pub fn typical_extent(boxes: &[[f64; 4]]) -> f64 {
     (below + m) / 2.0
 }
 
+/// Where the data is: the world a search quantizes into.
+///
+/// The bounds of an evenly strided sample, without its `len / 512` most
+/// extreme values on each side (none for a sample of under 512 rows), so a
+/// few far outliers do not stretch the grid until every other box shares a
+/// cell (1e5 boxes in the unit square plus two points at +-1e20 would
+/// otherwise all fall in one cell: quadratic).  Boxes outside are clamped into
+/// the border cells; quantization stays monotone, which is all exactness
+/// needs (see [`crate::world`]).
+pub fn placement_bounds(boxes: &[[f64; 4]], bounds: [f64; 4]) -> [f64; 4] {
+    let n = boxes.len();
+    let step = (n / SAMPLE).max(1);
+    if step == 1 {
+        return bounds; // the sample is every box: its bounds are the bounds
+    }
+    let m = n.div_ceil(step);
+    let k = m / 512;
+    let mut col = vec![0.0f64; m];
+    let mut pick = |t: usize, from_top: bool| -> f64 {
+        for (c, b) in col.iter_mut().zip(boxes.iter().step_by(step)) {
+            *c = b[t];
+        }
+        let at = if from_top { m - 1 - k } else { k };
+        *col.select_nth_unstable_by(at, f64::total_cmp).1
+    };
+    let (x0, y0, x1, y1) = (pick(0, false), pick(1, false), pick(2, true), pick(3, true));
+    // a sample's value is one of the boxes': within the true bounds
+    [
+        x0.max(bounds[0]),
+        y0.max(bounds[1]),
+        x1.min(bounds[2]),
+        y1.min(bounds[3]),
+    ]
+}
+
 fn half(bounds: [f64; 4]) -> f64 {
     half_span(bounds[0], bounds[2]).max(half_span(bounds[1], bounds[3]))
 }
@@ -130,17 +168,19 @@ pub fn grid_depth(boxes: &[[f64; 4]], half: f64) -> u32 {
     (key::MAX_DEPTH as i64).min((oct.floor() as i64).max(1)) as u32
 }
 
-fn run_quadtree(s: &Search, ex: &Exec) -> Vec<isize> {
-    let g = Grid::square(s.bounds, quadtree_depth(s.boxes, half(s.bounds)));
+fn run_quadtree(s: &Search, budget: &Budget, ex: &Exec) -> Result<Vec<isize>, TooMany> {
+    let world = placement_bounds(s.boxes, s.bounds);
+    let g = Grid::square(world, quadtree_depth(s.boxes, half(world)));
     let place = quadtree::place(s.boxes, &g, QUADTREE_SLACK, ex);
-    cells::find(s.boxes, &g, &place, &s.narrow, ex).0
+    cells::find(s.boxes, &g, &place, &s.narrow, budget, ex).0
 }
 
-fn run_grid(s: &Search, ex: &Exec) -> Vec<isize> {
+fn run_grid(s: &Search, budget: &Budget, ex: &Exec) -> Result<Vec<isize>, TooMany> {
     let n = s.boxes.len();
-    let mut depth = grid_depth(s.boxes, half(s.bounds));
+    let world = placement_bounds(s.boxes, s.bounds);
+    let mut depth = grid_depth(s.boxes, half(world));
     let (g, place): (Grid, Placement) = loop {
-        let g = Grid::square(s.bounds, depth);
+        let g = Grid::square(world, depth);
         let place = grid::place(s.boxes, &g, ex);
         // a few big boxes cover too many cells: coarsen
         if depth <= 1 || place.total() <= GRID_BUDGET * n as f64 + 1024.0 {
@@ -148,25 +188,33 @@ fn run_grid(s: &Search, ex: &Exec) -> Vec<isize> {
         }
         depth -= 1;
     };
-    cells::find(s.boxes, &g, &place, &s.narrow, ex).0
+    cells::find(s.boxes, &g, &place, &s.narrow, budget, ex).0
 }
 
-/// Every colliding pair of the search, canonical, flat `[i0, j0, i1, j1, ...]`.
-pub fn find_pairs(s: &Search, ex: &Exec) -> Vec<isize> {
+/// Every colliding pair of the search, canonical, flat `[i0, j0, i1, j1, ...]`,
+/// or [`TooMany`] with their count when they would not fit in memory.
+pub fn find_pairs(s: &Search, ex: &Exec) -> Result<Vec<isize>, TooMany> {
     let n = s.boxes.len();
     if n < 2 {
-        return Vec::new();
+        return Ok(Vec::new());
     }
+    let budget = match s.max_pairs {
+        Some(k) => Budget::new(k),
+        None => Budget::for_memory(crate::par::available_memory()),
+    };
     let method = if s.method == Method::Auto {
         choose(n)
     } else {
         s.method
     };
     match method {
-        Method::Brute => brute::find(s.boxes, &s.narrow, ex),
-        Method::Sweep => sweep::find(s.boxes, s.bounds, &s.narrow, ex),
-        Method::Grid => run_grid(s, ex),
-        Method::Quadtree | Method::Auto => run_quadtree(s, ex),
+        Method::Brute => brute::find(s.boxes, &s.narrow, &budget, ex),
+        Method::Sweep => {
+            let world = placement_bounds(s.boxes, s.bounds);
+            sweep::find(s.boxes, world, &s.narrow, &budget, ex)
+        }
+        Method::Grid => run_grid(s, &budget, ex),
+        Method::Quadtree | Method::Auto => run_quadtree(s, &budget, ex),
     }
 }
 

@@ -16,7 +16,7 @@
 //! sweep suits small n or data spread along one axis.
 
 use crate::narrow::{boxes_overlap, Narrow};
-use crate::pairs::{canonical, emit, Pairs};
+use crate::pairs::{canonical, finish, Budget, Sink, TooMany};
 use crate::par::{chunk_count, even_bounds, Exec};
 use crate::radix::sort_pairs;
 use crate::world::{half_span, quantize, scale};
@@ -24,8 +24,15 @@ use crate::world::{half_span, quantize, scale};
 /// Rows looked at to estimate typical sizes.
 pub const SAMPLE: usize = 2048;
 
-/// Pairs among `boxes` (within `bounds`) in canonical order, flat `[i, j, ...]`.
-pub fn find(boxes: &[[f64; 4]], bounds: [f64; 4], narrow: &Narrow, ex: &Exec) -> Vec<isize> {
+/// Pairs among `boxes` in canonical order, flat `[i, j, ...]`; `bounds` is
+/// the world to quantize into (boxes outside it are clamped to its edges).
+pub fn find(
+    boxes: &[[f64; 4]],
+    bounds: [f64; 4],
+    narrow: &Narrow,
+    budget: &Budget,
+    ex: &Exec,
+) -> Result<Vec<isize>, TooMany> {
     let n = boxes.len();
     let [x0, y0, x1, y1] = bounds;
     // Expected overlaps along an axis ~ mean extent / range: sweep the sparser.
@@ -59,8 +66,8 @@ pub fn find(boxes: &[[f64; 4]], bounds: [f64; 4], narrow: &Narrow, ex: &Exec) ->
         .collect();
     let nch = chunk_count(n, 1 << 12, 256);
     let cb = even_bounds(n, nch);
-    let chunks: Vec<Pairs> = ex.for_work(n, 1 << 13).map(nch, |c| {
-        let mut out = Pairs::new();
+    let chunks = ex.for_work(n, 1 << 13).map(nch, |c| {
+        let mut out = Sink::new(budget);
         for a in cb[c]..cb[c + 1] {
             let (ba, hi) = &sorted[a];
             let oa = order[a];
@@ -70,15 +77,11 @@ pub fn find(boxes: &[[f64; 4]], bounds: [f64; 4], narrow: &Narrow, ex: &Exec) ->
                 }
                 let ob = order[b];
                 let keep = boxes_overlap(ba, &sorted[b].0);
-                emit(
-                    &mut out,
-                    narrow.judge(keep, oa as usize, ob as usize),
-                    oa,
-                    ob,
-                );
+                out.emit(narrow.judge(keep, oa as usize, ob as usize), oa, ob);
             }
+            out.check();
         }
         out
     });
-    canonical(&chunks, n, ex)
+    Ok(canonical(&finish(chunks)?, n, ex))
 }

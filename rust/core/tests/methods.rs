@@ -58,8 +58,9 @@ fn check_all(boxes: &[[f64; 4]], narrow: Narrow, want: &[isize]) -> Result<(), T
                 bounds,
                 narrow,
                 method,
+                max_pairs: None,
             };
-            let got = find_pairs(&s, &Exec::new(Some(workers)));
+            let got = find_pairs(&s, &Exec::new(Some(workers))).unwrap();
             prop_assert_eq!(&got, want, "method {:?} workers {}", method, workers);
         }
     }
@@ -140,8 +141,13 @@ fn many_straddlers_and_a_dense_clump() {
                 bounds,
                 narrow: Narrow::default(),
                 method,
+                max_pairs: None,
             };
-            assert_eq!(find_pairs(&s, &Exec::new(Some(w))), want, "{method:?}");
+            assert_eq!(
+                find_pairs(&s, &Exec::new(Some(w))).unwrap(),
+                want,
+                "{method:?}"
+            );
         }
     }
 }
@@ -165,8 +171,9 @@ fn large_uniform_input_uses_the_parallel_paths() {
         bounds,
         narrow: Narrow::default(),
         method: Method::Brute,
+        max_pairs: None,
     };
-    let want = find_pairs(&brute, &Exec::new(Some(2)));
+    let want = find_pairs(&brute, &Exec::new(Some(2))).unwrap();
     assert!(want.len() > 2 * n as usize);
     for method in [Method::Sweep, Method::Grid, Method::Quadtree] {
         for w in [1, 2] {
@@ -175,8 +182,81 @@ fn large_uniform_input_uses_the_parallel_paths() {
                 bounds,
                 narrow: Narrow::default(),
                 method,
+                max_pairs: None,
             };
-            assert_eq!(find_pairs(&s, &Exec::new(Some(w))), want, "{method:?} {w}");
+            assert_eq!(
+                find_pairs(&s, &Exec::new(Some(w))).unwrap(),
+                want,
+                "{method:?} {w}"
+            );
         }
+    }
+}
+
+#[test]
+fn too_many_pairs_are_counted_not_stored() {
+    // 3,000 identical boxes: 4,498,500 pairs against a budget of 100,000
+    let boxes = vec![[1.0, 1.0, 2.0, 2.0]; 3000];
+    let bounds = scan_boxes(&boxes, &Exec::serial()).unwrap();
+    for method in METHODS {
+        for w in [1, 2] {
+            let s = Search {
+                boxes: &boxes,
+                bounds,
+                narrow: Narrow::default(),
+                method,
+                max_pairs: Some(100_000),
+            };
+            let got = find_pairs(&s, &Exec::new(Some(w)));
+            assert_eq!(
+                got,
+                Err(broadphase_core::pairs::TooMany(3000 * 2999 / 2)),
+                "{method:?}"
+            );
+            // within the budget the same search answers
+            let s = Search {
+                max_pairs: Some(5_000_000),
+                ..s
+            };
+            assert_eq!(
+                find_pairs(&s, &Exec::new(Some(w))).unwrap().len(),
+                3000 * 2999
+            );
+        }
+    }
+}
+
+#[test]
+fn far_outliers_stay_exact() {
+    // boxes in the unit square plus points and boxes far away on every side
+    let mut boxes: Vec<[f64; 4]> = (0..20_000u64)
+        .map(|k| {
+            let h = k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            let x = (h >> 40) as f64 / (1u64 << 24) as f64;
+            let y = ((h >> 16) & 0xFF_FFFF) as f64 / (1u64 << 24) as f64;
+            [x, y, x + 0.01, y + 0.01]
+        })
+        .collect();
+    boxes.push([-1e20, -1e20, -1e20, -1e20]);
+    boxes.push([1e20, 1e20, 1e20, 1e20]);
+    boxes.push([-1e20, 0.5, 1e20, 0.5]); // zero height: meets boxes strictly around y = 0.5
+    boxes.push([0.3, -1e300, 0.31, 1e300]);
+    boxes.push([1e20, 1e20, 1e20 + 1e5, 1e20 + 1e5]);
+    let bounds = scan_boxes(&boxes, &Exec::serial()).unwrap();
+    let brute = Search {
+        boxes: &boxes,
+        bounds,
+        narrow: Narrow::default(),
+        method: Method::Brute,
+        max_pairs: None,
+    };
+    let want = find_pairs(&brute, &Exec::new(Some(2))).unwrap();
+    for method in [Method::Sweep, Method::Grid, Method::Quadtree] {
+        let s = Search { method, ..brute };
+        assert_eq!(
+            find_pairs(&s, &Exec::new(Some(2))).unwrap(),
+            want,
+            "{method:?}"
+        );
     }
 }
