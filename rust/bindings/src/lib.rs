@@ -77,7 +77,7 @@ fn grouped(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (k, ch) in digits.chars().enumerate() {
-        if k > 0 && (digits.len() - k) % 3 == 0 {
+        if k > 0 && (digits.len() - k).is_multiple_of(3) {
             out.push(',');
         }
         out.push(ch);
@@ -330,6 +330,36 @@ fn morton_locate(
     .unbind())
 }
 
+/// Milliseconds of each stage of one box search (`benchmarks/stages.py`).
+///
+/// Returns `[(stage, ms), ...]` and the number of pairs.
+#[pyfunction]
+#[pyo3(signature = (boxes, method_name, workers=None))]
+fn stages(py: Python<'_>, boxes: Boxes<'_>, method_name: &str, workers: Option<usize>)
+    -> PyResult<(Vec<(&'static str, f64)>, usize)> {
+    let method = method(method_name)?;
+    let b = rows::<4>(&boxes, "boxes")?;
+    let out = py.detach(|| {
+        let ex = Exec::new(workers);
+        let mut times = Vec::new();
+        let mut last = std::time::Instant::now();
+        let mut tick = |s: &'static str| {
+            let now = std::time::Instant::now();
+            times.push((s, (now - last).as_secs_f64() * 1e3));
+            last = now;
+        };
+        let bounds = check::scan_boxes(b, &ex);
+        tick("validate");
+        let bounds = bounds.map_err(|e| format!("boxes[{}]: bad row", e.row))?;
+        let search = Search { boxes: b, bounds, narrow: Narrow::default(), method, max_pairs: None };
+        let k = broadphase_core::find_pairs_with(&search, &ex, &mut tick)
+            .map_err(|t| format!("{} pairs", t.0))?
+            .len() / 2;
+        Ok::<_, String>((times, k))
+    });
+    out.map_err(PyValueError::new_err)
+}
+
 /// Exact circle test, for tests of the predicate from Python.
 #[pyfunction]
 fn circle_overlap(x1: f64, y1: f64, r1: f64, x2: f64, y2: f64, r2: f64) -> bool {
@@ -352,6 +382,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(morton_cell_of, m)?)?;
     m.add_function(wrap_pyfunction!(morton_locate, m)?)?;
     m.add_function(wrap_pyfunction!(circle_overlap, m)?)?;
+    m.add_function(wrap_pyfunction!(stages, m)?)?;
     m.add_function(wrap_pyfunction!(default_workers, m)?)?;
     m.add("NOT_FINITE", check::Problem::NotFinite as u8)?;
     m.add("X_REVERSED", check::Problem::XReversed as u8)?;

@@ -23,17 +23,11 @@ pub fn find(
     let n = boxes.len();
     let cols: [Vec<f64>; 4] = std::array::from_fn(|t| boxes.iter().map(|b| b[t]).collect());
     let rows = |lo: usize, hi: usize| -> Sink {
-        let mut out = Sink::new(budget);
-        let [x0, y0, x1, y1] = &cols;
-        for i in lo..hi {
-            let (ax0, ay0, ax1, ay1) = (x0[i], y0[i], x1[i], y1[i]);
-            for j in i + 1..n {
-                let keep = (ax0 < x1[j]) & (x0[j] < ax1) & (ay0 < y1[j]) & (y0[j] < ay1);
-                out.emit(narrow.judge(keep, i, j), i as u32, j as u32);
-            }
-            out.check();
+        if narrow.is_trivial() {
+            rows::<true>(&cols, narrow, budget, lo, hi)
+        } else {
+            rows::<false>(&cols, narrow, budget, lo, hi)
         }
-        out
     };
     if n <= SERIAL || !ex.is_parallel() {
         return Ok(concatenate(&finish(vec![rows(0, n)])?));
@@ -47,4 +41,25 @@ pub fn find(
     let bounds = balanced(&cum, nch);
     let chunks = ex.map(nch, |c| rows(bounds[c], bounds[c + 1]));
     Ok(concatenate(&finish(chunks)?))
+}
+
+/// Rows `lo..hi` against every later box; `T`: the narrow phase is trivial.
+fn rows<'a, const T: bool>(
+    cols: &[Vec<f64>; 4],
+    narrow: &Narrow,
+    budget: &'a Budget,
+    lo: usize,
+    hi: usize,
+) -> Sink<'a> {
+    let mut out = Sink::new(budget);
+    let [x0, y0, x1, y1] = cols;
+    let n = x0.len();
+    for i in lo..hi {
+        let (ax0, ay0, ax1, ay1) = (x0[i], y0[i], x1[i], y1[i]);
+        for j in i + 1..n {
+            let keep = (ax0 < x1[j]) & (x0[j] < ax1) & (ay0 < y1[j]) & (y0[j] < ay1);
+            out.emit(narrow.judge::<T>(keep, i, j), i as u32, j as u32);
+        }
+    }
+    out
 }

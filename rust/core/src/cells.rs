@@ -48,9 +48,11 @@ use crate::key;
 use crate::morton::{decode, encode};
 use crate::narrow::{boxes_overlap, Narrow};
 use crate::pairs::{canonical, finish, Budget, Sink, TooMany};
-use crate::par::{balanced, chunk_count, even_bounds, split_at_bounds, Exec};
-use crate::radix::{run_starts, sort_pairs};
+use crate::par::{balanced, chunk_count, even_bounds, Exec};
+use crate::radix;
+use crate::scratch::{self, Pooled};
 use crate::world::Grid;
+use std::sync::Mutex;
 
 /// Tag bit of an entry whose box is entered in more than one cell.
 const REPLICA: u32 = 1 << 31;
@@ -69,6 +71,12 @@ impl Placement {
     pub fn total(&self) -> f64 {
         self.counts.iter().map(|&c| c as f64).sum()
     }
+
+    /// Return the buffers to the scratch pool.
+    pub fn give_back(self) {
+        scratch::give(self.levels);
+        scratch::give(self.counts);
+    }
 }
 
 /// One entry of a box in a cell, in walk order.
@@ -85,6 +93,13 @@ struct Ent {
     sub: u32,
 }
 
+impl Pooled for Ent {
+    fn pool() -> &'static Mutex<Vec<Vec<Ent>>> {
+        static POOL: Mutex<Vec<Vec<Ent>>> = Mutex::new(Vec::new());
+        &POOL
+    }
+}
+
 impl Ent {
     #[inline(always)]
     fn id(&self) -> u32 {
@@ -95,49 +110,117 @@ impl Ent {
 /// Fewest boxes per chunk of the placement and entry passes.
 const BOX_GRAIN: usize = 1 << 12;
 
-/// Sort key and tag of every (box, cell) entry, in box order.
-fn entries(boxes: &[[f64; 4]], grid: &Grid, place: &Placement, ex: &Exec) -> (Vec<u64>, Vec<u32>) {
+/// The entries of every (box, cell), as sort records.
+///
+/// Words when the key and the payload fit in 64 bits together: the key
+/// above bit `shift`, and below it `k << 1 | replicated` for box `k` (the
+/// usual case: up to depth 14 for a million boxes).  Else `(key, tag)` pairs.
+enum Entries {
+    Words { words: Vec<u64>, shift: u32 },
+    Pairs(Vec<(u64, u32)>),
+}
+
+/// Read access to sorted entries: each one's key and tag.
+trait View: Sync {
+    fn count(&self) -> usize;
+    fn key(&self, e: usize) -> u64;
+    fn tag(&self, e: usize) -> u32;
+}
+
+struct Words<'a> {
+    words: &'a [u64],
+    shift: u32,
+}
+
+impl View for Words<'_> {
+    fn count(&self) -> usize {
+        self.words.len()
+    }
+
+    #[inline(always)]
+    fn key(&self, e: usize) -> u64 {
+        self.words[e] >> self.shift
+    }
+
+    #[inline(always)]
+    fn tag(&self, e: usize) -> u32 {
+        let p = self.words[e] & ((1u64 << self.shift) - 1);
+        (p >> 1) as u32 | if p & 1 != 0 { REPLICA } else { 0 }
+    }
+}
+
+impl View for [(u64, u32)] {
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    #[inline(always)]
+    fn key(&self, e: usize) -> u64 {
+        self[e].0
+    }
+
+    #[inline(always)]
+    fn tag(&self, e: usize) -> u32 {
+        self[e].1
+    }
+}
+
+/// The records of every (box, cell) entry, in box order.
+fn entries(boxes: &[[f64; 4]], grid: &Grid, place: &Placement, ex: &Exec) -> Entries {
     let n = boxes.len();
-    let mut starts = vec![0usize; n + 1];
+    let width = key::width(grid.depth);
+    let shift = usize::BITS - n.leading_zeros() + 1; // k < n, then the replica bit
+    if width + shift <= 64 {
+        let words = fill(boxes, grid, place, ex, |key, k, rep| {
+            (key << shift) | ((k as u64) << 1) | rep as u64
+        });
+        Entries::Words { words, shift }
+    } else {
+        Entries::Pairs(fill(boxes, grid, place, ex, |key, k, rep| {
+            (key, k as u32 | if rep { REPLICA } else { 0 })
+        }))
+    }
+}
+
+/// `make(key, box, replicated)` for every (box, cell) entry, in box order.
+fn fill<T: Pooled + Copy + Default + Send>(
+    boxes: &[[f64; 4]],
+    grid: &Grid,
+    place: &Placement,
+    ex: &Exec,
+    make: impl Fn(u64, usize, bool) -> T + Sync + Send,
+) -> Vec<T> {
+    let n = boxes.len();
+    let mut starts = scratch::filled(n + 1, 0usize);
     for k in 0..n {
         starts[k + 1] = starts[k] + place.counts[k] as usize;
     }
-    let m = starts[n];
-    let mut keys = vec![0u64; m];
-    let mut tags = vec![0u32; m];
-    let nch = chunk_count(n, BOX_GRAIN, 256);
-    let bb = even_bounds(n, nch);
+    let mut recs = scratch::filled(starts[n], T::default());
+    let bb = even_bounds(n, chunk_count(n, BOX_GRAIN, 256));
     let eb: Vec<usize> = bb.iter().map(|&k| starts[k]).collect();
-    let parts: Vec<_> = split_at_bounds(&mut keys, &eb)
-        .into_iter()
-        .zip(split_at_bounds(&mut tags, &eb))
-        .collect();
     let depth = grid.depth;
-    ex.for_work(n, 2 * BOX_GRAIN).each(parts, |c, (ks, ts)| {
-        let mut p = 0;
-        for (k, b) in boxes.iter().enumerate().take(bb[c + 1]).skip(bb[c]) {
-            let [ix0, iy0, ix1, iy1] = grid.cells_of(b);
-            let t0 = grid.fine_x(b[0]);
-            let lv = place.levels[k] as u32;
-            let s = depth - lv;
-            let inv2s = 1.0 / (1u64 << s) as f64;
-            let tag = if place.counts[k] == 1 {
-                k as u32
-            } else {
-                k as u32 | REPLICA
-            };
-            for cy in (iy0 >> s)..=(iy1 >> s) {
-                for cx in (ix0 >> s)..=(ix1 >> s) {
-                    let sub = key::position(t0, inv2s, cx).min(key::SUB_TOP);
-                    let ck = key::cell_key(encode(cx as u64, cy as u64), lv, depth);
-                    ks[p] = key::entry_key(ck, sub);
-                    ts[p] = tag;
-                    p += 1;
+    ex.for_work(n, 2 * BOX_GRAIN)
+        .chunks_mut(&mut recs, &eb, |c, _, out| {
+            let mut p = 0;
+            for (k, b) in boxes.iter().enumerate().take(bb[c + 1]).skip(bb[c]) {
+                let [ix0, iy0, ix1, iy1] = grid.cells_of(b);
+                let t0 = grid.fine_x(b[0]);
+                let lv = place.levels[k] as u32;
+                let s = depth - lv;
+                let inv2s = 1.0 / (1u64 << s) as f64;
+                let rep = place.counts[k] != 1;
+                for cy in (iy0 >> s)..=(iy1 >> s) {
+                    for cx in (ix0 >> s)..=(ix1 >> s) {
+                        let sub = key::position(t0, inv2s, cx).min(key::SUB_TOP);
+                        let ck = key::cell_key(encode(cx as u64, cy as u64), lv, depth);
+                        out[p] = make(key::entry_key(ck, sub), k, rep);
+                        p += 1;
+                    }
                 }
             }
-        }
-    });
-    (keys, tags)
+        });
+    scratch::give(starts);
+    recs
 }
 
 /// Every colliding pair of boxes placed by `place` on `grid`, canonical.
@@ -150,18 +233,75 @@ pub fn find(
     narrow: &Narrow,
     budget: &Budget,
     ex: &Exec,
+    tick: Tick,
 ) -> (Result<Vec<isize>, TooMany>, u64) {
-    let (keys, tags) = entries(boxes, grid, place, ex);
-    let (skeys, stags) = sort_pairs(keys, tags, key::width(grid.depth), ex);
-    walk_sorted(&skeys, &stags, boxes, grid, narrow, budget, ex)
+    let recs = entries(boxes, grid, place, ex);
+    tick("entries");
+    let width = key::width(grid.depth);
+    match recs {
+        Entries::Words { words, shift } => {
+            let words = radix::sort(words, shift, width, ex);
+            tick("radix sort");
+            let v = Words {
+                words: &words,
+                shift,
+            };
+            let out = walk_sorted(&v, boxes, grid, narrow, budget, ex, tick);
+            scratch::give(words);
+            out
+        }
+        Entries::Pairs(pairs) => {
+            let pairs = radix::sort(pairs, 0, width, ex);
+            tick("radix sort");
+            let out = walk_sorted(&pairs[..], boxes, grid, narrow, budget, ex, tick);
+            scratch::give(pairs);
+            out
+        }
+    }
+}
+
+/// A stage hook: called with the name of each stage as it ends (a
+/// benchmark's timer; a no-op otherwise).
+pub type Tick<'a> = &'a mut dyn FnMut(&'static str);
+
+/// Hint that `v` will be read soon (a no-op where the target has no hint).
+#[inline(always)]
+fn prefetch<T>(v: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        // SAFETY: `_mm_prefetch` needs SSE, which every x86_64 target has,
+        // and it only hints the cache: it reads nothing into the program and
+        // never faults, here on an address taken from a live reference.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>((v as *const T).cast()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = v;
+}
+
+/// The cells in walk order: where each one's entries start (then the
+/// total) and its cell key.
+fn cells_of<V: View + ?Sized>(v: &V, m: usize) -> (Vec<usize>, Vec<u64>) {
+    let mut first = scratch::take(m / 2 + 1);
+    let mut ckeys = scratch::take(m / 2 + 1);
+    let mut last = u64::MAX;
+    for e in 0..m {
+        let ck = key::cell(v.key(e));
+        if ck != last {
+            first.push(e);
+            ckeys.push(ck);
+            last = ck;
+        }
+    }
+    first.push(m);
+    (first, ckeys)
 }
 
 /// Most entries on the ancestor stack at any point of the walk.
-fn max_stack(skeys: &[u64], first: &[usize], depth: u32) -> usize {
+fn max_stack(first: &[usize], ckeys: &[u64], depth: u32) -> usize {
     let mut stack: Vec<(u64, usize)> = Vec::with_capacity(depth as usize + 2);
     let (mut size, mut most) = (0, 0);
-    for c in 0..first.len() - 1 {
-        let ck = key::cell(skeys[first[c]]);
+    for (c, &ck) in ckeys.iter().enumerate() {
         let start = key::start(ck);
         while let Some(&(end, cnt)) = stack.last() {
             if end > start {
@@ -178,74 +318,77 @@ fn max_stack(skeys: &[u64], first: &[usize], depth: u32) -> usize {
     most
 }
 
-/// The walk over entries already sorted by key: `(pairs, candidate tests)`.
-///
-/// `stags[e]` is entry `e`'s object, with [`REPLICA`] set when its box has
-/// several entries.
-#[allow(clippy::too_many_arguments)]
-pub fn walk_sorted(
-    skeys: &[u64],
-    stags: &[u32],
+/// The walk over entries sorted by key: `(pairs, candidate tests)`.
+fn walk_sorted<V: View + ?Sized>(
+    v: &V,
     boxes: &[[f64; 4]],
     grid: &Grid,
     narrow: &Narrow,
     budget: &Budget,
     ex: &Exec,
+    tick: Tick,
 ) -> (Result<Vec<isize>, TooMany>, u64) {
-    let m = skeys.len();
+    let m = v.count();
     if m == 0 {
         return (Ok(Vec::new()), 0);
     }
     let ex = ex.for_work(m, 1 << 13);
-    let first = run_starts(skeys, key::SUB_BITS);
-    let most = max_stack(skeys, &first, grid.depth);
-    let mut ents = vec![Ent::default(); m];
     let top = grid.top() as u64;
-    let eb = even_bounds(m, chunk_count(m, 1 << 14, 64));
-    ex.chunks_mut(&mut ents, &eb, |_, lo, part| {
-        for (t, e) in part.iter_mut().enumerate() {
-            let tag = stags[lo + t];
-            let b = boxes[(tag & !REPLICA) as usize];
-            *e = Ent {
-                b,
-                qx: crate::world::quantize(b[0], grid.x0, grid.sx, top) as u32,
-                qy: crate::world::quantize(b[1], grid.y0, grid.sy, top) as u32,
-                tag,
-                sub: key::sub(skeys[lo + t]),
-            };
+    let mut ents: Vec<Ent> = scratch::take(m);
+    ex.collect_into(&mut ents, m, 1 << 14, |e| {
+        // the boxes come in random order: ask for one a few entries ahead
+        if e + 12 < m {
+            prefetch(&boxes[(v.tag(e + 12) & !REPLICA) as usize]);
+        }
+        let tag = v.tag(e);
+        let b = boxes[(tag & !REPLICA) as usize];
+        Ent {
+            b,
+            qx: crate::world::quantize(b[0], grid.x0, grid.sx, top) as u32,
+            qy: crate::world::quantize(b[1], grid.y0, grid.sy, top) as u32,
+            tag,
+            sub: key::sub(v.key(e)),
         }
     });
-    let ncells = first.len() - 1;
+    tick("gather");
+    let (first, ckeys) = cells_of(v, m);
+    let most = max_stack(&first, &ckeys, grid.depth);
     let nch = chunk_count(m, 1024, 256); // a few chunks per thread: balance
-    let cum: Vec<f64> = first.iter().map(|&f| f as f64).collect();
-    let cb = balanced(&cum, nch);
-    debug_assert_eq!(cb[nch], ncells);
+    let cb = balanced(&first, nch);
     let w = Walk {
-        skeys,
+        ckeys: &ckeys,
         first: &first,
         ents: &ents,
         grid,
         narrow,
         most,
-        budget,
     };
-    let results = ex.map(nch, |c| w.chunk(cb[c], cb[c + 1]));
+    let trivial = narrow.is_trivial();
+    let results = ex.map(nch, |c| {
+        if trivial {
+            w.chunk::<true>(budget, cb[c], cb[c + 1])
+        } else {
+            w.chunk::<false>(budget, cb[c], cb[c + 1])
+        }
+    });
+    tick("walk");
     let tests = results.iter().map(|r| r.1).sum();
     let sinks = results.into_iter().map(|r| r.0).collect();
-    (
-        finish(sinks).map(|chunks| canonical(&chunks, boxes.len(), &ex)),
-        tests,
-    )
+    scratch::give(ents);
+    scratch::give(first);
+    scratch::give(ckeys);
+    let out = finish(sinks).map(|chunks| canonical(&chunks, boxes.len(), &ex));
+    tick("canonical order");
+    (out, tests)
 }
 
 struct Walk<'a> {
-    skeys: &'a [u64],
+    ckeys: &'a [u64],
     first: &'a [usize],
     ents: &'a [Ent],
     grid: &'a Grid,
     narrow: &'a Narrow<'a>,
     most: usize,
-    budget: &'a Budget,
 }
 
 /// Does the cell at finest corner `(cx, cy)`, `2^s` finest cells wide, hold
@@ -257,11 +400,16 @@ fn holds(a: &Ent, b: &Ent, cx: u32, cy: u32, s: u32) -> bool {
 
 impl Walk<'_> {
     fn cell_key_at(&self, c: usize) -> u64 {
-        key::cell(self.skeys[self.first[c]])
+        self.ckeys[c]
     }
 
     /// Walk cells `c0..c1`: their pairs and candidate tests.
-    fn chunk(&self, c0: usize, c1: usize) -> (Sink<'_>, u64) {
+    fn chunk<'b, const T: bool>(
+        &self,
+        budget: &'b Budget,
+        c0: usize,
+        c1: usize,
+    ) -> (Sink<'b>, u64) {
         let depth = self.grid.depth;
         let ents = self.ents;
         let first = self.first;
@@ -269,7 +417,7 @@ impl Walk<'_> {
         let mut stack: Vec<Ent> = Vec::with_capacity(self.most);
         // end code and entry count of each stacked cell
         let mut cells: Vec<(u64, usize)> = Vec::with_capacity(depth as usize + 2);
-        let mut out = Sink::new(self.budget);
+        let mut out = Sink::new(budget);
         let mut tests = 0u64;
         if c0 < c1 {
             let ck0 = self.cell_key_at(c0);
@@ -309,7 +457,6 @@ impl Walk<'_> {
             }
             let own = &ents[b..e_end];
             for (t, u) in own.iter().enumerate() {
-                out.check();
                 let iu = u.id();
                 // no later entry of this cell overlaps once one starts past u's maxx
                 let umax = key::position(self.grid.fine_x(u.b[2]), inv2s, cx >> s);
@@ -325,11 +472,19 @@ impl Walk<'_> {
                         }
                         tests += 1;
                         let keep = boxes_overlap(&u.b, &v.b);
-                        out.emit(narrow.judge(keep, iu as usize, v.id() as usize), iu, v.id());
+                        out.emit(
+                            narrow.judge::<T>(keep, iu as usize, v.id() as usize),
+                            iu,
+                            v.id(),
+                        );
                     }
                     for w in &stack {
                         let keep = boxes_overlap(&u.b, &w.b);
-                        out.emit(narrow.judge(keep, iu as usize, w.id() as usize), iu, w.id());
+                        out.emit(
+                            narrow.judge::<T>(keep, iu as usize, w.id() as usize),
+                            iu,
+                            w.id(),
+                        );
                     }
                     continue;
                 }
@@ -340,11 +495,19 @@ impl Walk<'_> {
                     tests += 1;
                     let keep = boxes_overlap(&u.b, &v.b)
                         & ((v.tag & REPLICA == 0) | holds(u, v, cx, cy, s));
-                    out.emit(narrow.judge(keep, iu as usize, v.id() as usize), iu, v.id());
+                    out.emit(
+                        narrow.judge::<T>(keep, iu as usize, v.id() as usize),
+                        iu,
+                        v.id(),
+                    );
                 }
                 for w in &stack {
                     let keep = boxes_overlap(&u.b, &w.b) & holds(u, w, cx, cy, s);
-                    out.emit(narrow.judge(keep, iu as usize, w.id() as usize), iu, w.id());
+                    out.emit(
+                        narrow.judge::<T>(keep, iu as usize, w.id() as usize),
+                        iu,
+                        w.id(),
+                    );
                 }
             }
             if s == 0 {
@@ -354,5 +517,19 @@ impl Walk<'_> {
             cells.push((start + (1u64 << (2 * s)), own.len()));
         }
         (out, tests)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prefetch_changes_nothing() {
+        let v = vec![[1.0f64, 2.0, 3.0, 4.0]; 64];
+        for b in &v {
+            prefetch(b);
+        }
+        assert!(v.iter().all(|b| *b == [1.0, 2.0, 3.0, 4.0]));
     }
 }

@@ -132,7 +132,7 @@ pub fn circle_boxes(circles: &[[f64; 3]], ex: &Exec) -> Result<Vec<[f64; 4]>, Ba
     let nch = n.div_ceil(CHUNK).max(1);
     let bounds = even_bounds(n, nch);
     let ex = ex.for_work(n, 2 * CHUNK);
-    let mut out = vec![[0.0f64; 4]; n];
+    let mut out = crate::scratch::filled(n, [0.0f64; 4]);
     let bad = std::sync::Mutex::new(Vec::new());
     ex.chunks_mut(&mut out, &bounds, |c, lo, part| {
         for (t, b) in part.iter_mut().enumerate() {

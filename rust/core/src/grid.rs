@@ -14,14 +14,15 @@
 
 use crate::cells::Placement;
 use crate::par::{chunk_count, even_bounds, split_at_bounds, Exec};
+use crate::scratch;
 use crate::world::Grid;
 
 /// Every box at level `depth`, entered in all the cells it overlaps.
 pub fn place(boxes: &[[f64; 4]], grid: &Grid, ex: &Exec) -> Placement {
     let n = boxes.len();
     let mut p = Placement {
-        levels: vec![grid.depth as u8; n],
-        counts: vec![0; n],
+        levels: scratch::filled(n, grid.depth as u8),
+        counts: scratch::filled(n, 0),
     };
     let bounds = even_bounds(n, chunk_count(n, 1 << 12, 256));
     let parts = split_at_bounds(&mut p.counts, &bounds);

@@ -25,9 +25,10 @@ pub mod pairs;
 pub mod par;
 pub mod quadtree;
 pub mod radix;
+pub mod scratch;
 pub mod search;
 pub mod sweep;
 pub mod world;
 
 pub use narrow::{Filters, Narrow};
-pub use search::{find_pairs, Method, Search};
+pub use search::{find_pairs, find_pairs_with, Method, Search};

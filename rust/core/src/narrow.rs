@@ -224,12 +224,15 @@ impl Narrow<'_> {
     }
 
     /// `keep` (the box test) followed by [`Narrow::accept`] when needed.
+    ///
+    /// `TRIVIAL` is [`Narrow::is_trivial`], fixed at compile time so that the
+    /// pair loops of plain boxes carry no narrow-phase code at all.
     #[inline(always)]
-    pub fn judge(&self, keep: bool, i: usize, j: usize) -> bool {
-        if keep && !self.is_trivial() {
-            self.accept(i, j)
-        } else {
+    pub fn judge<const TRIVIAL: bool>(&self, keep: bool, i: usize, j: usize) -> bool {
+        if TRIVIAL {
             keep
+        } else {
+            keep && self.accept(i, j)
         }
     }
 }

@@ -16,6 +16,7 @@
 //!    partners, a library sort for the long rows of big boxes).
 
 use crate::par::{split_at_bounds, Exec, Scatter};
+use crate::scratch;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// A chunk's pairs, packed `min << 32 | max`.
@@ -66,15 +67,22 @@ impl Budget {
 
 /// Pairs a chunk stores after every `STEP` it reports to the budget.
 const STEP: usize = 1 << 16;
+/// Pairs gathered on the stack before they move to the chunk's buffer.
+const BUF: usize = 256;
 
 /// Where a chunk's pairs go: stored while the budget allows, counted always.
+///
+/// [`Sink::emit`] is branch-free: every candidate is written to the next
+/// slot of a small local buffer and only a kept one advances the count (a
+/// mispredicted branch per candidate costs more than the store); the buffer
+/// moves to the chunk's vector when full.
 pub struct Sink<'a> {
-    /// The stored pairs.
-    pub out: Pairs,
+    buf: [u64; BUF],
+    fill: usize,
+    out: Pairs,
     budget: &'a Budget,
     reported: usize,
-    /// Pairs found but not stored (the budget ran out).
-    pub dropped: u64,
+    dropped: u64,
     storing: bool,
 }
 
@@ -82,6 +90,8 @@ impl<'a> Sink<'a> {
     /// An empty sink drawing on `budget`.
     pub fn new(budget: &'a Budget) -> Sink<'a> {
         Sink {
+            buf: [0; BUF],
+            fill: 0,
             out: Pairs::new(),
             budget,
             reported: 0,
@@ -90,43 +100,44 @@ impl<'a> Sink<'a> {
         }
     }
 
-    /// Store `{i, j}` when `keep` (or only count it, once over budget).
+    /// Keep `{i, j}` when `keep` (stored, or only counted once over budget).
     #[inline(always)]
     pub fn emit(&mut self, keep: bool, i: u32, j: u32) {
-        if keep {
-            if self.storing {
-                self.out.push(pack(i, j));
-            } else {
-                self.dropped += 1;
-            }
+        // fill < BUF always holds here: the mask only spares a bounds check
+        self.buf[self.fill & (BUF - 1)] = pack(i, j);
+        self.fill += keep as usize;
+        if self.fill == BUF {
+            self.flush();
         }
     }
 
-    /// Report stored pairs to the budget every `STEP`; stop storing once it
-    /// is exhausted (the stored pairs are then dropped, only counts remain).
-    #[inline(always)]
-    pub fn check(&mut self) {
-        if self.out.len() - self.reported >= STEP {
-            self.report();
-        }
-    }
-
+    /// Move the local buffer out; every `STEP` stored pairs, report to the
+    /// budget and stop storing once it is exhausted (the stored pairs are
+    /// then dropped, only counts remain).
     #[cold]
-    fn report(&mut self) {
-        let new = (self.out.len() - self.reported) as u64;
-        self.reported = self.out.len();
-        let total = self.budget.stored.fetch_add(new, Ordering::Relaxed) + new;
-        if total > self.budget.limit {
-            self.storing = false;
-            self.dropped += self.out.len() as u64;
-            self.out = Pairs::new();
-            self.reported = 0;
+    fn flush(&mut self) {
+        if self.storing {
+            self.out.extend_from_slice(&self.buf[..self.fill]);
+        } else {
+            self.dropped += self.fill as u64;
+        }
+        self.fill = 0;
+        if self.out.len() - self.reported >= STEP {
+            let new = (self.out.len() - self.reported) as u64;
+            self.reported = self.out.len();
+            let total = self.budget.stored.fetch_add(new, Ordering::Relaxed) + new;
+            if total > self.budget.limit {
+                self.storing = false;
+                self.dropped += self.out.len() as u64;
+                self.out = Pairs::new();
+                self.reported = 0;
+            }
         }
     }
 
     /// Total pairs found (stored and dropped).
     pub fn found(&self) -> u64 {
-        self.out.len() as u64 + self.dropped
+        (self.out.len() + self.fill) as u64 + self.dropped
     }
 }
 
@@ -138,10 +149,17 @@ pub struct TooMany(pub u64);
 /// when they did not fit in the budget.
 pub fn finish(sinks: Vec<Sink>) -> Result<Vec<Pairs>, TooMany> {
     let total: u64 = sinks.iter().map(Sink::found).sum();
-    if sinks.iter().any(|s| s.dropped > 0) {
+    if sinks.iter().any(|s| s.dropped > 0 || !s.storing) {
         return Err(TooMany(total));
     }
-    Ok(sinks.into_iter().map(|s| s.out).collect())
+    Ok(sinks
+        .into_iter()
+        .map(|mut s| {
+            // the last partial buffer: at most BUF pairs past the budget
+            s.out.extend_from_slice(&s.buf[..s.fill]);
+            s.out
+        })
+        .collect())
 }
 
 /// log2 of the objects per bucket: at least 4096 (or n), at most 256 buckets.
@@ -182,7 +200,7 @@ pub fn canonical(chunks: &[Pairs], n: usize, ex: &Exec) -> Vec<isize> {
         }
     }
     bstart[nb] = total;
-    let mut tmp = vec![0u64; k];
+    let mut tmp = scratch::filled(k, 0u64);
     {
         let sc = Scatter::new(&mut tmp);
         ex.map(chunks.len(), |c| {
@@ -206,6 +224,7 @@ pub fn canonical(chunks: &[Pairs], n: usize, ex: &Exec) -> Vec<isize> {
         let w = (1usize << shift).min(n - base);
         finish_bucket(&tmp[bstart[b]..bstart[b + 1]], base, w, dst);
     });
+    scratch::give(tmp);
     out
 }
 

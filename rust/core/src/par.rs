@@ -120,6 +120,45 @@ impl Exec {
         }
     }
 
+    /// `[f(0), ..., f(n - 1)]`, written straight into the result (no
+    /// initialising pass), in pieces of at least `grain` if parallel.
+    pub fn collect<T: Send>(
+        &self,
+        n: usize,
+        grain: usize,
+        f: impl Fn(usize) -> T + Sync + Send,
+    ) -> Vec<T> {
+        match &self.pool {
+            Some(p) if n >= 2 * grain => {
+                p.install(|| (0..n).into_par_iter().with_min_len(grain).map(&f).collect())
+            }
+            _ => (0..n).map(f).collect(),
+        }
+    }
+
+    /// [`Exec::collect`] into `out` (cleared first, its capacity reused).
+    pub fn collect_into<T: Send>(
+        &self,
+        out: &mut Vec<T>,
+        n: usize,
+        grain: usize,
+        f: impl Fn(usize) -> T + Sync + Send,
+    ) {
+        match &self.pool {
+            Some(p) if n >= 2 * grain => p.install(|| {
+                (0..n)
+                    .into_par_iter()
+                    .with_min_len(grain)
+                    .map(&f)
+                    .collect_into_vec(out)
+            }),
+            _ => {
+                out.clear();
+                out.extend((0..n).map(f));
+            }
+        }
+    }
+
     /// `f(c, parts[c])` for every part, in parallel if allowed.
     pub fn each<P: Send>(&self, parts: Vec<P>, f: impl Fn(usize, P) + Sync + Send) {
         match &self.pool {
@@ -164,16 +203,32 @@ pub fn chunk_count(work: usize, grain: usize, most: usize) -> usize {
     (work / grain).clamp(1, most)
 }
 
+/// An amount of work, from counts or estimates.
+#[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
+pub struct Work(pub f64);
+
+impl From<f64> for Work {
+    fn from(v: f64) -> Work {
+        Work(v)
+    }
+}
+
+impl From<usize> for Work {
+    fn from(v: usize) -> Work {
+        Work(v as f64)
+    }
+}
+
 /// Boundaries of `chunks` chunks of about equal work over items whose
 /// cumulative work is `cum` (`cum[0] = 0`, `cum[n]` the total).
-pub fn balanced(cum: &[f64], chunks: usize) -> Vec<usize> {
+pub fn balanced<W: Copy + Into<Work>>(cum: &[W], chunks: usize) -> Vec<usize> {
     let n = cum.len() - 1;
-    let total = cum[n];
+    let total = cum[n].into().0;
     let mut out = Vec::with_capacity(chunks + 1);
     let mut i = 0;
     for c in 0..=chunks {
         let target = total * c as f64 / chunks as f64;
-        while i < n && cum[i] < target {
+        while i < n && cum[i].into().0 < target {
             i += 1;
         }
         out.push(i);

@@ -21,6 +21,7 @@
 use crate::cells::Placement;
 use crate::morton::xor_level_xy;
 use crate::par::{chunk_count, even_bounds, split_at_bounds, Exec};
+use crate::scratch;
 use crate::world::Grid;
 
 /// Smallest `s` with `(b >> s) - (a >> s) <= 1` (`a <= b`).
@@ -46,8 +47,8 @@ pub fn level(c: [u32; 4], depth: u32, slack: u32) -> u32 {
 pub fn place(boxes: &[[f64; 4]], grid: &Grid, slack: u32, ex: &Exec) -> Placement {
     let n = boxes.len();
     let mut p = Placement {
-        levels: vec![0; n],
-        counts: vec![0; n],
+        levels: scratch::filled(n, 0),
+        counts: scratch::filled(n, 0),
     };
     let bounds = even_bounds(n, chunk_count(n, 1 << 12, 256));
     let parts: Vec<_> = split_at_bounds(&mut p.levels, &bounds)

@@ -4,7 +4,7 @@
 //! tuning below only move the time (docs/benchmarks.md has the figures
 //! behind them).
 
-use crate::cells::{self, Placement};
+use crate::cells::{self, Placement, Tick};
 use crate::key;
 use crate::narrow::Narrow;
 use crate::pairs::{Budget, TooMany};
@@ -168,14 +168,17 @@ pub fn grid_depth(boxes: &[[f64; 4]], half: f64) -> u32 {
     (key::MAX_DEPTH as i64).min((oct.floor() as i64).max(1)) as u32
 }
 
-fn run_quadtree(s: &Search, budget: &Budget, ex: &Exec) -> Result<Vec<isize>, TooMany> {
+fn run_quadtree(s: &Search, budget: &Budget, ex: &Exec, tick: Tick) -> Result<Vec<isize>, TooMany> {
     let world = placement_bounds(s.boxes, s.bounds);
     let g = Grid::square(world, quadtree_depth(s.boxes, half(world)));
     let place = quadtree::place(s.boxes, &g, QUADTREE_SLACK, ex);
-    cells::find(s.boxes, &g, &place, &s.narrow, budget, ex).0
+    tick("place");
+    let out = cells::find(s.boxes, &g, &place, &s.narrow, budget, ex, tick).0;
+    place.give_back();
+    out
 }
 
-fn run_grid(s: &Search, budget: &Budget, ex: &Exec) -> Result<Vec<isize>, TooMany> {
+fn run_grid(s: &Search, budget: &Budget, ex: &Exec, tick: Tick) -> Result<Vec<isize>, TooMany> {
     let n = s.boxes.len();
     let world = placement_bounds(s.boxes, s.bounds);
     let mut depth = grid_depth(s.boxes, half(world));
@@ -186,14 +189,24 @@ fn run_grid(s: &Search, budget: &Budget, ex: &Exec) -> Result<Vec<isize>, TooMan
         if depth <= 1 || place.total() <= GRID_BUDGET * n as f64 + 1024.0 {
             break (g, place);
         }
+        place.give_back();
         depth -= 1;
     };
-    cells::find(s.boxes, &g, &place, &s.narrow, budget, ex).0
+    tick("place");
+    let out = cells::find(s.boxes, &g, &place, &s.narrow, budget, ex, tick).0;
+    place.give_back();
+    out
 }
 
 /// Every colliding pair of the search, canonical, flat `[i0, j0, i1, j1, ...]`,
 /// or [`TooMany`] with their count when they would not fit in memory.
 pub fn find_pairs(s: &Search, ex: &Exec) -> Result<Vec<isize>, TooMany> {
+    find_pairs_with(s, ex, &mut |_| {})
+}
+
+/// [`find_pairs`], calling `tick` at the end of each stage of the cell
+/// methods (`benchmarks`' stage timer).
+pub fn find_pairs_with(s: &Search, ex: &Exec, tick: Tick) -> Result<Vec<isize>, TooMany> {
     let n = s.boxes.len();
     if n < 2 {
         return Ok(Vec::new());
@@ -213,8 +226,8 @@ pub fn find_pairs(s: &Search, ex: &Exec) -> Result<Vec<isize>, TooMany> {
             let world = placement_bounds(s.boxes, s.bounds);
             sweep::find(s.boxes, world, &s.narrow, &budget, ex)
         }
-        Method::Grid => run_grid(s, &budget, ex),
-        Method::Quadtree | Method::Auto => run_quadtree(s, &budget, ex),
+        Method::Grid => run_grid(s, &budget, ex, tick),
+        Method::Quadtree | Method::Auto => run_quadtree(s, &budget, ex, tick),
     }
 }
 

@@ -18,7 +18,8 @@
 use crate::narrow::{boxes_overlap, Narrow};
 use crate::pairs::{canonical, finish, Budget, Sink, TooMany};
 use crate::par::{chunk_count, even_bounds, Exec};
-use crate::radix::sort_pairs;
+use crate::radix;
+use crate::scratch;
 use crate::world::{half_span, quantize, scale};
 
 /// Rows looked at to estimate typical sizes.
@@ -51,12 +52,17 @@ pub fn find(
     let bits = (usize::BITS - n.leading_zeros() + 4).clamp(8, 40);
     let top = (1u64 << bits) - 1;
     let sc = scale(half_span(origin, hi), (top + 1) as f64);
-    let keys: Vec<u64> = boxes
-        .iter()
-        .map(|b| quantize(b[axis], origin, sc, top))
-        .collect();
-    let order: Vec<u32> = (0..n as u32).collect();
-    let (skeys, order) = sort_pairs(keys, order, bits, ex);
+    let mut recs: Vec<(u64, u32)> = scratch::take(n);
+    recs.extend(
+        boxes
+            .iter()
+            .enumerate()
+            .map(|(k, b)| (quantize(b[axis], origin, sc, top), k as u32)),
+    );
+    let recs = radix::sort(recs, 0, bits, ex);
+    let skeys: Vec<u64> = recs.iter().map(|r| r.0).collect();
+    let order: Vec<u32> = recs.iter().map(|r| r.1).collect();
+    scratch::give(recs);
     let sorted: Vec<([f64; 4], u64)> = order
         .iter()
         .map(|&k| {
@@ -66,22 +72,52 @@ pub fn find(
         .collect();
     let nch = chunk_count(n, 1 << 12, 256);
     let cb = even_bounds(n, nch);
+    let sw = Sweep {
+        skeys: &skeys,
+        order: &order,
+        sorted: &sorted,
+        narrow,
+        budget,
+    };
     let chunks = ex.for_work(n, 1 << 13).map(nch, |c| {
-        let mut out = Sink::new(budget);
-        for a in cb[c]..cb[c + 1] {
-            let (ba, hi) = &sorted[a];
-            let oa = order[a];
-            for b in a + 1..n {
-                if skeys[b] > *hi {
-                    break;
-                }
-                let ob = order[b];
-                let keep = boxes_overlap(ba, &sorted[b].0);
-                out.emit(narrow.judge(keep, oa as usize, ob as usize), oa, ob);
-            }
-            out.check();
+        if narrow.is_trivial() {
+            sw.chunk::<true>(cb[c], cb[c + 1])
+        } else {
+            sw.chunk::<false>(cb[c], cb[c + 1])
         }
-        out
     });
     Ok(canonical(&finish(chunks)?, n, ex))
+}
+
+struct Sweep<'a> {
+    skeys: &'a [u64],
+    order: &'a [u32],
+    sorted: &'a [([f64; 4], u64)],
+    narrow: &'a Narrow<'a>,
+    budget: &'a Budget,
+}
+
+impl<'a> Sweep<'a> {
+    /// Sweep from the sorted positions `lo..hi`; `T`: the narrow phase is trivial.
+    fn chunk<const T: bool>(&self, lo: usize, hi: usize) -> Sink<'a> {
+        let mut out = Sink::new(self.budget);
+        let n = self.skeys.len();
+        for a in lo..hi {
+            let (ba, top) = &self.sorted[a];
+            let oa = self.order[a];
+            for b in a + 1..n {
+                if self.skeys[b] > *top {
+                    break;
+                }
+                let ob = self.order[b];
+                let keep = boxes_overlap(ba, &self.sorted[b].0);
+                out.emit(
+                    self.narrow.judge::<T>(keep, oa as usize, ob as usize),
+                    oa,
+                    ob,
+                );
+            }
+        }
+        out
+    }
 }

@@ -1,0 +1,82 @@
+//! Where the time of one search goes, stage by stage.
+//!
+//! ```text
+//! cargo run --release --example stages -- [uniform|mixed] [n] [method] [threads] [rounds]
+//! ```
+//!
+//! Boxes like `broadphase.scenarios`' uniform scene (side about 2 cells of a
+//! `sqrt(n)` grid) or its mixed one (a tenth of them ten times bigger), from a
+//! fixed hash; prints the best and median milliseconds of each stage.
+
+use broadphase_core::check::scan_boxes;
+use broadphase_core::par::Exec;
+use broadphase_core::{find_pairs_with, Method, Narrow, Search};
+use std::time::Instant;
+
+fn scene(name: &str, n: usize) -> Vec<[f64; 4]> {
+    let side = 1000.0 / (n as f64).sqrt() * 1.4;
+    (0..n as u64)
+        .map(|k| {
+            let h = (k + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            let x = (h >> 40) as f64 / (1u64 << 24) as f64 * 1000.0;
+            let y = ((h >> 16) & 0xFF_FFFF) as f64 / (1u64 << 24) as f64 * 1000.0;
+            let f = (h & 0xFFFF) as f64 / 65536.0;
+            let s = if name == "mixed" && f < 0.1 {
+                10.0 * side
+            } else {
+                side * (0.5 + f)
+            };
+            [x, y, x + s, y + s]
+        })
+        .collect()
+}
+
+fn main() {
+    let a: Vec<String> = std::env::args().collect();
+    let name = a.get(1).map_or("uniform", String::as_str);
+    let n: usize = a.get(2).and_then(|v| v.parse().ok()).unwrap_or(1_000_000);
+    let method = a
+        .get(3)
+        .and_then(|v| Method::from_name(v))
+        .unwrap_or(Method::Grid);
+    let threads: usize = a.get(4).and_then(|v| v.parse().ok()).unwrap_or(1);
+    let rounds: usize = a.get(5).and_then(|v| v.parse().ok()).unwrap_or(7);
+    let boxes = scene(name, n);
+    let ex = Exec::new(Some(threads));
+    let mut times: Vec<(&'static str, Vec<f64>)> = Vec::new();
+    let mut pairs = 0;
+    for _ in 0..rounds {
+        let start = Instant::now();
+        let mut last = Instant::now();
+        let bounds = scan_boxes(&boxes, &ex).unwrap();
+        let mut stage = 0;
+        let mut tick = |s: &'static str| {
+            let now = Instant::now();
+            if times.len() <= stage {
+                times.push((s, Vec::new()));
+            }
+            times[stage].1.push((now - last).as_secs_f64() * 1e3);
+            last = now;
+            stage += 1;
+        };
+        tick("scan");
+        let s = Search {
+            boxes: &boxes,
+            bounds,
+            narrow: Narrow::default(),
+            method,
+            max_pairs: None,
+        };
+        pairs = find_pairs_with(&s, &ex, &mut tick).unwrap().len() / 2;
+        let total = start.elapsed().as_secs_f64() * 1e3;
+        if times.last().map(|t| t.0) != Some("total") && times.len() == stage {
+            times.push(("total", Vec::new()));
+        }
+        times[stage].1.push(total);
+    }
+    println!("{name} n={n} {method:?} threads={threads}: {pairs} pairs");
+    for (s, mut v) in times {
+        v.sort_by(f64::total_cmp);
+        println!("  {s:16} {:8.2} ({:.2})", v[0], v[v.len() / 2]);
+    }
+}
