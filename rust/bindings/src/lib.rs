@@ -335,8 +335,12 @@ fn morton_locate(
 /// Returns `[(stage, ms), ...]` and the number of pairs.
 #[pyfunction]
 #[pyo3(signature = (boxes, method_name, workers=None))]
-fn stages(py: Python<'_>, boxes: Boxes<'_>, method_name: &str, workers: Option<usize>)
-    -> PyResult<(Vec<(&'static str, f64)>, usize)> {
+fn stages(
+    py: Python<'_>,
+    boxes: Boxes<'_>,
+    method_name: &str,
+    workers: Option<usize>,
+) -> PyResult<(Vec<(&'static str, f64)>, usize)> {
     let method = method(method_name)?;
     let b = rows::<4>(&boxes, "boxes")?;
     let out = py.detach(|| {
@@ -351,10 +355,17 @@ fn stages(py: Python<'_>, boxes: Boxes<'_>, method_name: &str, workers: Option<u
         let bounds = check::scan_boxes(b, &ex);
         tick("validate");
         let bounds = bounds.map_err(|e| format!("boxes[{}]: bad row", e.row))?;
-        let search = Search { boxes: b, bounds, narrow: Narrow::default(), method, max_pairs: None };
+        let search = Search {
+            boxes: b,
+            bounds,
+            narrow: Narrow::default(),
+            method,
+            max_pairs: None,
+        };
         let k = broadphase_core::find_pairs_with(&search, &ex, &mut tick)
             .map_err(|t| format!("{} pairs", t.0))?
-            .len() / 2;
+            .len()
+            / 2;
         Ok::<_, String>((times, k))
     });
     out.map_err(PyValueError::new_err)

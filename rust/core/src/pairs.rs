@@ -18,6 +18,7 @@
 use crate::par::{split_at_bounds, Exec, Scatter};
 use crate::scratch;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
 
 /// A chunk's pairs, packed `min << 32 | max`.
 pub type Pairs = Vec<u64>;
@@ -41,7 +42,7 @@ pub const BYTES_PER_PAIR: u64 = 40;
 /// no more memory than the limit allows.
 #[derive(Debug)]
 pub struct Budget {
-    limit: u64,
+    limit: OnceLock<u64>,
     stored: AtomicU64,
 }
 
@@ -49,19 +50,25 @@ impl Budget {
     /// A budget of `limit` pairs.
     pub fn new(limit: u64) -> Budget {
         Budget {
-            limit,
+            limit: OnceLock::from(limit),
             stored: AtomicU64::new(0),
         }
     }
 
-    /// A budget of what `bytes` of memory hold.
-    pub fn for_memory(bytes: u64) -> Budget {
-        Budget::new(bytes / BYTES_PER_PAIR)
+    /// A budget of what the available memory holds, looked up only once a
+    /// search has stored many pairs (reading it costs more than a small search).
+    pub fn of_memory() -> Budget {
+        Budget {
+            limit: OnceLock::new(),
+            stored: AtomicU64::new(0),
+        }
     }
 
-    /// Whether the pairs reported so far still fit.
-    pub fn fits(&self) -> bool {
-        self.stored.load(Ordering::Relaxed) <= self.limit
+    /// Most pairs this budget holds.
+    pub fn limit(&self) -> u64 {
+        *self
+            .limit
+            .get_or_init(|| crate::par::available_memory() / BYTES_PER_PAIR)
     }
 }
 
@@ -126,7 +133,7 @@ impl<'a> Sink<'a> {
             let new = (self.out.len() - self.reported) as u64;
             self.reported = self.out.len();
             let total = self.budget.stored.fetch_add(new, Ordering::Relaxed) + new;
-            if total > self.budget.limit {
+            if total > self.budget.limit() {
                 self.storing = false;
                 self.dropped += self.out.len() as u64;
                 self.out = Pairs::new();
@@ -162,6 +169,9 @@ pub fn finish(sinks: Vec<Sink>) -> Result<Vec<Pairs>, TooMany> {
         .collect())
 }
 
+/// Up to this many objects, the row counts fit in cache: one bucket.
+const SMALL: usize = 1 << 15;
+
 /// log2 of the objects per bucket: at least 4096 (or n), at most 256 buckets.
 fn bucket_shift(n: usize) -> u32 {
     let mut shift = 0;
@@ -178,6 +188,13 @@ pub fn canonical(chunks: &[Pairs], n: usize, ex: &Exec) -> Vec<isize> {
         return Vec::new();
     }
     let ex = ex.for_work(k, 1 << 15);
+    if n <= SMALL || !ex.is_parallel() && n <= 4 * SMALL {
+        // one bucket: rows straight from the chunks' buffers
+        let mut out = vec![0isize; 2 * k];
+        let srcs: Vec<&[u64]> = chunks.iter().map(Vec::as_slice).collect();
+        finish_bucket(&srcs, 0, n, &mut out);
+        return out;
+    }
     let shift = bucket_shift(n);
     let nb = ((n - 1) >> shift) + 1;
     let bucket = |p: u64| ((p >> 32) >> shift) as usize;
@@ -222,39 +239,44 @@ pub fn canonical(chunks: &[Pairs], n: usize, ex: &Exec) -> Vec<isize> {
     ex.each(parts, |b, dst: &mut [isize]| {
         let base = b << shift;
         let w = (1usize << shift).min(n - base);
-        finish_bucket(&tmp[bstart[b]..bstart[b + 1]], base, w, dst);
+        finish_bucket(&[&tmp[bstart[b]..bstart[b + 1]]], base, w, dst);
     });
     scratch::give(tmp);
     out
 }
 
 /// Step 2 for one bucket of objects `base..base + w`: rows into `dst`.
-fn finish_bucket(src: &[u64], base: usize, w: usize, dst: &mut [isize]) {
-    let mut start = vec![0usize; w + 1];
-    for &p in src {
+fn finish_bucket(srcs: &[&[u64]], base: usize, w: usize, dst: &mut [isize]) {
+    let k: usize = srcs.iter().map(|s| s.len()).sum();
+    let mut start = vec![0u32; w + 1];
+    for &p in srcs.iter().copied().flatten() {
         start[(p >> 32) as usize - base + 1] += 1;
     }
     for u in 0..w {
         start[u + 1] += start[u];
     }
-    let mut fill = start.clone();
-    let mut js = vec![0u32; src.len()];
-    for &p in src {
+    let mut js = vec![0u32; k];
+    for &p in srcs.iter().copied().flatten() {
         let u = (p >> 32) as usize - base;
-        js[fill[u]] = p as u32;
-        fill[u] += 1;
+        js[start[u] as usize] = p as u32;
+        start[u] += 1;
     }
+    // start[u] is now where row u ends (and row u + 1 starts)
+    let mut lo = 0;
     for u in 0..w {
-        let row = &mut js[start[u]..start[u + 1]];
+        let hi = start[u] as usize;
+        let row = &mut js[lo..hi];
         if row.len() > 24 {
             row.sort_unstable();
         } else {
             insertion_sort(row);
         }
-        for (t, &j) in row.iter().enumerate() {
-            dst[2 * (start[u] + t)] = (base + u) as isize;
-            dst[2 * (start[u] + t) + 1] = j as isize;
+        let i = (base + u) as isize;
+        for (pair, &j) in dst[2 * lo..2 * hi].chunks_exact_mut(2).zip(row.iter()) {
+            pair[0] = i;
+            pair[1] = j as isize;
         }
+        lo = hi;
     }
 }
 

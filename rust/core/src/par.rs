@@ -28,9 +28,11 @@ struct Pools {
 
 static POOLS: Mutex<Option<Pools>> = Mutex::new(None);
 
-/// Threads available to this process (cgroup and affinity limits included).
+/// Threads available to this process (cgroup and affinity limits included),
+/// read once: the lookup reads files, which costs more than a small search.
 pub fn available_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+    static THREADS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *THREADS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 fn pool(threads: usize) -> Option<Arc<ThreadPool>> {

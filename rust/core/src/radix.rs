@@ -7,7 +7,7 @@
 //! chunk-minor, so the result is the same stable order for any thread count.
 //! The digit width is the width divided evenly over the fewest passes of at
 //! most 11 bits (23 bits: three passes of 8), which keeps the scatter's
-//! write streams few.  A pass whose digit is the same for every key is
+//! write streams few, and at most about `log2(n)` bits for short inputs.  A pass whose digit is the same for every key is
 //! skipped.
 //!
 //! The records are plain words when the key and its payload fit in 64 bits
@@ -50,7 +50,10 @@ pub fn sort<T: Keyed>(mut recs: Vec<T>, shift: u32, nbits: u32, ex: &Exec) -> Ve
         return recs;
     }
     let ex = ex.for_work(n, 2 * GRAIN);
-    let passes = nbits.max(1).div_ceil(MAX_BITS);
+    // digits of about log2(n) bits (4 to 11): a short input does not pay
+    // for thousands of counters per pass
+    let most = (usize::BITS - n.leading_zeros()).clamp(4, MAX_BITS);
+    let passes = nbits.max(1).div_ceil(most);
     let bits = nbits.max(1).div_ceil(passes);
     let radix = 1usize << bits;
     let mask = (radix - 1) as u64;

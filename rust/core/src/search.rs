@@ -213,7 +213,7 @@ pub fn find_pairs_with(s: &Search, ex: &Exec, tick: Tick) -> Result<Vec<isize>, 
     }
     let budget = match s.max_pairs {
         Some(k) => Budget::new(k),
-        None => Budget::for_memory(crate::par::available_memory()),
+        None => Budget::of_memory(),
     };
     let method = if s.method == Method::Auto {
         choose(n)
