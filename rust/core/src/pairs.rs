@@ -263,8 +263,8 @@ fn finish_bucket(srcs: &[&[u64]], base: usize, w: usize, dst: &mut [isize]) {
     }
     // start[u] is now where row u ends (and row u + 1 starts)
     let mut lo = 0;
-    for u in 0..w {
-        let hi = start[u] as usize;
+    for (u, &end) in start[..w].iter().enumerate() {
+        let hi = end as usize;
         let row = &mut js[lo..hi];
         if row.len() > 24 {
             row.sort_unstable();

@@ -22,6 +22,9 @@ const MAX_BITS: u32 = 11;
 /// Fewest keys per chunk.
 pub const GRAIN: usize = 1 << 14;
 const MAX_CHUNKS: usize = 16;
+const MAX_RADIX: usize = 1 << MAX_BITS;
+/// Counts (then positions) of each digit value.
+type Hist = Box<[usize; MAX_RADIX]>;
 
 /// A record with a sort key.
 pub trait Keyed: Copy + Send + Sync + Default + Pooled {
@@ -60,19 +63,37 @@ pub fn sort<T: Keyed>(mut recs: Vec<T>, shift: u32, nbits: u32, ex: &Exec) -> Ve
     let nch = (n / GRAIN).clamp(1, MAX_CHUNKS);
     let bounds = even_bounds(n, nch);
     let mut spare = scratch::filled(n, T::default());
-    for p in 0..passes {
-        let digit = |r: &T| ((r.key(shift) >> (p * bits)) & mask) as usize;
-        let mut hist: Vec<Vec<usize>> = ex.map(nch, |c| {
-            let mut h = vec![0usize; radix];
+    let digit = |k: u64, p: u32| ((k >> (p * bits)) & mask) as usize & (MAX_RADIX - 1);
+    // Digit counts of passes `ps`, for each chunk of the current order.
+    let count = |recs: &[T], ps: std::ops::Range<u32>| -> Vec<Vec<Hist>> {
+        ex.map(nch, |c| {
+            let mut hs: Vec<Hist> = ps.clone().map(|_| Box::new([0; MAX_RADIX])).collect();
             for r in &recs[bounds[c]..bounds[c + 1]] {
-                h[digit(r)] += 1;
+                let k = r.key(shift);
+                for (h, p) in hs.iter_mut().zip(ps.clone()) {
+                    h[digit(k, p)] += 1;
+                }
             }
-            h
-        });
-        let d0 = digit(&recs[0]);
+            hs
+        })
+    };
+    // One chunk: one read counts every pass (a pass only reorders the
+    // chunk).  Several: each pass counts anew, the chunks' contents moved.
+    let mut counted = if nch == 1 {
+        count(&recs, 0..passes).swap_remove(0).into_iter()
+    } else {
+        Vec::new().into_iter()
+    };
+    for p in 0..passes {
+        let mut hist: Vec<Hist> = match counted.next() {
+            Some(h) => vec![h],
+            None => count(&recs, p..p + 1).into_iter().flatten().collect(),
+        };
+        let d0 = digit(recs[0].key(shift), p);
         if hist.iter().map(|h| h[d0]).sum::<usize>() == n {
             continue; // every key has this digit: the pass would not move anything
         }
+        // positions: digit-major, chunk-minor
         let mut total = 0;
         for d in 0..radix {
             for h in hist.iter_mut() {
@@ -81,13 +102,20 @@ pub fn sort<T: Keyed>(mut recs: Vec<T>, shift: u32, nbits: u32, ex: &Exec) -> Ve
                 total += v;
             }
         }
-        {
+        if nch == 1 {
+            let h = &mut hist[0];
+            for r in &recs {
+                let d = digit(r.key(shift), p);
+                spare[h[d]] = *r;
+                h[d] += 1;
+            }
+        } else {
             let out = Scatter::new(&mut spare);
             let recs = &recs;
             ex.map(nch, |c| {
-                let mut h = hist[c].clone();
+                let mut h: Hist = hist[c].clone();
                 for r in &recs[bounds[c]..bounds[c + 1]] {
-                    let d = digit(r);
+                    let d = digit(r.key(shift), p);
                     // SAFETY: chunk c writes the positions hist[c][d]..(its
                     // count of digit d) for each d; the prefix sums above lay
                     // these ranges end to end over 0..n, one per (d, c), so
