@@ -18,6 +18,9 @@ scenes measure how the cost of finding pairs grows, not how the answer does.
                 a parcel next to a park), about 1 pair per box
 ``seed000``     seed 000's scene: 10 x 10 boxes in a 500 x 500 world (1000
                 of them), the world growing with ``n`` at the same density
+``outliers``    ``uniform`` plus two points far away, at -1e20 and +1e20: a
+                grid placed from the global bounds would put every other box
+                in one cell
 ==============  ===========================================================
 
 Circles (:func:`make_circles`, names in :data:`CIRCLE_NAMES`):
@@ -112,6 +115,12 @@ def _seed000(rng, n):
     return np.hstack([xy, xy + 10.0])
 
 
+def _outliers(rng, n):
+    boxes = _uniform(rng, max(n - 2, 1))
+    far = np.array([[-1e20, -1e20, -1e20, -1e20], [1e20, 1e20, 1e20, 1e20]])
+    return np.vstack([boxes, far])[:n]
+
+
 _MAKERS = {
     "uniform": _uniform,
     "clustered": _clustered,
@@ -120,6 +129,7 @@ _MAKERS = {
     "elongated": _elongated,
     "wide": _wide,
     "seed000": _seed000,
+    "outliers": _outliers,
 }
 
 #: Scenario names accepted by :func:`make`.

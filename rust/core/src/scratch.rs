@@ -16,9 +16,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 /// Most bytes kept across all pools.
-pub const MAX_BYTES: usize = 384 << 20;
+pub const MAX_BYTES: usize = 256 << 20;
 /// Most buffers kept per element type.
-pub const MAX_BUFFERS: usize = 6;
+pub const MAX_BUFFERS: usize = 4;
 /// Buffers smaller than this are not worth keeping (malloc reuses them anyway).
 const MIN_BYTES: usize = 256 << 10;
 
@@ -113,6 +113,25 @@ pub fn release() {
     drain::<(u64, u32)>();
 }
 
+/// Give the allocator's free memory back to the system.
+///
+/// Memory a search freed outside the pool (its pair buffers, scratch past
+/// the pool's bounds) otherwise stays with the C allocator's per-thread
+/// arenas for the life of the process: eight threads searching a million
+/// boxes at once left 900 MiB resident.  glibc only; elsewhere a no-op.
+pub fn trim() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        extern "C" {
+            fn malloc_trim(pad: usize) -> i32;
+        }
+        // SAFETY: glibc's malloc_trim has no preconditions: it only returns
+        // free pages of the allocator's heaps to the system, and every live
+        // allocation stays where it is.
+        unsafe { malloc_trim(0) };
+    }
+}
+
 /// Bytes kept in the pools now.
 pub fn kept_bytes() -> usize {
     KEPT.load(Ordering::Relaxed)
@@ -141,5 +160,13 @@ mod tests {
         assert!(kept_bytes() <= MAX_BYTES);
         let small: Vec<i16> = take(10);
         assert!(small.capacity() >= 10);
+    }
+
+    #[test]
+    fn trim_keeps_live_memory() {
+        let v: Vec<u64> = (0..1u64 << 20).collect();
+        drop(vec![0u8; 64 << 20]);
+        trim();
+        assert!(v.iter().enumerate().all(|(i, &x)| x == i as u64));
     }
 }

@@ -215,19 +215,31 @@ pub fn find_pairs_with(s: &Search, ex: &Exec, tick: Tick) -> Result<Vec<isize>, 
         Some(k) => Budget::new(k),
         None => Budget::of_memory(),
     };
+    let out = run(s, &budget, ex, tick);
+    if n >= TRIM_FROM {
+        crate::scratch::trim();
+    }
+    out
+}
+
+/// From this many objects on, a search gives freed memory back to the system.
+pub const TRIM_FROM: usize = 1 << 17;
+
+fn run(s: &Search, budget: &Budget, ex: &Exec, tick: Tick) -> Result<Vec<isize>, TooMany> {
+    let n = s.boxes.len();
     let method = if s.method == Method::Auto {
         choose(n)
     } else {
         s.method
     };
     match method {
-        Method::Brute => brute::find(s.boxes, &s.narrow, &budget, ex),
+        Method::Brute => brute::find(s.boxes, &s.narrow, budget, ex),
         Method::Sweep => {
             let world = placement_bounds(s.boxes, s.bounds);
-            sweep::find(s.boxes, world, &s.narrow, &budget, ex)
+            sweep::find(s.boxes, world, &s.narrow, budget, ex)
         }
-        Method::Grid => run_grid(s, &budget, ex, tick),
-        Method::Quadtree | Method::Auto => run_quadtree(s, &budget, ex, tick),
+        Method::Grid => run_grid(s, budget, ex, tick),
+        Method::Quadtree | Method::Auto => run_quadtree(s, budget, ex, tick),
     }
 }
 
