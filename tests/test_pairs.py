@@ -174,7 +174,7 @@ def _scenario(name, n, seed=0):
 
 def test_scenario_names():
     assert set(scenarios.NAMES) == {
-        "uniform", "clustered", "mixed", "straddlers", "elongated", "wide", "seed000"}
+        "uniform", "clustered", "mixed", "straddlers", "elongated", "wide", "seed000", "outliers"}
     for name in scenarios.NAMES:
         b = scenarios.make(name, 50, seed=3)
         assert b.shape == (50, 4) and b.dtype == np.float64
@@ -395,3 +395,12 @@ def test_long_rows_match_naive(method):
     rows = np.bincount(ref[:, 0], minlength=n)
     assert rows.max() >= 4096 and ((rows > 8) & (rows <= 32)).any()
     assert_same(bp.find_pairs(boxes, method=method), ref)
+
+
+@pytest.mark.parametrize("method", ["auto", "sweep", "grid", "quadtree"])
+def test_far_outliers_exact(method):
+    # the grid is placed from where the data is; the far points still count
+    b = scenarios.make("outliers", 3000, seed=2)
+    b = np.vstack([b, [[-1e20, 0.0, 1e20, 500.0], [2e19, 2e19, 3e20, 3e20],
+                       [1e20 - 1, 1e20 - 1, 1e20 + 1, 1e20 + 1]]])
+    assert_same(bp.find_pairs(b, method=method), naive.box_pairs(b))
