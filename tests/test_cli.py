@@ -228,7 +228,7 @@ def test_bench_smoke_with_installed_peers(tmp_path, capsys):
             "1", "--peers", "--csv", str(table_csv)]
     assert main(argv) == 0
     out = capsys.readouterr().out
-    assert "First call (JIT compilation or cache load, not in the table)" in out
+    assert "First call of each method (not in the table)" in out
     head = out.splitlines()[0]
     assert head.startswith("| scenario | n | pairs | auto |") and "| tree |" in head
     with open(table_csv) as f:

@@ -9,8 +9,8 @@ scratch) and ``sprites`` (two pygame groups of n sprites each:
 :func:`broadphase.pygame.groupcollide` against pygame's own).
 ``np.argsort`` of n random int64 keys is timed alongside, as a yardstick
 of the machine (the core issue's speed targets are ratios to it).  Each
-of our methods is called once first (JIT compilation or
-loading the cache, reported apart as ``first_ms``), then the methods take
+of our methods is called once first (the first call pays for fresh
+memory and the thread pool starting; reported apart as ``first_ms``), then the methods take
 turns round by round, so that a slow spell of the machine does not fall on
 one of them alone; median and minimum over the rounds are reported.
 Every result, ours and the peers', is checked equal to the first method's
@@ -433,8 +433,8 @@ def _cpu() -> str:
     return platform.processor() or "unknown CPU"
 
 
-def first_call_seconds(cache_dir: str) -> tuple[float, float]:
-    """Seconds of import + first calls in a fresh process caching into ``cache_dir``.
+def first_call_seconds() -> tuple[float, float]:
+    """Seconds of import + first calls in a fresh process.
 
     Returns ``(whole, calls)``: with the import, and the first calls alone.
     """
@@ -445,7 +445,6 @@ def first_call_seconds(cache_dir: str) -> tuple[float, float]:
         "bp.find_circle_pairs(b[:, :2], 1.0); "
         "print(time.perf_counter() - t, time.perf_counter() - t1)"
     )
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True,
                          text=True, check=True).stdout.split()
     return float(out[0]), float(out[1])

@@ -52,7 +52,6 @@ use crate::par::{balanced, chunk_count, even_bounds, Exec};
 use crate::radix;
 use crate::scratch::{self, Pooled};
 use crate::world::Grid;
-use std::sync::Mutex;
 
 /// Tag bit of an entry whose box is entered in more than one cell.
 const REPLICA: u32 = 1 << 31;
@@ -93,12 +92,7 @@ struct Ent {
     sub: u32,
 }
 
-impl Pooled for Ent {
-    fn pool() -> &'static Mutex<Vec<Vec<Ent>>> {
-        static POOL: Mutex<Vec<Vec<Ent>>> = Mutex::new(Vec::new());
-        &POOL
-    }
-}
+scratch::pooled!(Ent);
 
 impl Ent {
     #[inline(always)]
@@ -334,6 +328,7 @@ fn walk_sorted<V: View + ?Sized>(
     }
     let ex = ex.for_work(m, 1 << 13);
     let top = grid.top() as u64;
+    scratch::register::<Ent>();
     let mut ents: Vec<Ent> = scratch::take(m);
     ex.collect_into(&mut ents, m, 1 << 14, |e| {
         // the boxes come in random order: ask for one a few entries ahead

@@ -190,7 +190,7 @@ pub fn canonical(chunks: &[Pairs], n: usize, ex: &Exec) -> Vec<isize> {
     let ex = ex.for_work(k, 1 << 15);
     if n <= SMALL || !ex.is_parallel() && n <= 4 * SMALL {
         // one bucket: rows straight from the chunks' buffers
-        let mut out = vec![0isize; 2 * k];
+        let mut out = scratch::zeroed_result(2 * k);
         let srcs: Vec<&[u64]> = chunks.iter().map(Vec::as_slice).collect();
         finish_bucket(&srcs, 0, n, &mut out);
         return out;
@@ -233,7 +233,7 @@ pub fn canonical(chunks: &[Pairs], n: usize, ex: &Exec) -> Vec<isize> {
         });
     }
     // 2. per bucket: rows by counting sort on i, each row sorted
-    let mut out = vec![0isize; 2 * k];
+    let mut out = scratch::zeroed_result(2 * k);
     let cuts: Vec<usize> = bstart.iter().map(|&b| 2 * b).collect();
     let parts = split_at_bounds(&mut out, &cuts);
     ex.each(parts, |b, dst: &mut [isize]| {

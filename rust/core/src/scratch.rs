@@ -8,43 +8,114 @@
 //!
 //! Bounds: the pool keeps at most [`MAX_BUFFERS`] buffers of each type and
 //! [`MAX_BYTES`] in all; anything beyond is freed at once, so many threads
-//! searching at once hold their scratch only while they search.  The pool
-//! never blocks: a caller that finds it locked (another thread is taking or
-//! giving, or a `fork()` happened while one was) allocates or frees instead.
+//! searching at once hold their scratch only while they search.  Buffers
+//! that no search has used since the current one began ([`begin`]) are
+//! stale: they make room for the current search's before anything of it is
+//! freed, so a run of different inputs keeps the buffers of the latest.
+//! The pool never blocks: a caller that finds it locked (another thread is
+//! taking or giving, or a `fork()` happened while one was) allocates or
+//! frees instead.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 /// Most bytes kept across all pools.
-pub const MAX_BYTES: usize = 256 << 20;
+pub const MAX_BYTES: usize = 384 << 20;
 /// Most buffers kept per element type.
-pub const MAX_BUFFERS: usize = 4;
+pub const MAX_BUFFERS: usize = 8;
 /// Buffers smaller than this are not worth keeping (malloc reuses them anyway).
 const MIN_BYTES: usize = 256 << 10;
 
 static KEPT: AtomicUsize = AtomicUsize::new(0);
+static EPOCH: AtomicU64 = AtomicU64::new(0);
+
+/// A kept buffer and the search that gave it back.
+pub struct Kept<T> {
+    buf: Vec<T>,
+    epoch: u64,
+}
 
 /// Element types with a pool of their own.
 pub trait Pooled: Sized + Send + 'static {
     /// This type's pool.
-    fn pool() -> &'static Mutex<Vec<Vec<Self>>>;
+    fn pool() -> &'static Mutex<Vec<Kept<Self>>>;
 }
 
 macro_rules! pooled {
     ($($t:ty),*) => {$(
-        impl Pooled for $t {
-            fn pool() -> &'static Mutex<Vec<Vec<$t>>> {
-                static POOL: Mutex<Vec<Vec<$t>>> = Mutex::new(Vec::new());
+        impl $crate::scratch::Pooled for $t {
+            fn pool() -> &'static std::sync::Mutex<Vec<$crate::scratch::Kept<$t>>> {
+                static POOL: std::sync::Mutex<Vec<$crate::scratch::Kept<$t>>> =
+                    std::sync::Mutex::new(Vec::new());
                 &POOL
             }
         }
     )*};
 }
+pub(crate) use pooled;
 
 pooled!(u8, u32, u64, usize, f64, [f64; 4], (u64, u32));
 
 fn bytes<T>(v: &Vec<T>) -> usize {
     v.capacity() * std::mem::size_of::<T>()
+}
+
+static ACTIVE: AtomicUsize = AtomicUsize::new(0);
+static OVERLAP: AtomicBool = AtomicBool::new(false);
+
+/// Mark the start of a search: what is kept now is stale once room is needed.
+pub fn begin() {
+    EPOCH.fetch_add(1, Ordering::Relaxed);
+    if ACTIVE.fetch_add(1, Ordering::AcqRel) > 0 {
+        OVERLAP.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Mark the end of a search.  The last of several searches that ran at the
+/// same time gives the allocator's free memory back ([`trim`]): each thread
+/// allocated in an arena of its own, which would otherwise keep it.
+pub fn end() {
+    if ACTIVE.fetch_sub(1, Ordering::AcqRel) == 1 && OVERLAP.swap(false, Ordering::Relaxed) {
+        trim();
+    }
+}
+
+/// A zeroed vector of `len` elements for a result that leaves the core.
+///
+/// Large ones are backed by huge pages where the system offers them on
+/// request (Linux's `madvise` mode): a 32 MB result then costs 16 page
+/// faults instead of 8,192.
+pub fn zeroed_result<T: Clone + Default>(len: usize) -> Vec<T> {
+    let mut v: Vec<T> = Vec::with_capacity(len);
+    advise_huge(&mut v);
+    v.resize(len, T::default());
+    v
+}
+
+/// Ask for huge pages under the (untouched) capacity of `v`.
+fn advise_huge<T>(v: &mut Vec<T>) {
+    const HUGE: usize = 2 << 20;
+    let bytes = v.capacity() * std::mem::size_of::<T>();
+    if bytes < 2 * HUGE {
+        return;
+    }
+    #[cfg(target_os = "linux")]
+    {
+        extern "C" {
+            fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
+        }
+        const MADV_HUGEPAGE: i32 = 14;
+        let start = v.as_mut_ptr() as usize;
+        let lo = start.next_multiple_of(HUGE);
+        let hi = (start + bytes) / HUGE * HUGE;
+        if hi > lo {
+            // SAFETY: [lo, hi) lies inside the vector's own allocation
+            // (page-aligned sub-range of its capacity); MADV_HUGEPAGE only
+            // changes how the kernel backs those pages, never their
+            // contents or validity, and a refusal (an error) changes nothing.
+            unsafe { madvise(lo as *mut std::ffi::c_void, hi - lo, MADV_HUGEPAGE) };
+        }
+    }
 }
 
 /// An empty vector with room for `len` elements, reused when the pool has one.
@@ -53,10 +124,10 @@ pub fn take<T: Pooled>(len: usize) -> Vec<T> {
         if let Ok(mut pool) = T::pool().try_lock() {
             // the smallest buffer that is big enough
             let best = (0..pool.len())
-                .filter(|&k| pool[k].capacity() >= len)
-                .min_by_key(|&k| pool[k].capacity());
+                .filter(|&k| pool[k].buf.capacity() >= len)
+                .min_by_key(|&k| pool[k].buf.capacity());
             if let Some(k) = best {
-                let mut v = pool.swap_remove(k);
+                let mut v = pool.swap_remove(k).buf;
                 KEPT.fetch_sub(bytes(&v), Ordering::Relaxed);
                 v.clear();
                 return v;
@@ -76,41 +147,72 @@ pub fn filled<T: Pooled + Clone>(len: usize, value: T) -> Vec<T> {
 /// Give a vector back for later searches (or free it, past the bounds).
 pub fn give<T: Pooled>(v: Vec<T>) {
     let size = bytes(&v);
-    if size < MIN_BYTES {
+    if !(MIN_BYTES..=MAX_BYTES).contains(&size) {
         return;
     }
+    let epoch = EPOCH.load(Ordering::Relaxed);
+    if KEPT.load(Ordering::Relaxed) + size > MAX_BYTES {
+        evict_stale(epoch);
+    }
     if let Ok(mut pool) = T::pool().try_lock() {
-        let kept = KEPT.load(Ordering::Relaxed);
-        if pool.len() < MAX_BUFFERS && kept + size <= MAX_BYTES {
-            KEPT.fetch_add(size, Ordering::Relaxed);
-            pool.push(v);
-        } else if let Some(k) = (0..pool.len()).min_by_key(|&k| pool[k].capacity()) {
-            // keep the bigger of the smallest kept one and this one
-            if pool[k].capacity() < v.capacity() && kept - bytes(&pool[k]) + size <= MAX_BYTES {
-                KEPT.fetch_add(size, Ordering::Relaxed);
-                let old = std::mem::replace(&mut pool[k], v);
-                KEPT.fetch_sub(bytes(&old), Ordering::Relaxed);
+        if pool.len() == MAX_BUFFERS {
+            // make room: the oldest, then the smallest
+            if let Some(k) =
+                (0..pool.len()).min_by_key(|&k| (pool[k].epoch, pool[k].buf.capacity()))
+            {
+                let old = pool.swap_remove(k);
+                KEPT.fetch_sub(bytes(&old.buf), Ordering::Relaxed);
             }
         }
+        if KEPT.load(Ordering::Relaxed) + size <= MAX_BYTES {
+            KEPT.fetch_add(size, Ordering::Relaxed);
+            pool.push(Kept { buf: v, epoch });
+        }
+    }
+}
+
+/// Drop every buffer of type `T` given back before `epoch` (all with `u64::MAX`).
+fn drop_older<T: Pooled>(epoch: u64) {
+    if let Ok(mut pool) = T::pool().try_lock() {
+        pool.retain(|k| {
+            let keep = k.epoch >= epoch;
+            if !keep {
+                KEPT.fetch_sub(bytes(&k.buf), Ordering::Relaxed);
+            }
+            keep
+        });
+    }
+}
+
+fn evict_stale(epoch: u64) {
+    drop_older::<u8>(epoch);
+    drop_older::<u32>(epoch);
+    drop_older::<u64>(epoch);
+    drop_older::<usize>(epoch);
+    drop_older::<f64>(epoch);
+    drop_older::<[f64; 4]>(epoch);
+    drop_older::<(u64, u32)>(epoch);
+    for evict in EXTRA.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+        evict(epoch);
+    }
+}
+
+/// Evictors of pools declared outside this module (see [`register`]).
+static EXTRA: Mutex<Vec<fn(u64)>> = Mutex::new(Vec::new());
+
+/// Make the pool of a type declared elsewhere (with [`Pooled`]) take part
+/// in the eviction of stale buffers and in [`release`].
+pub fn register<T: Pooled>() {
+    let mut extra = EXTRA.lock().unwrap_or_else(|e| e.into_inner());
+    let f: fn(u64) = drop_older::<T>;
+    if !extra.contains(&f) {
+        extra.push(f);
     }
 }
 
 /// Free every kept buffer.
 pub fn release() {
-    fn drain<T: Pooled>() {
-        if let Ok(mut pool) = T::pool().lock() {
-            for v in pool.drain(..) {
-                KEPT.fetch_sub(bytes(&v), Ordering::Relaxed);
-            }
-        }
-    }
-    drain::<u8>();
-    drain::<u32>();
-    drain::<u64>();
-    drain::<usize>();
-    drain::<f64>();
-    drain::<[f64; 4]>();
-    drain::<(u64, u32)>();
+    evict_stale(u64::MAX);
 }
 
 /// Give the allocator's free memory back to the system.
@@ -145,7 +247,7 @@ mod tests {
     pooled!(i16);
 
     #[test]
-    fn reuse_and_bounds() {
+    fn reuse_bounds_and_staleness() {
         let v: Vec<i16> = take(1 << 20);
         let p = v.as_ptr();
         give(v);
@@ -158,8 +260,26 @@ mod tests {
         }
         assert!(i16::pool().lock().unwrap().len() <= MAX_BUFFERS);
         assert!(kept_bytes() <= MAX_BYTES);
+        // a new search: the old buffers are stale, the new one displaces them
+        register::<i16>();
+        begin();
+        give(Vec::<i16>::with_capacity(MAX_BYTES / 2 - 4096));
+        let pool = i16::pool().lock().unwrap();
+        assert!(pool
+            .iter()
+            .any(|k| k.buf.capacity() == MAX_BYTES / 2 - 4096));
+        drop(pool);
         let small: Vec<i16> = take(10);
         assert!(small.capacity() >= 10);
+    }
+
+    #[test]
+    fn huge_result_is_zeroed_and_whole() {
+        let v: Vec<isize> = zeroed_result(3 << 20);
+        assert_eq!(v.len(), 3 << 20);
+        assert!(v.iter().all(|&x| x == 0));
+        let small: Vec<u8> = zeroed_result(10);
+        assert_eq!(small, vec![0u8; 10]);
     }
 
     #[test]

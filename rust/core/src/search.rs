@@ -215,15 +215,11 @@ pub fn find_pairs_with(s: &Search, ex: &Exec, tick: Tick) -> Result<Vec<isize>, 
         Some(k) => Budget::new(k),
         None => Budget::of_memory(),
     };
+    crate::scratch::begin();
     let out = run(s, &budget, ex, tick);
-    if n >= TRIM_FROM {
-        crate::scratch::trim();
-    }
+    crate::scratch::end();
     out
 }
-
-/// From this many objects on, a search gives freed memory back to the system.
-pub const TRIM_FROM: usize = 1 << 17;
 
 fn run(s: &Search, budget: &Budget, ex: &Exec, tick: Tick) -> Result<Vec<isize>, TooMany> {
     let n = s.boxes.len();
