@@ -219,6 +219,15 @@ fn slice<'a, T: numpy::Element>(a: &'a PyReadonlyArray1<'_, T>, name: &str) -> P
         .map_err(|_| PyTypeError::new_err(format!("{name}: expected a C-contiguous array")))
 }
 
+/// The tuple `(a, b)` of two int64 arrays.
+fn two_arrays(py: Python<'_>, a: Vec<i64>, b: Vec<i64>) -> PyResult<Py<PyAny>> {
+    let (a, b) = (
+        Array1::from_vec(a).into_pyarray(py),
+        Array1::from_vec(b).into_pyarray(py),
+    );
+    Ok(PyTuple::new(py, [a, b])?.into_any().unbind())
+}
+
 /// Morton numbers of cells `(ix, iy)` (each below `2^31`).
 #[pyfunction]
 fn morton_encode(
@@ -246,15 +255,7 @@ fn morton_decode(py: Python<'_>, code: PyReadonlyArray1<'_, i64>) -> PyResult<Py
             (a as i64, b as i64)
         })
         .unzip();
-    Ok(PyTuple::new(
-        py,
-        [
-            Array1::from_vec(x).into_pyarray(py),
-            Array1::from_vec(y).into_pyarray(py),
-        ],
-    )?
-    .into_any()
-    .unbind())
+    two_arrays(py, x, y)
 }
 
 /// `(levels, indices)` of boxes whose corners lie in cells `code0`, `code1`.
@@ -274,15 +275,7 @@ fn morton_cell_of(
             (l as i64, i as i64)
         })
         .unzip();
-    Ok(PyTuple::new(
-        py,
-        [
-            Array1::from_vec(lv).into_pyarray(py),
-            Array1::from_vec(idx).into_pyarray(py),
-        ],
-    )?
-    .into_any()
-    .unbind())
+    two_arrays(py, lv, idx)
 }
 
 /// The seeds' cell of each (valid) box: `(levels, indices)`.
@@ -319,15 +312,7 @@ fn morton_locate(
             (l as i64, i as i64)
         })
         .unzip();
-    Ok(PyTuple::new(
-        py,
-        [
-            Array1::from_vec(lv).into_pyarray(py),
-            Array1::from_vec(idx).into_pyarray(py),
-        ],
-    )?
-    .into_any()
-    .unbind())
+    two_arrays(py, lv, idx)
 }
 
 /// Milliseconds of each stage of one box search (`benchmarks/stages.py`).

@@ -62,65 +62,43 @@ pub fn scan_boxes(boxes: &[[f64; 4]], ex: &Exec) -> Result<[f64; 4], BadRow> {
     let bounds = even_bounds(n, nch);
     let ex = ex.for_work(n, 2 * CHUNK);
     let parts = ex.map(nch, |c| {
-        let mut acc = [
-            f64::INFINITY,
-            f64::INFINITY,
-            f64::NEG_INFINITY,
-            f64::NEG_INFINITY,
-        ];
+        let mut acc = EMPTY;
         for (k, b) in boxes.iter().enumerate().take(bounds[c + 1]).skip(bounds[c]) {
             if let Some(problem) = box_problem(b) {
                 return Err(BadRow { row: k, problem });
             }
-            acc = [
-                acc[0].min(b[0]),
-                acc[1].min(b[1]),
-                acc[2].max(b[2]),
-                acc[3].max(b[3]),
-            ];
+            acc = union(acc, *b);
         }
         Ok(acc)
     });
     if let Some(bad) = first_bad(parts.iter().map(|p| p.err())) {
         return Err(bad);
     }
-    Ok(parts.into_iter().flatten().fold(
-        [
-            f64::INFINITY,
-            f64::INFINITY,
-            f64::NEG_INFINITY,
-            f64::NEG_INFINITY,
-        ],
-        |a, b| {
-            [
-                a[0].min(b[0]),
-                a[1].min(b[1]),
-                a[2].max(b[2]),
-                a[3].max(b[3]),
-            ]
-        },
-    ))
+    Ok(parts.into_iter().flatten().fold(EMPTY, union))
 }
 
 /// `[minx, miny, maxx, maxy]` over boxes taken as valid (circles' boxes may
 /// reach infinity: a circle near the float limit spans past it).
 pub fn bounds_of(boxes: &[[f64; 4]]) -> [f64; 4] {
-    boxes.iter().fold(
-        [
-            f64::INFINITY,
-            f64::INFINITY,
-            f64::NEG_INFINITY,
-            f64::NEG_INFINITY,
-        ],
-        |a, b| {
-            [
-                a[0].min(b[0]),
-                a[1].min(b[1]),
-                a[2].max(b[2]),
-                a[3].max(b[3]),
-            ]
-        },
-    )
+    boxes.iter().copied().fold(EMPTY, union)
+}
+
+/// The bounds of nothing: every box's bounds absorb them.
+const EMPTY: [f64; 4] = [
+    f64::INFINITY,
+    f64::INFINITY,
+    f64::NEG_INFINITY,
+    f64::NEG_INFINITY,
+];
+
+/// The bounds of two bounds.
+fn union(a: [f64; 4], b: [f64; 4]) -> [f64; 4] {
+    [
+        a[0].min(b[0]),
+        a[1].min(b[1]),
+        a[2].max(b[2]),
+        a[3].max(b[3]),
+    ]
 }
 
 /// Outward-rounded bounding boxes of `(x, y, r)` rows, or the first bad row.

@@ -12,6 +12,8 @@
 //! `(i, j)`, identical for every method and every thread count.  Inputs are
 //! validated by [`check`] before a search; the kernels trust them.
 
+#![warn(missing_docs)]
+
 pub mod bigint;
 pub mod brute;
 pub mod cells;

@@ -117,6 +117,40 @@ proptest! {
     }
 }
 
+/// A search of plain boxes with `method`.
+fn plain(boxes: &[[f64; 4]], method: Method) -> Search<'_> {
+    Search {
+        boxes,
+        bounds: scan_boxes(boxes, &Exec::serial()).unwrap(),
+        narrow: Narrow::default(),
+        method,
+        max_pairs: None,
+    }
+}
+
+/// Every method of `methods`, on one thread and two, finds `want`.
+fn assert_methods(boxes: &[[f64; 4]], methods: &[Method], want: &[isize]) {
+    for &method in methods {
+        for w in [1, 2] {
+            let got = find_pairs(&plain(boxes, method), &Exec::new(Some(w))).unwrap();
+            assert_eq!(got, want, "{method:?} on {w} threads");
+        }
+    }
+}
+
+/// `n` boxes at hashed positions in the unit square, sides from `side(hash)`.
+fn hashed(n: u64, side: impl Fn(u64) -> f64) -> Vec<[f64; 4]> {
+    (0..n)
+        .map(|k| {
+            let h = k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            let x = (h >> 40) as f64 / (1u64 << 24) as f64;
+            let y = ((h >> 16) & 0xFF_FFFF) as f64 / (1u64 << 24) as f64;
+            let s = side(h);
+            [x, y, x + s, y + s]
+        })
+        .collect()
+}
+
 #[test]
 fn many_straddlers_and_a_dense_clump() {
     // boxes on the central split lines plus 500 identical boxes
@@ -133,79 +167,32 @@ fn many_straddlers_and_a_dense_clump() {
     boxes.extend(std::iter::repeat_n([10.0, 10.0, 11.0, 11.0], 500));
     boxes.push([0.0, 0.0, 1000.0, 1000.0]);
     let want = flat(&naive::pairs(&boxes, &Narrow::default()));
-    let bounds = scan_boxes(&boxes, &Exec::serial()).unwrap();
-    for method in METHODS {
-        for w in [1, 2] {
-            let s = Search {
-                boxes: &boxes,
-                bounds,
-                narrow: Narrow::default(),
-                method,
-                max_pairs: None,
-            };
-            assert_eq!(
-                find_pairs(&s, &Exec::new(Some(w))).unwrap(),
-                want,
-                "{method:?}"
-            );
-        }
-    }
+    assert_methods(&boxes, &METHODS, &want);
 }
 
 #[test]
 fn large_uniform_input_uses_the_parallel_paths() {
     // 60,000 boxes: every chunked pass has several chunks
-    let n = 60_000u64;
-    let boxes: Vec<[f64; 4]> = (0..n)
-        .map(|k| {
-            let h = k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-            let x = (h >> 40) as f64 / (1u64 << 24) as f64;
-            let y = ((h >> 16) & 0xFF_FFFF) as f64 / (1u64 << 24) as f64;
-            let w = 0.002 + 0.004 * ((h & 0xFF) as f64 / 255.0);
-            [x, y, x + w, y + w]
-        })
-        .collect();
-    let bounds = scan_boxes(&boxes, &Exec::serial()).unwrap();
-    let brute = Search {
-        boxes: &boxes,
-        bounds,
-        narrow: Narrow::default(),
-        method: Method::Brute,
-        max_pairs: None,
-    };
-    let want = find_pairs(&brute, &Exec::new(Some(2))).unwrap();
+    let n = 60_000;
+    let boxes = hashed(n, |h| 0.002 + 0.004 * ((h & 0xFF) as f64 / 255.0));
+    let want = find_pairs(&plain(&boxes, Method::Brute), &Exec::new(Some(2))).unwrap();
     assert!(want.len() > 2 * n as usize);
-    for method in [Method::Sweep, Method::Grid, Method::Quadtree] {
-        for w in [1, 2] {
-            let s = Search {
-                boxes: &boxes,
-                bounds,
-                narrow: Narrow::default(),
-                method,
-                max_pairs: None,
-            };
-            assert_eq!(
-                find_pairs(&s, &Exec::new(Some(w))).unwrap(),
-                want,
-                "{method:?} {w}"
-            );
-        }
-    }
+    assert_methods(
+        &boxes,
+        &[Method::Sweep, Method::Grid, Method::Quadtree],
+        &want,
+    );
 }
 
 #[test]
 fn too_many_pairs_are_counted_not_stored() {
     // 3,000 identical boxes: 4,498,500 pairs against a budget of 100,000
     let boxes = vec![[1.0, 1.0, 2.0, 2.0]; 3000];
-    let bounds = scan_boxes(&boxes, &Exec::serial()).unwrap();
     for method in METHODS {
         for w in [1, 2] {
             let s = Search {
-                boxes: &boxes,
-                bounds,
-                narrow: Narrow::default(),
-                method,
                 max_pairs: Some(100_000),
+                ..plain(&boxes, method)
             };
             let got = find_pairs(&s, &Exec::new(Some(w)));
             assert_eq!(
@@ -229,34 +216,16 @@ fn too_many_pairs_are_counted_not_stored() {
 #[test]
 fn far_outliers_stay_exact() {
     // boxes in the unit square plus points and boxes far away on every side
-    let mut boxes: Vec<[f64; 4]> = (0..20_000u64)
-        .map(|k| {
-            let h = k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-            let x = (h >> 40) as f64 / (1u64 << 24) as f64;
-            let y = ((h >> 16) & 0xFF_FFFF) as f64 / (1u64 << 24) as f64;
-            [x, y, x + 0.01, y + 0.01]
-        })
-        .collect();
+    let mut boxes = hashed(20_000, |_| 0.01);
     boxes.push([-1e20, -1e20, -1e20, -1e20]);
     boxes.push([1e20, 1e20, 1e20, 1e20]);
     boxes.push([-1e20, 0.5, 1e20, 0.5]); // zero height: meets boxes strictly around y = 0.5
     boxes.push([0.3, -1e300, 0.31, 1e300]);
     boxes.push([1e20, 1e20, 1e20 + 1e5, 1e20 + 1e5]);
-    let bounds = scan_boxes(&boxes, &Exec::serial()).unwrap();
-    let brute = Search {
-        boxes: &boxes,
-        bounds,
-        narrow: Narrow::default(),
-        method: Method::Brute,
-        max_pairs: None,
-    };
-    let want = find_pairs(&brute, &Exec::new(Some(2))).unwrap();
-    for method in [Method::Sweep, Method::Grid, Method::Quadtree] {
-        let s = Search { method, ..brute };
-        assert_eq!(
-            find_pairs(&s, &Exec::new(Some(2))).unwrap(),
-            want,
-            "{method:?}"
-        );
-    }
+    let want = find_pairs(&plain(&boxes, Method::Brute), &Exec::new(Some(2))).unwrap();
+    assert_methods(
+        &boxes,
+        &[Method::Sweep, Method::Grid, Method::Quadtree],
+        &want,
+    );
 }
