@@ -22,8 +22,13 @@ def find_pairs(
     categories: NDArray[np.uint64] | None = None,
     masks: NDArray[np.uint64] | None = None,
     workers: int | None = None,
+    max_pairs: int | None = None,
 ) -> NDArray[np.intp] | tuple[int, int]:
-    """Canonical pairs of ``(n, 4)`` boxes or ``(n, 3)`` circles, or ``(row, code)``."""
+    """Canonical pairs of ``(n, 4)`` boxes or ``(n, 3)`` circles, or ``(row, code)``.
+
+    Raises ``MemoryError`` naming the count when the pairs would not fit in
+    memory (or in ``max_pairs``, a limit for tests).
+    """
 
 def scan_boxes(
     boxes: _F64, workers: int | None = None
@@ -41,3 +46,7 @@ def morton_locate(
 ) -> tuple[_I64, _I64]: ...
 def circle_overlap(x1: float, y1: float, r1: float, x2: float, y2: float, r2: float) -> bool: ...
 def default_workers() -> int: ...
+def stages(
+    boxes: _F64, method_name: str, workers: int | None = None
+) -> tuple[list[tuple[str, float]], int]:
+    """Milliseconds of each stage of one box search, and the number of pairs."""

@@ -291,10 +291,12 @@ fn cells_of<V: View + ?Sized>(v: &V, m: usize) -> (Vec<usize>, Vec<u64>) {
     (first, ckeys)
 }
 
-/// Most entries on the ancestor stack at any point of the walk.
-fn max_stack(first: &[usize], ckeys: &[u64], depth: u32) -> usize {
+/// Most entries on the ancestor stack at any point of the walk, and the
+/// number of candidate tests the walk will make without its early stops (an
+/// upper bound of the pairs it can find).
+fn max_stack(first: &[usize], ckeys: &[u64], depth: u32) -> (usize, f64) {
     let mut stack: Vec<(u64, usize)> = Vec::with_capacity(depth as usize + 2);
-    let (mut size, mut most) = (0, 0);
+    let (mut size, mut most, mut tests) = (0, 0, 0.0);
     for (c, &ck) in ckeys.iter().enumerate() {
         let start = key::start(ck);
         while let Some(&(end, cnt)) = stack.last() {
@@ -305,12 +307,16 @@ fn max_stack(first: &[usize], ckeys: &[u64], depth: u32) -> usize {
             size -= cnt;
         }
         let cnt = first[c + 1] - first[c];
+        tests += cnt as f64 * ((cnt as f64 - 1.0) / 2.0 + size as f64);
         stack.push((start + (1u64 << (2 * (depth - key::level(ck)))), cnt));
         size += cnt;
         most = most.max(size);
     }
-    most
+    (most, tests)
 }
+
+/// Candidate tests from which a walk first checks that its pairs fit.
+const CHECK_FROM: f64 = 1e7;
 
 /// The walk over entries sorted by key: `(pairs, candidate tests)`.
 fn walk_sorted<V: View + ?Sized>(
@@ -347,7 +353,17 @@ fn walk_sorted<V: View + ?Sized>(
     });
     tick("gather");
     let (first, ckeys) = cells_of(v, m);
-    let most = max_stack(&first, &ckeys, grid.depth);
+    let (most, candidates) = max_stack(&first, &ckeys, grid.depth);
+    if candidates > CHECK_FROM && candidates > budget.limit() as f64 && narrow.is_trivial() {
+        // Could the pairs outgrow memory?  Count them first, in O(n log n).
+        let count = crate::count::box_pairs(boxes);
+        if count > budget.limit() {
+            scratch::give(ents);
+            scratch::give(first);
+            scratch::give(ckeys);
+            return (Err(TooMany(count)), 0);
+        }
+    }
     let nch = chunk_count(m, 1024, 256); // a few chunks per thread: balance
     let cb = balanced(&first, nch);
     let w = Walk {

@@ -18,6 +18,7 @@ pub mod bigint;
 pub mod brute;
 pub mod cells;
 pub mod check;
+pub mod count;
 pub mod grid;
 pub mod key;
 pub mod morton;

@@ -229,3 +229,22 @@ fn far_outliers_stay_exact() {
         &want,
     );
 }
+
+#[test]
+fn pairs_beyond_memory_are_counted_before_the_walk() {
+    // 60,000 identical boxes: 1,799,970,000 pairs; the grid and the quadtree
+    // count them in O(n log n) instead of testing every candidate
+    let boxes = vec![[1.0, 1.0, 2.0, 2.0]; 60_000];
+    for method in [Method::Grid, Method::Quadtree, Method::Auto] {
+        let s = Search {
+            max_pairs: Some(1_000_000),
+            ..plain(&boxes, method)
+        };
+        let got = find_pairs(&s, &Exec::new(Some(2)));
+        assert_eq!(
+            got,
+            Err(broadphase_core::pairs::TooMany(60_000 * 59_999 / 2)),
+            "{method:?}"
+        );
+    }
+}
