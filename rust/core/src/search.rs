@@ -121,9 +121,6 @@ pub fn typical_extent(boxes: &[[f64; 4]]) -> f64 {
 pub fn placement_bounds(boxes: &[[f64; 4]], bounds: [f64; 4]) -> [f64; 4] {
     let n = boxes.len();
     let step = (n / SAMPLE).max(1);
-    if step == 1 {
-        return bounds; // the sample is every box: its bounds are the bounds
-    }
     let m = n.div_ceil(step);
     let k = m / 512;
     let mut col = vec![0.0f64; m];
