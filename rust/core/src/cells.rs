@@ -256,7 +256,7 @@ pub fn find(
 
 /// A stage hook: called with the name of each stage as it ends (a
 /// benchmark's timer; a no-op otherwise).
-pub type Tick<'a> = &'a mut dyn FnMut(&'static str);
+pub type Tick<'a> = &'a mut (dyn FnMut(&'static str) + Send);
 
 /// Hint that `v` will be read soon (a no-op where the target has no hint).
 #[inline(always)]

@@ -114,6 +114,16 @@ impl Exec {
         self.pool.is_some()
     }
 
+    /// `f()` on a pool thread if parallel (the caller blocks, parked), else here.
+    ///
+    /// Steps inside `f` that use this executor run on the same pool.
+    pub fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
+        match &self.pool {
+            Some(p) => p.install(f),
+            None => f(),
+        }
+    }
+
     /// `f(0), ..., f(n - 1)`, in that order, computed in parallel if allowed.
     pub fn map<T: Send>(&self, n: usize, f: impl Fn(usize) -> T + Sync + Send) -> Vec<T> {
         match &self.pool {

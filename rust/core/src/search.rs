@@ -195,6 +195,9 @@ fn run_grid(s: &Search, budget: &Budget, ex: &Exec, tick: Tick) -> Result<Vec<is
     out
 }
 
+/// Objects from which a search runs on the pool as a whole.
+const WHOLE_ON_POOL: usize = 4096;
+
 /// Every colliding pair of the search, canonical, flat `[i0, j0, i1, j1, ...]`,
 /// or [`TooMany`] with their count when they would not fit in memory.
 pub fn find_pairs(s: &Search, ex: &Exec) -> Result<Vec<isize>, TooMany> {
@@ -213,7 +216,13 @@ pub fn find_pairs_with(s: &Search, ex: &Exec, tick: Tick) -> Result<Vec<isize>, 
         None => Budget::of_memory(),
     };
     crate::scratch::begin();
-    let out = run(s, &budget, ex, tick);
+    // The whole search runs on one pool thread (when the input is worth the
+    // pool): its serial stages then share the cores with the pool's other,
+    // idle, threads, instead of the calling thread competing with all of
+    // them while they wind down after each parallel stage.
+    let out = ex
+        .for_work(n, WHOLE_ON_POOL)
+        .install(|| run(s, &budget, ex, tick));
     crate::scratch::end();
     out
 }
