@@ -146,18 +146,13 @@ def circle_problem(xyr: np.ndarray, radii, row: int, code: int) -> str:
     return f"centers[{row}]: {'xy'[col]} is {xyr[row, col]}; expected finite numbers"
 
 
-def circles(centers, radii) -> tuple[np.ndarray, np.ndarray, tuple[float, float, float, float]]:
-    """Validated ``(x, y, r)`` rows, their outward-rounded boxes, and bounds."""
+def circles(centers, radii) -> tuple[np.ndarray, np.ndarray]:
+    """Validated ``(x, y, r)`` rows and their outward-rounded boxes."""
     xyr = circle_rows(centers, radii)
-    n = xyr.shape[0]
     bxs = _core.circle_boxes(xyr)
     if type(bxs) is tuple:
         raise ValueError(circle_problem(xyr, radii, *bxs))
-    if n:
-        bounds = (bxs[:, 0].min(), bxs[:, 1].min(), bxs[:, 2].max(), bxs[:, 3].max())
-    else:
-        bounds = (0.0, 0.0, 0.0, 0.0)
-    return xyr, bxs, bounds
+    return xyr, bxs
 
 
 def circle_rows(centers, radii) -> np.ndarray:

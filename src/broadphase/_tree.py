@@ -652,7 +652,7 @@ class LinearQuadtree:
                 np.full(n, _ALL_BITS, np.uint64) if m is None else m)
 
     def _circles(self, centers, radii):
-        xyr, bxs, _ = _cast.circles(centers, radii)
+        xyr, bxs = _cast.circles(centers, radii)
         return xyr, bxs
 
     def _narrow(self) -> tuple:

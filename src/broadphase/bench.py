@@ -97,7 +97,7 @@ class _Scene:
         self.step: Callable[[], None] = lambda: None  # advance one frame (moving only)
         if name in scenarios.CIRCLE_NAMES:
             c, r, g = scenarios.make_circles(name, n)
-            xyr, bxs, _ = _cast.circles(c, r)
+            xyr, bxs = _cast.circles(c, r)
             self.problem = lambda: Problem(bxs, xyr, g)
             self.calls = {m: (lambda m=m: find_circle_pairs(c, r, groups=g, method=m,
                                                             workers=workers)) for m in methods}

@@ -10,7 +10,7 @@
 use broadphase_core::check::{self, BadRow};
 use broadphase_core::pairs::TooMany;
 use broadphase_core::par::Exec;
-use broadphase_core::{morton, narrow, world, Filters, Method, Narrow, Search};
+use broadphase_core::{morton, world, Filters, Method, Narrow, Search};
 use numpy::ndarray::{Array1, Array2};
 use numpy::{IntoPyArray, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
@@ -47,9 +47,7 @@ fn ints<'a, T: numpy::Element>(
     match a {
         None => Ok(None),
         Some(a) => {
-            let s = a.as_slice().map_err(|_| {
-                PyTypeError::new_err(format!("{name}: expected a C-contiguous array"))
-            })?;
+            let s = slice(a, name)?;
             if s.len() != n {
                 return Err(PyValueError::new_err(format!(
                     "{name}: expected shape ({n},), found ({},)",
@@ -219,6 +217,15 @@ fn slice<'a, T: numpy::Element>(a: &'a PyReadonlyArray1<'_, T>, name: &str) -> P
         .map_err(|_| PyTypeError::new_err(format!("{name}: expected a C-contiguous array")))
 }
 
+/// `(levels, indices)` as two int64 arrays.
+fn levels_and_indices(
+    py: Python<'_>,
+    cells: impl Iterator<Item = (u32, u64)>,
+) -> PyResult<Py<PyAny>> {
+    let (lv, idx): (Vec<i64>, Vec<i64>) = cells.map(|(l, i)| (l as i64, i as i64)).unzip();
+    two_arrays(py, lv, idx)
+}
+
 /// The tuple `(a, b)` of two int64 arrays.
 fn two_arrays(py: Python<'_>, a: Vec<i64>, b: Vec<i64>) -> PyResult<Py<PyAny>> {
     let (a, b) = (
@@ -267,15 +274,11 @@ fn morton_cell_of(
     depth: u32,
 ) -> PyResult<Py<PyAny>> {
     let (a, b) = (slice(&code0, "code0")?, slice(&code1, "code1")?);
-    let (lv, idx): (Vec<i64>, Vec<i64>) = a
+    let cells = a
         .iter()
         .zip(b)
-        .map(|(&p, &q)| {
-            let (l, i) = morton::cell_of(p as u64, q as u64, depth);
-            (l as i64, i as i64)
-        })
-        .unzip();
-    two_arrays(py, lv, idx)
+        .map(|(&p, &q)| morton::cell_of(p as u64, q as u64, depth));
+    levels_and_indices(py, cells)
 }
 
 /// The seeds' cell of each (valid) box: `(levels, indices)`.
@@ -287,32 +290,13 @@ fn morton_locate(
     depth: u32,
 ) -> PyResult<Py<PyAny>> {
     let b = rows::<4>(&boxes, "boxes")?;
-    let g = world::Grid {
-        x0: bounds[0],
-        y0: bounds[1],
-        sx: world::scale(
-            world::half_span(bounds[0], bounds[2]),
-            (depth as f64).exp2(),
-        ),
-        sy: world::scale(
-            world::half_span(bounds[1], bounds[3]),
-            (depth as f64).exp2(),
-        ),
-        depth,
-    };
-    let (lv, idx): (Vec<i64>, Vec<i64>) = b
-        .iter()
-        .map(|bx| {
-            let [ix0, iy0, ix1, iy1] = g.cells_of(bx);
-            let (l, i) = morton::cell_of(
-                morton::encode(ix0 as u64, iy0 as u64),
-                morton::encode(ix1 as u64, iy1 as u64),
-                depth,
-            );
-            (l as i64, i as i64)
-        })
-        .unzip();
-    two_arrays(py, lv, idx)
+    let g = world::Grid::over(bounds, depth);
+    let cells = b.iter().map(|bx| {
+        let [ix0, iy0, ix1, iy1] = g.cells_of(bx);
+        let c0 = morton::encode(ix0 as u64, iy0 as u64);
+        morton::cell_of(c0, morton::encode(ix1 as u64, iy1 as u64), depth)
+    });
+    levels_and_indices(py, cells)
 }
 
 /// Milliseconds of each stage of one box search (`benchmarks/stages.py`).
@@ -356,18 +340,6 @@ fn stages(
     out.map_err(PyValueError::new_err)
 }
 
-/// Exact circle test, for tests of the predicate from Python.
-#[pyfunction]
-fn circle_overlap(x1: f64, y1: f64, r1: f64, x2: f64, y2: f64, r2: f64) -> bool {
-    narrow::circle_overlap(x1, y1, r1, x2, y2, r2)
-}
-
-/// Threads a call with `workers=None` uses.
-#[pyfunction]
-fn default_workers() -> usize {
-    broadphase_core::par::available_threads()
-}
-
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(find_pairs, m)?)?;
@@ -377,9 +349,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(morton_decode, m)?)?;
     m.add_function(wrap_pyfunction!(morton_cell_of, m)?)?;
     m.add_function(wrap_pyfunction!(morton_locate, m)?)?;
-    m.add_function(wrap_pyfunction!(circle_overlap, m)?)?;
     m.add_function(wrap_pyfunction!(stages, m)?)?;
-    m.add_function(wrap_pyfunction!(default_workers, m)?)?;
     m.add("NOT_FINITE", check::Problem::NotFinite as u8)?;
     m.add("X_REVERSED", check::Problem::XReversed as u8)?;
     m.add("Y_REVERSED", check::Problem::YReversed as u8)?;

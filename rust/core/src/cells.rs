@@ -80,7 +80,7 @@ impl Placement {
 
 /// One entry of a box in a cell, in walk order.
 #[derive(Clone, Copy, Debug, Default)]
-struct Ent {
+pub(crate) struct Ent {
     /// The box.
     b: [f64; 4],
     /// Integer min corner of the box (for the reference point).
@@ -334,7 +334,6 @@ fn walk_sorted<V: View + ?Sized>(
     }
     let ex = ex.for_work(m, 1 << 13);
     let top = grid.top() as u64;
-    scratch::register::<Ent>();
     let mut ents: Vec<Ent> = scratch::take(m);
     ex.collect_into(&mut ents, m, 1 << 14, |e| {
         // the boxes come in random order: ask for one a few entries ahead

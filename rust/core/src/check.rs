@@ -111,39 +111,32 @@ pub fn circle_boxes(circles: &[[f64; 3]], ex: &Exec) -> Result<Vec<[f64; 4]>, Ba
     let bounds = even_bounds(n, nch);
     let ex = ex.for_work(n, 2 * CHUNK);
     let mut out = crate::scratch::filled(n, [0.0f64; 4]);
-    let bad = std::sync::Mutex::new(Vec::new());
-    ex.chunks_mut(&mut out, &bounds, |c, lo, part| {
+    // each chunk: its first bad row, if any
+    let bad = ex.chunks_mut(&mut out, &bounds, |_, lo, part| {
         for (t, b) in part.iter_mut().enumerate() {
             let [x, y, r] = circles[lo + t];
             let problem = if !(x.is_finite() && y.is_finite() && r.is_finite()) {
-                Some(Problem::NotFinite)
+                Problem::NotFinite
             } else if r < 0.0 {
-                Some(Problem::NegativeRadius)
+                Problem::NegativeRadius
             } else {
-                None
+                *b = [
+                    (x - r).next_down(),
+                    (y - r).next_down(),
+                    (x + r).next_up(),
+                    (y + r).next_up(),
+                ];
+                continue;
             };
-            if let Some(problem) = problem {
-                bad.lock().unwrap_or_else(|e| e.into_inner()).push((
-                    c,
-                    BadRow {
-                        row: lo + t,
-                        problem,
-                    },
-                ));
-                return;
-            }
-            *b = [
-                (x - r).next_down(),
-                (y - r).next_down(),
-                (x + r).next_up(),
-                (y + r).next_up(),
-            ];
+            return Some(BadRow {
+                row: lo + t,
+                problem,
+            });
         }
+        None
     });
-    let mut bad = bad.into_inner().unwrap_or_else(|e| e.into_inner());
-    bad.sort_by_key(|(c, _)| *c);
-    match bad.first() {
-        Some((_, b)) => Err(*b),
+    match first_bad(bad.into_iter()) {
+        Some(b) => Err(b),
         None => Ok(out),
     }
 }

@@ -20,16 +20,3 @@ pub fn pairs(boxes: &[[f64; 4]], narrow: &Narrow) -> Vec<(usize, usize)> {
     }
     out
 }
-
-/// Every pair with one box from each set, `(index in a, index in b)`, sorted.
-pub fn pairs_between(a: &[[f64; 4]], b: &[[f64; 4]]) -> Vec<(usize, usize)> {
-    let mut out = Vec::new();
-    for (i, ba) in a.iter().enumerate() {
-        for (j, bb) in b.iter().enumerate() {
-            if boxes_overlap(ba, bb) {
-                out.push((i, j));
-            }
-        }
-    }
-    out
-}

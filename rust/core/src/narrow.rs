@@ -237,22 +237,6 @@ impl Narrow<'_> {
     }
 }
 
-/// Exact: the box point closest to the centre lies strictly inside the circle.
-///
-/// The closest point is the centre clamped to the box, made of existing
-/// coordinates (no rounding), so the circle test against a radius-0 circle
-/// there is the exact answer.
-pub fn box_circle_overlap(b: &[f64; 4], cx: f64, cy: f64, r: f64) -> bool {
-    circle_overlap(
-        cx,
-        cy,
-        r,
-        cx.max(b[0]).min(b[2]),
-        cy.max(b[1]).min(b[3]),
-        0.0,
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -296,17 +280,6 @@ mod tests {
             let want = d2 < (r1 + r2).pow(2);
             prop_assert_eq!(circle_overlap(f(x1), f(y1), f(r1), f(x2), f(y2), f(r2)), want);
             prop_assert_eq!(exact_overlap(f(x1), f(y1), f(r1), f(x2), f(y2), f(r2)), want);
-        }
-
-        #[test]
-        fn box_circle_matches_distance(bx in -50i64..50, by in -50i64..50, w in 0i64..20,
-                                      h in 0i64..20, cx in -80i64..80, cy in -80i64..80,
-                                      r in 0i64..40) {
-            let b = [bx as f64, by as f64, (bx + w) as f64, (by + h) as f64];
-            let px = cx.clamp(bx, bx + w);
-            let py = cy.clamp(by, by + h);
-            let want = (px - cx).pow(2) + (py - cy).pow(2) < r * r;
-            prop_assert_eq!(box_circle_overlap(&b, cx as f64, cy as f64, r as f64), want);
         }
     }
 

@@ -132,23 +132,8 @@ impl Exec {
         }
     }
 
-    /// `[f(0), ..., f(n - 1)]`, written straight into the result (no
-    /// initialising pass), in pieces of at least `grain` if parallel.
-    pub fn collect<T: Send>(
-        &self,
-        n: usize,
-        grain: usize,
-        f: impl Fn(usize) -> T + Sync + Send,
-    ) -> Vec<T> {
-        match &self.pool {
-            Some(p) if n >= 2 * grain => {
-                p.install(|| (0..n).into_par_iter().with_min_len(grain).map(&f).collect())
-            }
-            _ => (0..n).map(f).collect(),
-        }
-    }
-
-    /// [`Exec::collect`] into `out` (cleared first, its capacity reused).
+    /// `[f(0), ..., f(n - 1)]` into `out` (cleared first, its capacity
+    /// reused), written straight in, in pieces of at least `grain` if parallel.
     pub fn collect_into<T: Send>(
         &self,
         out: &mut Vec<T>,
@@ -172,24 +157,36 @@ impl Exec {
     }
 
     /// `f(c, parts[c])` for every part, in parallel if allowed.
-    pub fn each<P: Send>(&self, parts: Vec<P>, f: impl Fn(usize, P) + Sync + Send) {
+    pub fn each<P: Send, R: Send>(
+        &self,
+        parts: Vec<P>,
+        f: impl Fn(usize, P) -> R + Sync + Send,
+    ) -> Vec<R> {
         match &self.pool {
-            Some(p) if parts.len() > 1 => {
-                p.install(|| parts.into_par_iter().enumerate().for_each(|(c, s)| f(c, s)))
-            }
-            _ => parts.into_iter().enumerate().for_each(|(c, s)| f(c, s)),
+            Some(p) if parts.len() > 1 => p.install(|| {
+                parts
+                    .into_par_iter()
+                    .enumerate()
+                    .map(|(c, s)| f(c, s))
+                    .collect()
+            }),
+            _ => parts
+                .into_iter()
+                .enumerate()
+                .map(|(c, s)| f(c, s))
+                .collect(),
         }
     }
 
     /// `f(c, lo, data[lo..hi])` for every chunk `lo..hi` of `bounds`.
-    pub fn chunks_mut<T: Send>(
+    pub fn chunks_mut<T: Send, R: Send>(
         &self,
         data: &mut [T],
         bounds: &[usize],
-        f: impl Fn(usize, usize, &mut [T]) + Sync + Send,
-    ) {
+        f: impl Fn(usize, usize, &mut [T]) -> R + Sync + Send,
+    ) -> Vec<R> {
         let parts = split_at_bounds(data, bounds);
-        self.each(parts, |c, s| f(c, bounds[c], s));
+        self.each(parts, |c, s| f(c, bounds[c], s))
     }
 }
 

@@ -192,27 +192,9 @@ fn evict_stale(epoch: u64) {
     drop_older::<f64>(epoch);
     drop_older::<[f64; 4]>(epoch);
     drop_older::<(u64, u32)>(epoch);
-    for evict in EXTRA.lock().unwrap_or_else(|e| e.into_inner()).iter() {
-        evict(epoch);
-    }
-}
-
-/// Evictors of pools declared outside this module (see [`register`]).
-static EXTRA: Mutex<Vec<fn(u64)>> = Mutex::new(Vec::new());
-
-/// Make the pool of a type declared elsewhere (with [`Pooled`]) take part
-/// in the eviction of stale buffers and in [`release`].
-pub fn register<T: Pooled>() {
-    let mut extra = EXTRA.lock().unwrap_or_else(|e| e.into_inner());
-    let f: fn(u64) = drop_older::<T>;
-    if !extra.contains(&f) {
-        extra.push(f);
-    }
-}
-
-/// Free every kept buffer.
-pub fn release() {
-    evict_stale(u64::MAX);
+    drop_older::<crate::cells::Ent>(epoch);
+    #[cfg(test)]
+    drop_older::<i16>(epoch);
 }
 
 /// Give the allocator's free memory back to the system.
@@ -261,7 +243,6 @@ mod tests {
         assert!(i16::pool().lock().unwrap().len() <= MAX_BUFFERS);
         assert!(kept_bytes() <= MAX_BYTES);
         // a new search: the old buffers are stale, the new one displaces them
-        register::<i16>();
         begin();
         give(Vec::<i16>::with_capacity(MAX_BYTES / 2 - 4096));
         let pool = i16::pool().lock().unwrap();

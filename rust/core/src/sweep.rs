@@ -60,12 +60,10 @@ pub fn find(
             .map(|(k, b)| (quantize(b[axis], origin, sc, top), k as u32)),
     );
     let recs = radix::sort(recs, 0, bits, ex);
-    let skeys: Vec<u64> = recs.iter().map(|r| r.0).collect();
-    let order: Vec<u32> = recs.iter().map(|r| r.1).collect();
-    scratch::give(recs);
-    let sorted: Vec<([f64; 4], u64)> = order
+    // each box, in sweep order, with its quantized high edge
+    let sorted: Vec<([f64; 4], u64)> = recs
         .iter()
-        .map(|&k| {
+        .map(|&(_, k)| {
             let b = boxes[k as usize];
             (b, quantize(b[axis + 2], origin, sc, top))
         })
@@ -73,43 +71,41 @@ pub fn find(
     let nch = chunk_count(n, 1 << 12, 256);
     let cb = even_bounds(n, nch);
     let sw = Sweep {
-        skeys: &skeys,
-        order: &order,
+        recs: &recs,
         sorted: &sorted,
         narrow,
-        budget,
     };
     let chunks = ex.for_work(n, 1 << 13).map(nch, |c| {
         if narrow.is_trivial() {
-            sw.chunk::<true>(cb[c], cb[c + 1])
+            sw.chunk::<true>(budget, cb[c], cb[c + 1])
         } else {
-            sw.chunk::<false>(cb[c], cb[c + 1])
+            sw.chunk::<false>(budget, cb[c], cb[c + 1])
         }
     });
+    scratch::give(recs);
     Ok(canonical(&finish(chunks)?, n, ex))
 }
 
 struct Sweep<'a> {
-    skeys: &'a [u64],
-    order: &'a [u32],
+    /// `(key, box)` in sweep order.
+    recs: &'a [(u64, u32)],
     sorted: &'a [([f64; 4], u64)],
     narrow: &'a Narrow<'a>,
-    budget: &'a Budget,
 }
 
-impl<'a> Sweep<'a> {
+impl Sweep<'_> {
     /// Sweep from the sorted positions `lo..hi`; `T`: the narrow phase is trivial.
-    fn chunk<const T: bool>(&self, lo: usize, hi: usize) -> Sink<'a> {
-        let mut out = Sink::new(self.budget);
-        let n = self.skeys.len();
+    fn chunk<'b, const T: bool>(&self, budget: &'b Budget, lo: usize, hi: usize) -> Sink<'b> {
+        let mut out = Sink::new(budget);
+        let n = self.recs.len();
         for a in lo..hi {
             let (ba, top) = &self.sorted[a];
-            let oa = self.order[a];
+            let oa = self.recs[a].1;
             for b in a + 1..n {
-                if self.skeys[b] > *top {
+                let (key, ob) = self.recs[b];
+                if key > *top {
                     break;
                 }
-                let ob = self.order[b];
                 let keep = boxes_overlap(ba, &self.sorted[b].0);
                 out.emit(
                     self.narrow.judge::<T>(keep, oa as usize, ob as usize),

@@ -77,6 +77,18 @@ impl Grid {
         }
     }
 
+    /// Cells over `bounds`, each axis scaled to its own span (oblong cells).
+    pub fn over(bounds: [f64; 4], depth: u32) -> Grid {
+        let cells = (depth as f64).exp2();
+        Grid {
+            x0: bounds[0],
+            y0: bounds[1],
+            sx: scale(half_span(bounds[0], bounds[2]), cells),
+            sy: scale(half_span(bounds[1], bounds[3]), cells),
+            depth,
+        }
+    }
+
     /// Last cell coordinate, `2^depth - 1`.
     #[inline(always)]
     pub fn top(&self) -> u32 {
