@@ -21,6 +21,7 @@ __all__ = ["METHODS", "find_pairs", "find_circle_pairs", "find_pairs_between"]
 METHODS: tuple[str, ...] = ("brute", "sweep", "grid", "quadtree")
 _CHOICES = ("auto",) + METHODS
 _MAX_OBJECTS = 2**31 - 1  # pair slices hold object indices in 32 bits
+_FLOAT64 = np.dtype(np.float64)
 
 
 def _empty() -> NDArray[np.intp]:
@@ -92,13 +93,21 @@ def find_pairs(
     >>> bp.find_pairs([[0, 0, 2, 2], [1, 1, 3, 3]], groups=[7, 7]).tolist()
     []
     """
-    nthreads = _cast.workers(workers)
-    arr = _cast.rows(boxes, "boxes", 4, "minx, miny, maxx, maxy")
-    n = arr.shape[0]
-    method = _cast.method(method, _CHOICES)
-    filters = _filters(n, groups, categories, masks)
-    _count(n, "boxes")
-    out = _core.find_pairs(arr, method, workers=nthreads, **filters)
+    if (type(boxes) is np.ndarray and boxes.dtype == _FLOAT64 and boxes.ndim == 2
+            and boxes.shape[1] == 4 and boxes.shape[0] <= _MAX_OBJECTS
+            and boxes.flags.c_contiguous and boxes.flags.aligned and type(method) is str
+            and method in _CHOICES and groups is None and categories is None and masks is None
+            and workers is None):
+        # the common call, already in the form the core reads: the same checks, inline
+        arr, out = boxes, _core.find_pairs(boxes, method)
+    else:
+        nthreads = _cast.workers(workers)
+        arr = _cast.rows(boxes, "boxes", 4, "minx, miny, maxx, maxy")
+        n = arr.shape[0]
+        method = _cast.method(method, _CHOICES)
+        filters = _filters(n, groups, categories, masks)
+        _count(n, "boxes")
+        out = _core.find_pairs(arr, method, workers=nthreads, **filters)
     if type(out) is tuple:
         raise ValueError(_cast.box_problem(arr, "boxes", *out))
     return out

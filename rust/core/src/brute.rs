@@ -6,7 +6,7 @@
 //! canonical order, so no sort follows.  Small inputs (a game's few hundred
 //! sprites, every frame) run serially on the calling thread.
 
-use crate::narrow::Narrow;
+use crate::narrow::{overlap_mask, Narrow};
 use crate::pairs::{concatenate, finish, Budget, Sink, TooMany};
 use crate::par::{balanced, chunk_count, Exec};
 
@@ -45,9 +45,8 @@ pub fn find(
 
 /// Rows `lo..hi` against every later box; `T`: the narrow phase is trivial.
 ///
-/// The box tests of a row run in blocks of 64 into a bit mask (compares the
-/// compiler can vectorise, no branch), and only the set bits, the few
-/// overlapping boxes, go on to the narrow phase and the output.
+/// The box tests of a row run in blocks of 64 ([`overlap_mask`]), and only
+/// the set bits go on to the narrow phase and the output.
 fn rows<'a, const T: bool>(
     cols: &[Vec<f64>; 4],
     narrow: &Narrow,
@@ -59,16 +58,13 @@ fn rows<'a, const T: bool>(
     let [x0, y0, x1, y1] = cols;
     let n = x0.len();
     for i in lo..hi {
-        let (ax0, ay0, ax1, ay1) = (x0[i], y0[i], x1[i], y1[i]);
+        let a = [x0[i], y0[i], x1[i], y1[i]];
         let mut j0 = i + 1;
         while j0 < n {
             let j1 = (j0 + 64).min(n);
-            let mut mask = 0u64;
-            let (bx0, by0, bx1, by1) = (&x0[j0..j1], &y0[j0..j1], &x1[j0..j1], &y1[j0..j1]);
-            for t in 0..j1 - j0 {
-                let keep = (ax0 < bx1[t]) & (bx0[t] < ax1) & (ay0 < by1[t]) & (by0[t] < ay1);
-                mask |= (keep as u64) << t;
-            }
+            let r = j0..j1;
+            let mut mask =
+                overlap_mask(&a, [&x0[r.clone()], &y0[r.clone()], &x1[r.clone()], &y1[r]]);
             while mask != 0 {
                 let j = j0 + mask.trailing_zeros() as usize;
                 mask &= mask - 1;

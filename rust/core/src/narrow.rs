@@ -43,6 +43,30 @@ pub fn boxes_overlap(a: &[f64; 4], b: &[f64; 4]) -> bool {
 }
 
 /// Knuth's TwoSum: `s + e == a + b` exactly (no overflow assumed).
+/// Boxes as four coordinate columns, `minx, miny, maxx, maxy` (the layout
+/// whose box tests [`overlap_mask`] runs in blocks).
+pub type Columns<'a> = [&'a [f64]; 4];
+
+/// Bit `t` set when box `a` strictly overlaps box `t` of the columns (at
+/// most 64 rows).
+///
+/// The same four comparisons as [`boxes_overlap`], over contiguous columns
+/// and into a mask with no branch, which the compiler vectorises; callers
+/// then visit only the set bits, the few overlapping boxes.
+#[inline(always)]
+pub fn overlap_mask(a: &[f64; 4], cols: Columns) -> u64 {
+    let [x0, y0, x1, y1] = cols;
+    let len = x0.len();
+    debug_assert!(len <= 64 && y0.len() == len && x1.len() == len && y1.len() == len);
+    let (y0, x1, y1) = (&y0[..len], &x1[..len], &y1[..len]);
+    let mut mask = 0u64;
+    for t in 0..len {
+        let keep = (a[0] < x1[t]) & (x0[t] < a[2]) & (a[1] < y1[t]) & (y0[t] < a[3]);
+        mask |= (keep as u64) << t;
+    }
+    mask
+}
+
 #[inline(always)]
 fn two_sum(a: f64, b: f64) -> (f64, f64) {
     let s = a + b;
@@ -137,6 +161,10 @@ pub fn circle_overlap(x1: f64, y1: f64, r1: f64, x2: f64, y2: f64, r2: f64) -> b
         }
     } else if s == 0.0 {
         return false; // two points (zero radii) never overlap
+    } else if dx == 0.0 && dy == 0.0 {
+        // One centre (a float difference is zero only for equal operands): they
+        // overlap as `s > 0`. Common where objects spawn at one point.
+        return true;
     }
     exact_overlap(x1, y1, r1, x2, y2, r2)
 }
@@ -209,7 +237,7 @@ impl Narrow<'_> {
     }
 
     /// Whether the pair `(i, j)`, whose boxes strictly overlap, collides.
-    #[inline]
+    #[inline(always)]
     pub fn accept(&self, i: usize, j: usize) -> bool {
         if !self.filters.pass(i, j) {
             return false;
@@ -264,6 +292,19 @@ mod tests {
             0.2
         ));
         assert!(circle_overlap(1e-300, 0.0, 1e300, 0.0, 0.0, 0.0));
+    }
+
+    #[test]
+    fn one_centre_overlaps_unless_both_radii_are_zero() {
+        for v in [0.0, -0.0, 1e-320, 3.5, -1e300, f64::MAX] {
+            assert!(circle_overlap(v, v, 4.0, v, v, 0.0));
+            assert!(circle_overlap(v, -v, 5e-324, v, -v, 0.0));
+            assert!(!circle_overlap(v, v, 0.0, v, v, 0.0));
+        }
+        // nearly one centre: the difference is a subnormal, still not zero
+        assert!(!circle_overlap(0.0, 0.0, 0.0, 5e-324, 0.0, 0.0));
+        assert!(circle_overlap(0.0, 0.0, 5e-324, 5e-324, 0.0, 5e-324));
+        assert!(!circle_overlap(0.0, 0.0, 5e-324, 1e-323, 0.0, 0.0));
     }
 
     proptest! {

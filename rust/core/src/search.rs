@@ -123,11 +123,14 @@ pub fn placement_bounds(boxes: &[[f64; 4]], bounds: [f64; 4]) -> [f64; 4] {
     let step = (n / SAMPLE).max(1);
     let m = n.div_ceil(step);
     let k = m / 512;
-    let mut col = vec![0.0f64; m];
+    let mut col = Vec::new();
     let mut pick = |t: usize, from_top: bool| -> f64 {
-        for (c, b) in col.iter_mut().zip(boxes.iter().step_by(step)) {
-            *c = b[t];
+        let vals = boxes.iter().step_by(step).map(|b| b[t]);
+        if k < FEW {
+            return few_extreme(vals, k, from_top);
         }
+        col.clear();
+        col.extend(vals);
         let at = if from_top { m - 1 - k } else { k };
         *col.select_nth_unstable_by(at, f64::total_cmp).1
     };
@@ -139,6 +142,34 @@ pub fn placement_bounds(boxes: &[[f64; 4]], bounds: [f64; 4]) -> [f64; 4] {
         x1.min(bounds[2]),
         y1.min(bounds[3]),
     ]
+}
+
+/// Below this many values cut per side, [`few_extreme`] beats a selection.
+const FEW: usize = 8;
+
+/// The value `k` places from the low end of `vals` (from the high end with
+/// `from_top`) in `f64::total_cmp` order, for `k < FEW`: one pass keeping
+/// the `k + 1` most extreme values seen, sorted.
+fn few_extreme(vals: impl Iterator<Item = f64>, k: usize, from_top: bool) -> f64 {
+    debug_assert!(k < FEW);
+    // negated, the high end is the low end: total order reverses exactly
+    let sign = if from_top { -1.0 } else { 1.0 };
+    let mut best = [0.0f64; FEW];
+    let mut len = 0;
+    for v in vals.map(|v| v * sign) {
+        if len > k && v.total_cmp(&best[k]).is_ge() {
+            continue;
+        }
+        // insert v into best[..len], dropping what falls past index k
+        let mut w = len.min(k);
+        while w > 0 && v.total_cmp(&best[w - 1]).is_lt() {
+            best[w] = best[w - 1];
+            w -= 1;
+        }
+        best[w] = v;
+        len = (len + 1).min(k + 1);
+    }
+    best[k] * sign
 }
 
 fn half(bounds: [f64; 4]) -> f64 {
@@ -248,6 +279,34 @@ fn run(s: &Search, budget: &Budget, ex: &Exec, tick: Tick) -> Result<Vec<isize>,
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn few_extreme_is_a_selection() {
+        let vals = [
+            3.0,
+            -0.0,
+            0.0,
+            7.0,
+            -2.0,
+            7.0,
+            f64::INFINITY,
+            1.5,
+            -2.0,
+            5.0,
+        ];
+        let mut sorted = vals.to_vec();
+        sorted.sort_by(f64::total_cmp);
+        for k in 0..FEW {
+            let lo = few_extreme(vals.iter().copied(), k, false);
+            let hi = few_extreme(vals.iter().copied(), k, true);
+            assert_eq!(lo.to_bits(), sorted[k].to_bits(), "k = {k}");
+            assert_eq!(
+                hi.to_bits(),
+                sorted[vals.len() - 1 - k].to_bits(),
+                "k = {k}"
+            );
+        }
+    }
 
     #[test]
     fn median_like_numpy() {

@@ -60,19 +60,22 @@ pub fn find(
             .map(|(k, b)| (quantize(b[axis], origin, sc, top), k as u32)),
     );
     let recs = radix::sort(recs, 0, bits, ex);
-    // each box, in sweep order, with its quantized high edge
-    let sorted: Vec<([f64; 4], u64)> = recs
-        .iter()
-        .map(|&(_, k)| {
-            let b = boxes[k as usize];
-            (b, quantize(b[axis + 2], origin, sc, top))
-        })
-        .collect();
+    // each box in sweep order next to its key: the inner loop reads one stream
+    let mut sorted: Vec<Rec> = scratch::take(n);
+    sorted.extend(recs.iter().map(|&(key, k)| Rec {
+        key,
+        b: boxes[k as usize],
+        id: k,
+    }));
+    scratch::give(recs);
     let nch = chunk_count(n, 1 << 12, 256);
     let cb = even_bounds(n, nch);
     let sw = Sweep {
-        recs: &recs,
         sorted: &sorted,
+        hi: axis + 2,
+        origin,
+        sc,
+        top,
         narrow,
     };
     let chunks = ex.for_work(n, 1 << 13).map(nch, |c| {
@@ -82,35 +85,50 @@ pub fn find(
             sw.chunk::<false>(budget, cb[c], cb[c + 1])
         }
     });
-    scratch::give(recs);
+    scratch::give(sorted);
     Ok(canonical(&finish(chunks)?, n, ex))
 }
 
+/// A box in sweep order: its quantized low edge on the sweep axis, the box,
+/// its row.
+#[derive(Clone, Copy, Debug)]
+pub struct Rec {
+    key: u64,
+    b: [f64; 4],
+    id: u32,
+}
+
+scratch::pooled!(Rec);
+
 struct Sweep<'a> {
-    /// `(key, box)` in sweep order.
-    recs: &'a [(u64, u32)],
-    sorted: &'a [([f64; 4], u64)],
+    sorted: &'a [Rec],
+    /// Column of the high edge on the sweep axis, and its quantization.
+    hi: usize,
+    origin: f64,
+    sc: f64,
+    top: u64,
     narrow: &'a Narrow<'a>,
 }
 
 impl Sweep<'_> {
     /// Sweep from the sorted positions `lo..hi`; `T`: the narrow phase is trivial.
+    ///
+    /// Box `a` meets the run of boxes after it whose key is not past the
+    /// quantized high edge of `a` (the module's proof); the run ends at the
+    /// first key above it.
     fn chunk<'b, const T: bool>(&self, budget: &'b Budget, lo: usize, hi: usize) -> Sink<'b> {
         let mut out = Sink::new(budget);
-        let n = self.recs.len();
-        for a in lo..hi {
-            let (ba, top) = &self.sorted[a];
-            let oa = self.recs[a].1;
-            for b in a + 1..n {
-                let (key, ob) = self.recs[b];
-                if key > *top {
+        for (a, ra) in self.sorted[lo..hi].iter().enumerate() {
+            let top = quantize(ra.b[self.hi], self.origin, self.sc, self.top);
+            for rb in &self.sorted[lo + a + 1..] {
+                if rb.key > top {
                     break;
                 }
-                let keep = boxes_overlap(ba, &self.sorted[b].0);
+                let keep = boxes_overlap(&ra.b, &rb.b);
                 out.emit(
-                    self.narrow.judge::<T>(keep, oa as usize, ob as usize),
-                    oa,
-                    ob,
+                    self.narrow.judge::<T>(keep, ra.id as usize, rb.id as usize),
+                    ra.id,
+                    rb.id,
                 );
             }
         }
