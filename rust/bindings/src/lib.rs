@@ -10,7 +10,7 @@
 use broadphase_core::check::{self, BadRow};
 use broadphase_core::pairs::TooMany;
 use broadphase_core::par::Exec;
-use broadphase_core::{morton, world, Filters, Method, Narrow, Search};
+use broadphase_core::{morton, world, Filters, Method, Narrow, Search, Shapes};
 use numpy::ndarray::{Array1, Array2};
 use numpy::{IntoPyArray, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
@@ -166,7 +166,7 @@ fn find_pairs(
             boxes,
             bounds,
             narrow: Narrow {
-                circles: circ,
+                shapes: circ.map_or(Shapes::Boxes, Shapes::Circles),
                 filters,
             },
             method,

@@ -31,7 +31,8 @@ pub mod radix;
 pub mod scratch;
 pub mod search;
 pub mod sweep;
+pub mod tree;
 pub mod world;
 
-pub use narrow::{Filters, Narrow};
+pub use narrow::{Filters, Narrow, Shapes};
 pub use search::{find_pairs, find_pairs_with, Method, Search};

@@ -219,12 +219,48 @@ impl Filters<'_> {
     }
 }
 
+/// Shape code of a box in [`Shapes::Mixed`] (the tree's object kinds).
+pub const BOX: u8 = 0;
+/// Shape code of a circle in [`Shapes::Mixed`].
+pub const CIRCLE: u8 = 1;
+
+/// What the objects are, beyond their boxes.
+#[derive(Clone, Copy, Debug, Default)]
+pub enum Shapes<'a> {
+    /// Every object is its box.
+    #[default]
+    Boxes,
+    /// Every object is a circle, rows of `x, y, r` (its box is the circle's
+    /// outward-rounded bounding box).
+    Circles(&'a [[f64; 3]]),
+    /// Object `k` is a circle (row `circles[k]`) when `kinds[k] == CIRCLE`,
+    /// else the box `boxes[k]`.
+    Mixed {
+        /// [`BOX`] or [`CIRCLE`] per object.
+        kinds: &'a [u8],
+        /// `x, y, r` of the circles (other rows are not read).
+        circles: &'a [[f64; 3]],
+        /// The boxes.
+        boxes: &'a [[f64; 4]],
+    },
+}
+
+/// Exact: the point of the box closest to the centre lies strictly inside
+/// the circle.  That point is the centre clamped to the box, made of
+/// existing coordinates (no rounding), so the circle test against a circle
+/// of radius 0 there is the exact answer.
+#[inline]
+pub fn box_circle_overlap(b: &[f64; 4], c: &[f64; 3]) -> bool {
+    let px = c[0].max(b[0]).min(b[2]);
+    let py = c[1].max(b[1]).min(b[3]);
+    circle_overlap(c[0], c[1], c[2], px, py, 0.0)
+}
+
 /// Everything after the box test: filters, then the exact shape test.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Narrow<'a> {
-    /// `Some(rows of x, y, r)` when every object is a circle (its box then is
-    /// the circle's outward-rounded bounding box).
-    pub circles: Option<&'a [[f64; 3]]>,
+    /// The objects' shapes.
+    pub shapes: Shapes<'a>,
     /// The pair filters.
     pub filters: Filters<'a>,
 }
@@ -233,21 +269,37 @@ impl Narrow<'_> {
     /// Whether the box test alone decides (plain boxes, no filters).
     #[inline(always)]
     pub fn is_trivial(&self) -> bool {
-        self.circles.is_none() && self.filters.is_empty()
+        matches!(self.shapes, Shapes::Boxes) && self.filters.is_empty()
     }
 
     /// Whether the pair `(i, j)`, whose boxes strictly overlap, collides.
     #[inline(always)]
     pub fn accept(&self, i: usize, j: usize) -> bool {
-        if !self.filters.pass(i, j) {
-            return false;
-        }
-        match self.circles {
-            Some(c) => {
+        self.filters.pass(i, j) && self.shapes_meet(i, j)
+    }
+
+    /// The exact shape test of `(i, j)`, whose boxes strictly overlap.
+    #[inline(always)]
+    pub fn shapes_meet(&self, i: usize, j: usize) -> bool {
+        match self.shapes {
+            Shapes::Boxes => true,
+            Shapes::Circles(c) => {
                 let (a, b) = (c[i], c[j]);
                 circle_overlap(a[0], a[1], a[2], b[0], b[1], b[2])
             }
-            None => true,
+            Shapes::Mixed {
+                kinds,
+                circles,
+                boxes,
+            } => match (kinds[i] == CIRCLE, kinds[j] == CIRCLE) {
+                (false, false) => true,
+                (true, true) => {
+                    let (a, b) = (circles[i], circles[j]);
+                    circle_overlap(a[0], a[1], a[2], b[0], b[1], b[2])
+                }
+                (true, false) => box_circle_overlap(&boxes[j], &circles[i]),
+                (false, true) => box_circle_overlap(&boxes[i], &circles[j]),
+            },
         }
     }
 

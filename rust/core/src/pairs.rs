@@ -188,7 +188,7 @@ pub fn canonical(chunks: &[Pairs], n: usize, ex: &Exec) -> Vec<isize> {
         return Vec::new();
     }
     let ex = ex.for_work(k, 1 << 15);
-    if n <= SMALL || !ex.is_parallel() && n <= 4 * SMALL {
+    if n <= SMALL {
         // one bucket: rows straight from the chunks' buffers
         let mut out = scratch::zeroed_result(2 * k);
         let srcs: Vec<&[u64]> = chunks.iter().map(Vec::as_slice).collect();

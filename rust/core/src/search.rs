@@ -196,34 +196,57 @@ pub fn grid_depth(boxes: &[[f64; 4]], half: f64) -> u32 {
     (key::MAX_DEPTH as i64).min((oct.floor() as i64).max(1)) as u32
 }
 
-fn run_quadtree(s: &Search, budget: &Budget, ex: &Exec, tick: Tick) -> Result<Vec<isize>, TooMany> {
+/// Pairs (or their count) and the candidate tests made.
+type Found = (Result<Vec<isize>, TooMany>, u64);
+
+fn run_quadtree(s: &Search, budget: &Budget, ex: &Exec, tick: Tick) -> Found {
     let world = placement_bounds(s.boxes, s.bounds);
     let g = Grid::square(world, quadtree_depth(s.boxes, half(world)));
     let place = quadtree::place(s.boxes, &g, QUADTREE_SLACK, ex);
     tick("place");
-    let out = cells::find(s.boxes, &g, &place, &s.narrow, budget, ex, tick).0;
+    let out = cells::find(s.boxes, &g, &place, &s.narrow, budget, ex, tick);
     place.give_back();
     out
 }
 
-fn run_grid(s: &Search, budget: &Budget, ex: &Exec, tick: Tick) -> Result<Vec<isize>, TooMany> {
+fn run_grid(s: &Search, budget: &Budget, ex: &Exec, tick: Tick) -> Found {
     let n = s.boxes.len();
     let world = placement_bounds(s.boxes, s.bounds);
     let mut depth = grid_depth(s.boxes, half(world));
+    // the sample's entries foretell the budget test below: skip the depths
+    // it would reject without placing every box at each
+    let most = GRID_BUDGET * n as f64 + 1024.0;
+    while depth > 1 && sampled_entries(s.boxes, &Grid::square(world, depth)) > most {
+        depth -= 1;
+    }
     let (g, place): (Grid, Placement) = loop {
         let g = Grid::square(world, depth);
         let place = grid::place(s.boxes, &g, ex);
         // a few big boxes cover too many cells: coarsen
-        if depth <= 1 || place.total() <= GRID_BUDGET * n as f64 + 1024.0 {
+        if depth <= 1 || place.total() <= most {
             break (g, place);
         }
         place.give_back();
         depth -= 1;
     };
     tick("place");
-    let out = cells::find(s.boxes, &g, &place, &s.narrow, budget, ex, tick).0;
+    let out = cells::find(s.boxes, &g, &place, &s.narrow, budget, ex, tick);
     place.give_back();
     out
+}
+
+/// Grid entries of all boxes, estimated from an evenly strided sample.
+fn sampled_entries(boxes: &[[f64; 4]], g: &Grid) -> f64 {
+    let step = (boxes.len() / SAMPLE).max(1);
+    let sum: f64 = boxes
+        .iter()
+        .step_by(step)
+        .map(|b| {
+            let [ix0, iy0, ix1, iy1] = g.cells_of(b);
+            (ix1 - ix0 + 1) as f64 * (iy1 - iy0 + 1) as f64
+        })
+        .sum();
+    sum * boxes.len() as f64 / boxes.len().div_ceil(step) as f64
 }
 
 /// Objects from which a search runs on the pool as a whole.
@@ -238,9 +261,19 @@ pub fn find_pairs(s: &Search, ex: &Exec) -> Result<Vec<isize>, TooMany> {
 /// [`find_pairs`], calling `tick` at the end of each stage of the cell
 /// methods (`benchmarks`' stage timer).
 pub fn find_pairs_with(s: &Search, ex: &Exec, tick: Tick) -> Result<Vec<isize>, TooMany> {
+    counted(s, ex, tick).0
+}
+
+/// [`find_pairs`] and the number of candidate box tests it made (0 when the
+/// method does not count them: the sweep).
+pub fn find_pairs_counted(s: &Search, ex: &Exec) -> (Result<Vec<isize>, TooMany>, u64) {
+    counted(s, ex, &mut |_| {})
+}
+
+fn counted(s: &Search, ex: &Exec, tick: Tick) -> Found {
     let n = s.boxes.len();
     if n < 2 {
-        return Ok(Vec::new());
+        return (Ok(Vec::new()), 0);
     }
     let budget = match s.max_pairs {
         Some(k) => Budget::new(k),
@@ -258,7 +291,7 @@ pub fn find_pairs_with(s: &Search, ex: &Exec, tick: Tick) -> Result<Vec<isize>, 
     out
 }
 
-fn run(s: &Search, budget: &Budget, ex: &Exec, tick: Tick) -> Result<Vec<isize>, TooMany> {
+fn run(s: &Search, budget: &Budget, ex: &Exec, tick: Tick) -> Found {
     let n = s.boxes.len();
     let method = if s.method == Method::Auto {
         choose(n)
@@ -266,10 +299,13 @@ fn run(s: &Search, budget: &Budget, ex: &Exec, tick: Tick) -> Result<Vec<isize>,
         s.method
     };
     match method {
-        Method::Brute => brute::find(s.boxes, &s.narrow, budget, ex),
+        Method::Brute => (
+            brute::find(s.boxes, &s.narrow, budget, ex),
+            (n * (n - 1) / 2) as u64,
+        ),
         Method::Sweep => {
             let world = placement_bounds(s.boxes, s.bounds);
-            sweep::find(s.boxes, world, &s.narrow, budget, ex)
+            (sweep::find(s.boxes, world, &s.narrow, budget, ex), 0)
         }
         Method::Grid => run_grid(s, budget, ex, tick),
         Method::Quadtree | Method::Auto => run_quadtree(s, budget, ex, tick),

@@ -45,7 +45,9 @@ pub fn log2_ratio(num: f64, den: f64) -> Option<f64> {
 pub fn quantize(v: f64, origin: f64, scale: f64, top: u64) -> u64 {
     let t = (v * 0.5 - origin * 0.5) * scale;
     let t = if t > 0.0 { t } else { 0.0 };
-    t.min(top as f64) as u64
+    // in [0, top] (top < 2^63): the signed conversion is exact there and a
+    // single instruction, where a float-to-unsigned one is a sequence
+    t.min(top as f64) as i64 as u64
 }
 
 /// How coordinates map to cells: origin and scale of each axis, and the depth.

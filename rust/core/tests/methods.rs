@@ -3,7 +3,7 @@
 
 use broadphase_core::check::{circle_boxes, scan_boxes};
 use broadphase_core::par::Exec;
-use broadphase_core::{find_pairs, naive, Filters, Method, Narrow, Search};
+use broadphase_core::{find_pairs, naive, Filters, Method, Narrow, Search, Shapes};
 use proptest::prelude::*;
 
 const METHODS: [Method; 5] = [
@@ -87,7 +87,7 @@ proptest! {
             Filters { categories: Some(&cats), ..Default::default() },
             Filters { groups: Some(&groups), categories: Some(&cats), masks: Some(&masks) },
         ] {
-            let narrow = Narrow { circles: None, filters: f };
+            let narrow = Narrow { shapes: Shapes::Boxes, filters: f };
             let want = flat(&naive::pairs(&boxes, &narrow));
             check_all(&boxes, narrow, &want)?;
         }
@@ -101,7 +101,7 @@ proptest! {
         let circles: Vec<[f64; 3]> = raw.iter()
             .map(|&(x, y, r)| [x as f64 * s, y as f64 * s, r as f64 * s]).collect();
         let boxes = circle_boxes(&circles, &Exec::serial()).unwrap();
-        let narrow = Narrow { circles: Some(&circles), filters: Filters::default() };
+        let narrow = Narrow { shapes: Shapes::Circles(&circles), filters: Filters::default() };
         // the reference judges by the circle rule alone, with exact integers
         let mut want = Vec::new();
         for i in 0..raw.len() {

@@ -1,0 +1,962 @@
+//! The moving tree: objects in per-cell linked lists, pairs kept from frame to frame.
+//!
+//! # Structure (seeds 001 and 002)
+//! The world is quantized into a `2^depth` grid ([`Grid`]).  Every object has
+//! a *placement*: the level `l` and the (at most 2 x 2) cells of that level
+//! that its box enters, by the quadtree rule with slack 0
+//! ([`crate::quadtree::level`]: the seeds' smallest containing cell, moved
+//! down to the object's fit level when it straddles a split line far above
+//! its size).  Each cell of every level has a doubly linked list of the
+//! objects entered there; a slot owns four list nodes.  All levels' list
+//! heads sit in one array, level `l` from `(4^l - 1) / 3` on, in Morton order
+//! inside a level (the seeds' linear array).  Inserting, moving to other
+//! cells and removing are O(1) per object; a move that keeps its cells
+//! relinks nothing.
+//!
+//! # Fat boxes
+//! With a margin `m > 0` an object is placed by its box grown by `m` (its
+//! fat box) and keeps that placement while its box stays inside the fat box.
+//! Placement only decides where an object is *looked for*; every test uses
+//! the true box, so the answers are exact for any margin.
+//!
+//! # Finding what overlaps a box
+//! Objects `a` and `b` overlap only if `b`'s cells meet the cells `a`'s box
+//! covers at `b`'s level: `b`'s cells cover its fat box, which holds its
+//! box, and quantization is monotone.  So a query visits, at every level
+//! that has objects, the cells its box covers there.  An object entered in
+//! several cells is taken only in the first of them (lowest x, then y) that
+//! the query covers: each candidate once, with no marks to clear, so
+//! queries can run in parallel.
+//!
+//! # Pairs kept from frame to frame
+//! The tree keeps the pairs of the last [`Tree::pairs`] or [`Tree::update`]
+//! and marks every object inserted, moved or removed since (*dirty*).  The
+//! next call keeps the old pairs of two clean objects (neither moved, so
+//! their answer stands), finds the pairs of each dirty live object by a
+//! query of its box, and merges the two sorted lists.  When more than
+//! [`REBUILD_SHARE`] of the objects are dirty, a search from scratch
+//! ([`crate::search`]) is cheaper than the queries and replaces them.
+//! Either way the result is the set of colliding pairs of the live objects,
+//! as [`crate::find_pairs`] would give it.
+
+use crate::check::bounds_of;
+use crate::morton::{self, encode};
+use crate::narrow::{box_circle_overlap, boxes_overlap, circle_overlap, Filters, Narrow, Shapes};
+use crate::narrow::{BOX, CIRCLE};
+use crate::pairs::{Budget, TooMany};
+use crate::par::{chunk_count, even_bounds, Exec};
+use crate::quadtree;
+use crate::search::{self, Method, Search};
+use crate::world::Grid;
+
+/// Deepest tree: the list heads of all levels take `4^(depth + 1) / 3`
+/// words, 89 MB at depth 12.
+pub const MAX_DEPTH: u32 = 12;
+/// No node (list end) / no cell.
+const NONE: u32 = u32::MAX;
+/// Level of a free slot.
+const FREE: u8 = u8::MAX;
+/// Above this share of dirty objects, [`Tree::pairs`] searches from scratch.
+pub const REBUILD_SHARE: f64 = 0.1;
+/// Dirty objects per chunk of the parallel queries.
+const QUERY_GRAIN: usize = 512;
+
+/// Where an object is entered: `nx * ny` cells from `(cx, cy)` at `level`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Place {
+    /// Level of the cells, or `FREE` for a free slot.
+    pub level: u8,
+    /// Cells along x (1 or 2).
+    pub nx: u8,
+    /// Cells along y (1 or 2).
+    pub ny: u8,
+    /// First cell's column at `level`.
+    pub cx: u32,
+    /// First cell's row at `level`.
+    pub cy: u32,
+}
+
+const FREE_PLACE: Place = Place {
+    level: FREE,
+    nx: 0,
+    ny: 0,
+    cx: 0,
+    cy: 0,
+};
+
+/// One list node: the cell whose list holds it, and its neighbours there.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    cell: u32,
+    prev: u32,
+    next: u32,
+}
+
+const UNLINKED: Node = Node {
+    cell: NONE,
+    prev: NONE,
+    next: NONE,
+};
+
+/// First list head of `level` in the heads of all levels.
+#[inline(always)]
+pub fn cell_base(level: u32) -> usize {
+    ((1usize << (2 * level)) - 1) / 3
+}
+
+/// Per-object filter values of an insert.
+#[derive(Clone, Copy, Debug)]
+pub struct Attrs<'a> {
+    /// Group per object.
+    pub groups: &'a [i64],
+    /// Category bits per object.
+    pub categories: &'a [u64],
+    /// Mask bits per object.
+    pub masks: &'a [u64],
+}
+
+/// A handle argument that names no suitable object.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HandleError {
+    /// `handles[at]` is not a live object.
+    Unknown(usize),
+    /// `handles[at]` repeats an earlier one.
+    Twice(usize),
+    /// `handles[at]` is an object of the other shape.
+    WrongKind(usize),
+}
+
+/// Counts of the last calls, to tune the depth by.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Stats {
+    /// Objects the last insert or move entered into other cells.
+    pub relinked: u64,
+    /// Entries (object, cell) of the live objects at the last `pairs()`.
+    pub entries: u64,
+    /// Box tests the last `pairs()` made.
+    pub candidate_tests: u64,
+    /// Pairs the last `pairs()` returned.
+    pub pairs: u64,
+    /// Whether the last `pairs()` searched from scratch.
+    pub rebuilt: bool,
+}
+
+/// Moving boxes and circles in a linear quadtree with per-cell linked lists.
+#[derive(Clone, Debug)]
+pub struct Tree {
+    grid: Grid,
+    bounds: [f64; 4],
+    margin: f64,
+    // per slot
+    boxes: Vec<[f64; 4]>,
+    fat: Vec<[f64; 4]>,
+    circles: Vec<[f64; 3]>,
+    kinds: Vec<u8>,
+    groups: Vec<i64>,
+    cats: Vec<u64>,
+    masks: Vec<u64>,
+    place: Vec<Place>,
+    nodes: Vec<Node>,
+    dirty: Vec<bool>,
+    mark: Vec<u32>,
+    // per cell of every level
+    head: Vec<u32>,
+    // objects per level, live
+    per_level: Vec<u64>,
+    free: Vec<u32>,
+    count: usize,
+    nentries: u64,
+    ncircles: usize,
+    ngrouped: usize,
+    nmasked: usize,
+    dirty_list: Vec<u32>,
+    epoch: u32,
+    last: Option<Vec<u64>>,
+    stats: Stats,
+}
+
+impl Tree {
+    /// An empty tree over `bounds` (finite, `min < max`) split `2^depth` ways
+    /// per axis (`depth <= MAX_DEPTH`), placing objects by their boxes grown
+    /// by `margin >= 0`.
+    pub fn new(bounds: [f64; 4], depth: u32, margin: f64) -> Tree {
+        debug_assert!(depth <= MAX_DEPTH && margin >= 0.0);
+        Tree {
+            grid: Grid::over(bounds, depth),
+            bounds,
+            margin,
+            boxes: Vec::new(),
+            fat: Vec::new(),
+            circles: Vec::new(),
+            kinds: Vec::new(),
+            groups: Vec::new(),
+            cats: Vec::new(),
+            masks: Vec::new(),
+            place: Vec::new(),
+            nodes: Vec::new(),
+            dirty: Vec::new(),
+            mark: Vec::new(),
+            head: vec![NONE; cell_base(depth + 1)],
+            per_level: vec![0; depth as usize + 1],
+            free: Vec::new(),
+            count: 0,
+            nentries: 0,
+            ncircles: 0,
+            ngrouped: 0,
+            nmasked: 0,
+            dirty_list: Vec::new(),
+            epoch: 0,
+            last: None,
+            stats: Stats::default(),
+        }
+    }
+
+    /// The world given at construction.
+    pub fn bounds(&self) -> [f64; 4] {
+        self.bounds
+    }
+
+    /// Level of the finest cells.
+    pub fn depth(&self) -> u32 {
+        self.grid.depth
+    }
+
+    /// The margin given at construction.
+    pub fn margin(&self) -> f64 {
+        self.margin
+    }
+
+    /// Live objects.
+    pub fn len(&self) -> usize {
+        self.count
+    }
+
+    /// Whether the tree holds no object.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// Slots ever used (handles are below this).
+    pub fn slots(&self) -> usize {
+        self.place.len()
+    }
+
+    /// Whether `h` is a live object.
+    pub fn contains(&self, h: u64) -> bool {
+        (h as usize) < self.place.len() && self.place[h as usize].level != FREE
+    }
+
+    /// The box of live object `h` (a circle's outward-rounded box).
+    pub fn box_of(&self, h: u32) -> [f64; 4] {
+        self.boxes[h as usize]
+    }
+
+    /// `Some(x, y, r)` when live object `h` is a circle.
+    pub fn circle_of(&self, h: u32) -> Option<[f64; 3]> {
+        (self.kinds[h as usize] == CIRCLE).then(|| self.circles[h as usize])
+    }
+
+    /// The counts of the last calls.
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    /// Live objects entered at each level, 0 to `depth`.
+    pub fn levels(&self) -> &[u64] {
+        &self.per_level
+    }
+
+    /// Live objects whose box is not wholly inside the world.
+    pub fn outside(&self) -> usize {
+        let [x0, y0, x1, y1] = self.bounds;
+        self.live()
+            .filter(|&h| {
+                let b = &self.boxes[h];
+                !(b[0] >= x0 && b[1] >= y0 && b[2] <= x1 && b[3] <= y1)
+            })
+            .count()
+    }
+
+    fn live(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.place.len()).filter(|&h| self.place[h].level != FREE)
+    }
+
+    /// Check `handles`: live, each once, of shape `kind` if given.  Nothing changes.
+    pub fn check_handles(&mut self, handles: &[i64], kind: Option<u8>) -> Result<(), HandleError> {
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            self.mark.iter_mut().for_each(|m| *m = 0);
+            self.epoch = 1;
+        }
+        for (at, &h) in handles.iter().enumerate() {
+            if h < 0 || !self.contains(h as u64) {
+                return Err(HandleError::Unknown(at));
+            }
+            let h = h as usize;
+            if self.mark[h] == self.epoch {
+                return Err(HandleError::Twice(at));
+            }
+            self.mark[h] = self.epoch;
+            if kind.is_some_and(|k| self.kinds[h] != k) {
+                return Err(HandleError::WrongKind(at));
+            }
+        }
+        Ok(())
+    }
+
+    /// Add objects (validated boxes, `circles` for circles); their handles.
+    ///
+    /// Removed slots are reused first, the last removed first.
+    pub fn insert(
+        &mut self,
+        boxes: &[[f64; 4]],
+        circles: Option<&[[f64; 3]]>,
+        attrs: Attrs,
+    ) -> Vec<u32> {
+        let mut handles = Vec::with_capacity(boxes.len());
+        let kind = if circles.is_some() { CIRCLE } else { BOX };
+        let mut relinked = 0;
+        for (k, b) in boxes.iter().enumerate() {
+            let h = match self.free.pop() {
+                Some(h) => h as usize,
+                None => self.grow(),
+            };
+            self.kinds[h] = kind;
+            self.circles[h] = circles.map_or([0.0; 3], |c| c[k]);
+            self.groups[h] = attrs.groups[k];
+            self.cats[h] = attrs.categories[k];
+            self.masks[h] = attrs.masks[k];
+            self.count_kinds(h, 1);
+            self.boxes[h] = *b;
+            self.fat[h] = self.grown(b);
+            let p = self.placement(&self.fat[h]);
+            self.link(h, p);
+            self.touch(h);
+            relinked += 1;
+            handles.push(h as u32);
+        }
+        self.count += boxes.len();
+        self.stats.relinked = relinked;
+        handles
+    }
+
+    /// New boxes (and circles) for checked handles; relinks only objects
+    /// whose cells change.
+    pub fn move_to(&mut self, handles: &[i64], boxes: &[[f64; 4]], circles: Option<&[[f64; 3]]>) {
+        let mut relinked = 0;
+        for (k, (&h, b)) in handles.iter().zip(boxes).enumerate() {
+            let h = h as usize;
+            self.boxes[h] = *b;
+            if let Some(c) = circles {
+                self.circles[h] = c[k];
+            }
+            self.touch(h);
+            let f = &self.fat[h];
+            if self.margin > 0.0 && f[0] <= b[0] && f[1] <= b[1] && b[2] <= f[2] && b[3] <= f[3] {
+                continue; // still inside its fat box: placement stands
+            }
+            self.fat[h] = self.grown(b);
+            let p = self.placement(&self.fat[h]);
+            if p != self.place[h] {
+                self.unlink(h);
+                self.link(h, p);
+                relinked += 1;
+            }
+        }
+        self.stats.relinked = relinked;
+    }
+
+    /// Take checked handles out; their slots are reused by later inserts.
+    pub fn remove(&mut self, handles: &[i64]) {
+        for &h in handles {
+            let h = h as usize;
+            self.touch(h);
+            self.count_kinds(h, -1);
+            self.unlink(h);
+            self.place[h] = FREE_PLACE;
+            self.free.push(h as u32);
+        }
+        self.count -= handles.len();
+    }
+
+    /// Radii of checked circle handles (for moves that keep them).
+    pub fn radii(&self, handles: &[i64]) -> Vec<f64> {
+        handles
+            .iter()
+            .map(|&h| self.circles[h as usize][2])
+            .collect()
+    }
+
+    fn grown(&self, b: &[f64; 4]) -> [f64; 4] {
+        let m = self.margin;
+        if m > 0.0 {
+            [b[0] - m, b[1] - m, b[2] + m, b[3] + m]
+        } else {
+            *b
+        }
+    }
+
+    /// The cells a (fat) box enters.
+    fn placement(&self, b: &[f64; 4]) -> Place {
+        let q = self.grid.cells_of(b);
+        let l = quadtree::level(q, self.grid.depth, 0);
+        let s = self.grid.depth - l;
+        Place {
+            level: l as u8,
+            nx: (1 + (q[2] >> s != q[0] >> s) as u8),
+            ny: (1 + (q[3] >> s != q[1] >> s) as u8),
+            cx: q[0] >> s,
+            cy: q[1] >> s,
+        }
+    }
+
+    fn cell_id(&self, level: u32, x: u32, y: u32) -> u32 {
+        (cell_base(level) as u64 + encode(x as u64, y as u64)) as u32
+    }
+
+    fn link(&mut self, h: usize, p: Place) {
+        self.place[h] = p;
+        self.per_level[p.level as usize] += 1;
+        self.nentries += (p.nx * p.ny) as u64;
+        for r in 0..(p.nx * p.ny) as usize {
+            let cell = self.cell_id(
+                p.level as u32,
+                p.cx + (r % p.nx as usize) as u32,
+                p.cy + (r / p.nx as usize) as u32,
+            );
+            let nd = (4 * h + r) as u32;
+            let first = self.head[cell as usize];
+            self.nodes[nd as usize] = Node {
+                cell,
+                prev: NONE,
+                next: first,
+            };
+            if first != NONE {
+                self.nodes[first as usize].prev = nd;
+            }
+            self.head[cell as usize] = nd;
+        }
+    }
+
+    fn unlink(&mut self, h: usize) {
+        let p = self.place[h];
+        self.per_level[p.level as usize] -= 1;
+        self.nentries -= (p.nx * p.ny) as u64;
+        for r in 0..(p.nx * p.ny) as usize {
+            let nd = 4 * h + r;
+            let Node { cell, prev, next } = self.nodes[nd];
+            if prev == NONE {
+                self.head[cell as usize] = next;
+            } else {
+                self.nodes[prev as usize].next = next;
+            }
+            if next != NONE {
+                self.nodes[next as usize].prev = prev;
+            }
+            self.nodes[nd] = UNLINKED;
+        }
+    }
+
+    /// A new slot at the end of every per-slot array.
+    fn grow(&mut self) -> usize {
+        let h = self.place.len();
+        self.boxes.push([0.0; 4]);
+        self.fat.push([0.0; 4]);
+        self.circles.push([0.0; 3]);
+        self.kinds.push(BOX);
+        self.groups.push(0);
+        self.cats.push(u64::MAX);
+        self.masks.push(u64::MAX);
+        self.place.push(FREE_PLACE);
+        self.nodes.extend([UNLINKED; 4]);
+        self.dirty.push(false);
+        self.mark.push(0);
+        h
+    }
+
+    fn count_kinds(&mut self, h: usize, sign: isize) {
+        let add = |v: &mut usize, yes: bool| *v = (*v as isize + sign * yes as isize) as usize;
+        add(&mut self.ncircles, self.kinds[h] == CIRCLE);
+        add(&mut self.ngrouped, self.groups[h] != 0);
+        add(
+            &mut self.nmasked,
+            self.cats[h] != u64::MAX || self.masks[h] != u64::MAX,
+        );
+    }
+
+    /// Mark `h` changed since the last `pairs()`.
+    fn touch(&mut self, h: usize) {
+        if !self.dirty[h] {
+            self.dirty[h] = true;
+            self.dirty_list.push(h as u32);
+        }
+    }
+
+    /// The narrow phase over the slots.
+    fn narrow(&self) -> Narrow<'_> {
+        Narrow {
+            shapes: if self.ncircles > 0 {
+                Shapes::Mixed {
+                    kinds: &self.kinds,
+                    circles: &self.circles,
+                    boxes: &self.boxes,
+                }
+            } else {
+                Shapes::Boxes
+            },
+            filters: Filters {
+                groups: (self.ngrouped > 0).then_some(&self.groups[..]),
+                categories: (self.nmasked > 0).then_some(&self.cats[..]),
+                masks: (self.nmasked > 0).then_some(&self.masks[..]),
+            },
+        }
+    }
+
+    // ------------------------------------------------------------------
+    // queries
+
+    /// Call `f(o)` once for every live object whose cells meet the cells
+    /// `q` covers (a superset of the objects overlapping `q`).
+    ///
+    /// Returns the number of candidates.
+    fn candidates(&self, q: &[f64; 4], mut f: impl FnMut(usize)) -> u64 {
+        let c = self.grid.cells_of(q);
+        let depth = self.grid.depth;
+        // cells to visit at every occupied level; past the objects' count, scan them all
+        let mut visits = 0u64;
+        for l in 0..=depth {
+            if self.per_level[l as usize] > 0 {
+                let s = depth - l;
+                visits += (((c[2] >> s) - (c[0] >> s)) as u64 + 1)
+                    * (((c[3] >> s) - (c[1] >> s)) as u64 + 1);
+            }
+        }
+        let mut n = 0u64;
+        if visits > self.count as u64 + 64 {
+            for o in self.live() {
+                f(o);
+                n += 1;
+            }
+            return n;
+        }
+        for l in 0..=depth {
+            if self.per_level[l as usize] == 0 {
+                continue;
+            }
+            let s = depth - l;
+            let (x0, y0, x1, y1) = (c[0] >> s, c[1] >> s, c[2] >> s, c[3] >> s);
+            for y in y0..=y1 {
+                for x in x0..=x1 {
+                    let mut nd = self.head[self.cell_id(l, x, y) as usize];
+                    while nd != NONE {
+                        let node = self.nodes[nd as usize];
+                        let o = nd as usize / 4;
+                        let p = &self.place[o];
+                        // an object in several cells: only the first the query covers
+                        if (p.nx == 1 && p.ny == 1) || (x == x0.max(p.cx) && y == y0.max(p.cy)) {
+                            f(o);
+                            n += 1;
+                        }
+                        nd = node.next;
+                    }
+                }
+            }
+        }
+        n
+    }
+
+    /// Whether live object `o` overlaps the box `q` (touching does not count).
+    fn meets_box(&self, o: usize, q: &[f64; 4]) -> bool {
+        boxes_overlap(&self.boxes[o], q)
+            && (self.kinds[o] != CIRCLE || box_circle_overlap(q, &self.circles[o]))
+    }
+
+    /// Sorted handles of the objects that overlap `q` (touching does not count).
+    pub fn query(&self, q: &[f64; 4]) -> Vec<u32> {
+        let mut out = Vec::new();
+        self.candidates(q, |o| {
+            if self.meets_box(o, q) {
+                out.push(o as u32);
+            }
+        });
+        out.sort_unstable();
+        out
+    }
+
+    /// Sorted handles of the objects that strictly contain the point `(x, y)`.
+    pub fn query_point(&self, x: f64, y: f64) -> Vec<u32> {
+        let mut out = Vec::new();
+        self.candidates(&[x, y, x, y], |o| {
+            let hit = if self.kinds[o] == CIRCLE {
+                let c = &self.circles[o];
+                circle_overlap(x, y, 0.0, c[0], c[1], c[2])
+            } else {
+                let b = &self.boxes[o];
+                b[0] < x && x < b[2] && b[1] < y && y < b[3]
+            };
+            if hit {
+                out.push(o as u32);
+            }
+        });
+        out.sort_unstable();
+        out
+    }
+
+    /// Sorted handles of the objects that collide with live object `h` by
+    /// the rules of `pairs()` (filters included), `h` itself left out.
+    pub fn touching(&self, h: u32) -> Vec<u32> {
+        let narrow = self.narrow();
+        let mut out = Vec::new();
+        self.partners(&narrow, h as usize, |o| out.push(o as u32));
+        out.sort_unstable();
+        out
+    }
+
+    /// `f(o)` for every object colliding with `h`; the candidate tests.
+    fn partners(&self, narrow: &Narrow, h: usize, mut f: impl FnMut(usize)) -> u64 {
+        let b = self.boxes[h];
+        self.candidates(&b, |o| {
+            if o != h && boxes_overlap(&b, &self.boxes[o]) && narrow.accept(h, o) {
+                f(o);
+            }
+        })
+    }
+
+    /// The seeds' cell of live object `h`: `(level, index)` of the smallest
+    /// cell holding its box ([`crate::morton::cell_of`]).
+    pub fn locate(&self, h: u32) -> (u32, u64) {
+        let q = self.grid.cells_of(&self.boxes[h as usize]);
+        morton::cell_of(
+            encode(q[0] as u64, q[1] as u64),
+            encode(q[2] as u64, q[3] as u64),
+            self.grid.depth,
+        )
+    }
+
+    // ------------------------------------------------------------------
+    // pairs
+
+    /// Every colliding pair of live objects, packed `i << 32 | j`, sorted.
+    ///
+    /// Kept for the next call, which then re-examines only what changed.
+    pub fn pairs(&mut self, ex: &Exec, max_pairs: Option<u64>) -> Result<&[u64], TooMany> {
+        self.refresh(ex, max_pairs, false)?;
+        Ok(self.last.as_deref().unwrap_or(&[]))
+    }
+
+    /// The pairs that began and that ended since the last `pairs()` or
+    /// `update()` (all current pairs began, on the first call), packed, sorted.
+    pub fn update(&mut self, ex: &Exec, max_pairs: Option<u64>) -> Result<Events, TooMany> {
+        Ok(self.refresh(ex, max_pairs, true)?.unwrap_or_default())
+    }
+
+    fn refresh(
+        &mut self,
+        ex: &Exec,
+        max_pairs: Option<u64>,
+        events: bool,
+    ) -> Result<Option<Events>, TooMany> {
+        let budget = match max_pairs {
+            Some(k) => Budget::new(k),
+            None => Budget::of_memory(),
+        };
+        let rebuild = match &self.last {
+            None => true,
+            Some(_) => self.dirty_list.len() as f64 > REBUILD_SHARE * self.count.max(1) as f64,
+        };
+        let (new, tests, ev) = if rebuild {
+            let (new, tests) = self.search(ex, &budget)?;
+            let ev = events.then(|| {
+                let old = self.last.as_deref().unwrap_or(&[]);
+                Events {
+                    began: difference(&new, old),
+                    ended: difference(old, &new),
+                }
+            });
+            (new, tests, ev)
+        } else {
+            let m = self.merge(ex, &budget)?;
+            // only pairs with a dirty object can have begun or ended
+            let ev = events.then(|| Events {
+                began: difference(&m.fresh, &m.old_dirty),
+                ended: difference(&m.old_dirty, &m.fresh),
+            });
+            (m.pairs, m.tests, ev)
+        };
+        for &h in &self.dirty_list {
+            self.dirty[h as usize] = false;
+        }
+        self.dirty_list.clear();
+        self.stats.entries = self.nentries;
+        self.stats.candidate_tests = tests;
+        self.stats.pairs = new.len() as u64;
+        self.stats.rebuilt = rebuild;
+        self.last = Some(new);
+        Ok(ev)
+    }
+
+    /// All pairs from scratch: the pair search over the live objects.
+    fn search(&self, ex: &Exec, budget: &Budget) -> Result<(Vec<u64>, u64), TooMany> {
+        let live: Vec<u32> = self.live().map(|h| h as u32).collect();
+        let compact = live.len() < self.place.len();
+        let (boxes, circles, kinds, groups, cats, masks);
+        let narrow = if compact {
+            boxes = gather_rows(&self.boxes, &live);
+            circles = gather_rows(&self.circles, &live);
+            kinds = gather_rows(&self.kinds, &live);
+            groups = gather_rows(&self.groups, &live);
+            cats = gather_rows(&self.cats, &live);
+            masks = gather_rows(&self.masks, &live);
+            let mut n = self.narrow();
+            if let Shapes::Mixed { .. } = n.shapes {
+                n.shapes = Shapes::Mixed {
+                    kinds: &kinds,
+                    circles: &circles,
+                    boxes: &boxes,
+                };
+            }
+            n.filters = Filters {
+                groups: n.filters.groups.map(|_| &groups[..]),
+                categories: n.filters.categories.map(|_| &cats[..]),
+                masks: n.filters.masks.map(|_| &masks[..]),
+            };
+            n
+        } else {
+            boxes = Vec::new();
+            self.narrow()
+        };
+        let all = if compact { &boxes[..] } else { &self.boxes[..] };
+        let s = Search {
+            boxes: all,
+            bounds: bounds_of(all),
+            narrow,
+            method: Method::Auto,
+            max_pairs: Some(budget.limit()),
+        };
+        let (flat, tests) = search::find_pairs_counted(&s, ex);
+        let flat = flat?;
+        let map = |k: isize| if compact { live[k as usize] } else { k as u32 };
+        let out = flat
+            .chunks_exact(2)
+            .map(|p| ((map(p[0]) as u64) << 32) | map(p[1]) as u64)
+            .collect();
+        Ok((out, tests))
+    }
+
+    /// The last pairs of clean objects, merged with the pairs of the dirty ones.
+    fn merge(&self, ex: &Exec, budget: &Budget) -> Result<Merged, TooMany> {
+        let last = self.last.as_deref().unwrap_or(&[]);
+        let mut dirty: Vec<u32> = self
+            .dirty_list
+            .iter()
+            .copied()
+            .filter(|&h| self.contains(h as u64))
+            .collect();
+        dirty.sort_unstable();
+        let narrow = self.narrow();
+        let nch = chunk_count(dirty.len(), QUERY_GRAIN, 256);
+        let cb = even_bounds(dirty.len(), nch);
+        let parts = ex.for_work(dirty.len(), 2 * QUERY_GRAIN).map(nch, |c| {
+            let mut out = Vec::new();
+            let mut tests = 0;
+            for &h in &dirty[cb[c]..cb[c + 1]] {
+                let h = h as usize;
+                tests += self.partners(&narrow, h, |o| {
+                    // two dirty objects: the pair once, from the lower handle
+                    if !self.dirty[o] || h < o {
+                        out.push(crate::pairs::pack(h as u32, o as u32));
+                    }
+                });
+            }
+            (out, tests)
+        });
+        let tests = parts.iter().map(|p| p.1).sum();
+        let mut fresh: Vec<u64> = parts.into_iter().flat_map(|p| p.0).collect();
+        fresh.sort_unstable();
+        let clean = |p: u64| !self.dirty[(p >> 32) as usize] && !self.dirty[p as u32 as usize];
+        let old_dirty: Vec<u64> = last.iter().copied().filter(|&p| !clean(p)).collect();
+        let total = last.len() - old_dirty.len() + fresh.len();
+        if total as u64 > budget.limit() {
+            return Err(TooMany(total as u64));
+        }
+        let mut pairs = Vec::with_capacity(total);
+        let mut f = 0;
+        for &p in last.iter().filter(|&&p| clean(p)) {
+            while f < fresh.len() && fresh[f] < p {
+                pairs.push(fresh[f]);
+                f += 1;
+            }
+            pairs.push(p);
+        }
+        pairs.extend_from_slice(&fresh[f..]);
+        Ok(Merged {
+            pairs,
+            tests,
+            fresh,
+            old_dirty,
+        })
+    }
+
+    // ------------------------------------------------------------------
+    // checks
+
+    /// Check every invariant; the first broken one, named.  O(slots + cells).
+    pub fn validate(&self) -> Result<(), String> {
+        let n = self.place.len();
+        let live = self.live().count();
+        if live != self.count {
+            return Err(format!("count {} != live slots {live}", self.count));
+        }
+        let mut free = self.free.clone();
+        free.sort_unstable();
+        let want: Vec<u32> = (0..n as u32)
+            .filter(|&h| !self.contains(h as u64))
+            .collect();
+        if free != want {
+            return Err("free list != removed slots".into());
+        }
+        let mut per_level = vec![0u64; self.per_level.len()];
+        for h in 0..n {
+            let p = self.place[h];
+            if p.level == FREE {
+                if (0..4).any(|r| self.nodes[4 * h + r].cell != NONE) {
+                    return Err(format!("removed object {h} still linked"));
+                }
+                continue;
+            }
+            per_level[p.level as usize] += 1;
+            let b = &self.boxes[h];
+            let f = &self.fat[h];
+            if !(f[0] <= b[0] && f[1] <= b[1] && b[2] <= f[2] && b[3] <= f[3]) {
+                return Err(format!("object {h}: box {b:?} outside its fat box {f:?}"));
+            }
+            let want = self.placement(f);
+            if p != want {
+                return Err(format!(
+                    "object {h}: placement {p:?}, its fat box gives {want:?}"
+                ));
+            }
+            // its cells lie inside its seeds' cell
+            let (sl, si) = {
+                let q = self.grid.cells_of(f);
+                morton::cell_of(
+                    encode(q[0] as u64, q[1] as u64),
+                    encode(q[2] as u64, q[3] as u64),
+                    self.grid.depth,
+                )
+            };
+            let up = 2 * (p.level as u32 - sl.min(p.level as u32));
+            for r in 0..4usize {
+                let node = self.nodes[4 * h + r];
+                if r >= (p.nx * p.ny) as usize {
+                    if node.cell != NONE {
+                        return Err(format!("object {h}: node {r} linked past its cells"));
+                    }
+                    continue;
+                }
+                let (x, y) = (
+                    p.cx + (r % p.nx as usize) as u32,
+                    p.cy + (r / p.nx as usize) as u32,
+                );
+                if sl > p.level as u32 || encode(x as u64, y as u64) >> up != si {
+                    return Err(format!(
+                        "object {h}: cell ({x}, {y}) at level {} outside its seeds' cell ({sl}, {si})",
+                        p.level
+                    ));
+                }
+                let cell = self.cell_id(p.level as u32, x, y);
+                if node.cell != cell {
+                    return Err(format!(
+                        "object {h}: node {r} in cell {}, expected {cell}",
+                        node.cell
+                    ));
+                }
+            }
+        }
+        if per_level != self.per_level {
+            return Err(format!(
+                "objects per level {:?}, counted {:?}",
+                per_level, self.per_level
+            ));
+        }
+        // every list doubly linked from its head, each node in the cell it says
+        let mut seen = 0usize;
+        for (c, &first) in self.head.iter().enumerate() {
+            let (mut nd, mut prev) = (first, NONE);
+            while nd != NONE {
+                let node = self.nodes[nd as usize];
+                if node.cell as usize != c {
+                    return Err(format!(
+                        "node {nd} in the list of cell {c}, says {}",
+                        node.cell
+                    ));
+                }
+                if node.prev != prev {
+                    return Err(format!("node {nd}: prev {} != {prev}", node.prev));
+                }
+                seen += 1;
+                if seen > 4 * n {
+                    return Err("a list has a cycle".into());
+                }
+                prev = nd;
+                nd = node.next;
+            }
+        }
+        let linked = self.nodes.iter().filter(|nd| nd.cell != NONE).count();
+        if seen != linked {
+            return Err(format!(
+                "{linked} nodes linked, {seen} reachable from the heads"
+            ));
+        }
+        let (mut nc, mut ng, mut nm) = (0, 0, 0);
+        for h in self.live() {
+            nc += (self.kinds[h] == CIRCLE) as usize;
+            ng += (self.groups[h] != 0) as usize;
+            nm += (self.cats[h] != u64::MAX || self.masks[h] != u64::MAX) as usize;
+        }
+        if (nc, ng, nm) != (self.ncircles, self.ngrouped, self.nmasked) {
+            return Err("counts of circles, grouped and masked objects are off".into());
+        }
+        Ok(())
+    }
+}
+
+/// Contact events: pairs that began and pairs that ended, packed, sorted.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Events {
+    /// Pairs now colliding that did not before.
+    pub began: Vec<u64>,
+    /// Pairs that collided before and do not now.
+    pub ended: Vec<u64>,
+}
+
+/// What [`Tree::merge`] found.
+struct Merged {
+    /// All current pairs.
+    pairs: Vec<u64>,
+    /// Candidate tests of the queries.
+    tests: u64,
+    /// Current pairs with a dirty object.
+    fresh: Vec<u64>,
+    /// Last pairs with a dirty object.
+    old_dirty: Vec<u64>,
+}
+
+/// `a - b` of two sorted sets.
+fn difference(a: &[u64], b: &[u64]) -> Vec<u64> {
+    let mut out = Vec::new();
+    let mut j = 0;
+    for &x in a {
+        while j < b.len() && b[j] < x {
+            j += 1;
+        }
+        if j == b.len() || b[j] != x {
+            out.push(x);
+        }
+    }
+    out
+}
+
+fn gather_rows<T: Copy>(v: &[T], at: &[u32]) -> Vec<T> {
+    at.iter().map(|&h| v[h as usize]).collect()
+}
