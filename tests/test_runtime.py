@@ -1,9 +1,10 @@
-"""The compiled core's runtime contract: threads, fork, and no Numba on the search path."""
+"""The compiled core's runtime contract: threads, fork, and no Numba on the search or tree path."""
 
 import multiprocessing
 import subprocess
 import sys
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -20,6 +21,8 @@ def test_search_path_never_imports_numba():
         "    bp.find_pairs(b, method=m); bp.find_circle_pairs(b[:, :2], 0.01, method=m)\n"
         "    bp.find_pairs_between(b[:100], b[100:], method=m)\n"
         "bp.morton.locate(b, (0, 0, 2, 2), 5); bp.morton.encode(3, 6)\n"
+        "t = bp.LinearQuadtree((0, 0, 1, 1), 5); h = t.insert(b); t.pairs()\n"
+        "t.move(h[:10], b[:10] + 0.001); t.update(); t.query([0, 0, 1, 1]); t.touching(h[0])\n"
         "from broadphase import _cli\n"
         "assert 'numba' not in sys.modules, sorted(m for m in sys.modules if 'numba' in m)\n"
         "print('ok')\n"
@@ -69,23 +72,21 @@ def test_fork_pool_after_a_parallel_call_in_the_parent():
         assert count == len(want)
 
 
-def test_gil_released_during_the_search():
-    # While one thread searches, another thread keeps running Python code:
-    # its longest pause stays well below the search's duration.
-    boxes = scenarios.make("mixed", 1_000_000, seed=3)
+def _longest_pause(work) -> tuple[float, float]:
+    """Run ``work`` in a thread while this one keeps running Python code.
+
+    Returns this thread's longest pause and the work's duration.
+    """
     done = threading.Event()
     span = {}
 
-    def search():
-        import time
+    def run():
         t0 = time.perf_counter()
-        for _ in range(3):
-            bp.find_pairs(boxes, method="grid", workers=1)
+        work()
         span["s"] = time.perf_counter() - t0
         done.set()
 
-    import time
-    th = threading.Thread(target=search)
+    th = threading.Thread(target=run)
     th.start()
     last, worst = time.perf_counter(), 0.0
     while not done.is_set():
@@ -93,4 +94,29 @@ def test_gil_released_during_the_search():
         worst = max(worst, now - last)
         last = now
     th.join()
-    assert worst < span["s"] / 2, (worst, span["s"])
+    return worst, span["s"]
+
+
+def test_gil_released_during_the_search():
+    # While one thread searches, another thread keeps running Python code:
+    # its longest pause stays well below the search's duration.
+    boxes = scenarios.make("mixed", 1_000_000, seed=3)
+    worst, span = _longest_pause(lambda: [bp.find_pairs(boxes, method="grid", workers=1)
+                                          for _ in range(3)])
+    assert worst < span / 2, (worst, span)
+
+
+def test_gil_released_by_the_tree():
+    boxes = scenarios.make("mixed", 1_000_000, seed=3)
+
+    def frames():
+        tree = bp.LinearQuadtree((0, 0, 1000, 1000), 8, workers=1)
+        h = tree.insert(boxes)
+        tree.pairs()
+        tree.move(h, boxes + 0.5)
+        tree.pairs()
+        tree.move(h[::50], boxes[::50] - 0.5)
+        tree.update()
+
+    worst, span = _longest_pause(frames)
+    assert worst < span / 2, (worst, span)

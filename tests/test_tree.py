@@ -7,13 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import Bundle, RuleBasedStateMachine, consumes, invariant, rule
-from numba import njit
 
 import broadphase as bp
-from broadphase import _tree, morton, scenarios
-from broadphase._kernels import dynamic as _dyn
-from broadphase._kernels import quadtree as _qt
-from broadphase._kernels.quadtree import _sub
+from broadphase import scenarios
 
 ALL = np.iinfo(np.uint64).max
 
@@ -114,49 +110,39 @@ filters = st.tuples(st.sampled_from([0, 0, 0, 1, 2]),
                     st.sampled_from([ALL, ALL, 1, 2, 3]))
 
 
-# Settings of LinearQuadtree's three strategy switches that force each path:
-# link in cell order from the first moved object on, and refresh the last
-# sorted entries whatever changed, in chunks of one entry (1, inf, 1) (so
-# most chunks are empty or end inside a cell and move to its end); never
-# either (huge, -1, default).
-SWITCHES = ("_SORTED_LINK", "_REBUILD_SHARE", "_REFRESH_GRAIN")
-FORCED_PATHS = {"sorted link, refresh": (1, float("inf"), 1),
-                "direct link, rebuild": (10**9, -1.0, _tree._REFRESH_GRAIN)}
+# How pairs() may find the pairs after a change: by its own choice, always
+# by queries of the changed objects merged with the kept pairs (after the
+# first call), always by a search from scratch.  Set through the core tree's
+# rebuild share (the share of changed objects above which it searches anew).
+PATHS = {"incremental": float("inf"), "rebuild": -1.0}
 
 
-def force_paths(name):
-    """Set the switches of ``FORCED_PATHS[name]``; returns the old values."""
-    old = tuple(getattr(_tree, s) for s in SWITCHES)
-    restore(FORCED_PATHS[name] if name else old)
-    return old
-
-
-def restore(values):
-    for s, v in zip(SWITCHES, values, strict=True):
-        setattr(_tree, s, v)
+def new_tree(bounds, depth, paths=None, margin=0.0):
+    tree = bp.LinearQuadtree(bounds, depth, margin=margin)
+    if paths:
+        tree._t.rebuild_share = PATHS[paths]
+    return tree
 
 
 class TreeMachine(RuleBasedStateMachine):
     handles = Bundle("handles")
-    paths = None  # the default switches
+    paths = None  # pairs() chooses
+    margin = 0.0
 
     def __init__(self):
         super().__init__()
         self.tree = None
         self.objs = {}
-        self.saved = force_paths(self.paths)
-
-    def teardown(self):
-        restore(self.saved)
+        self.seen = np.empty((0, 2), np.intp)  # the model's pairs at the last pairs()
 
     @rule(depth=st.integers(0, 5))
     def make(self, depth):
         if self.tree is None:
-            self.tree = bp.LinearQuadtree((0, 0, 16, 16), depth)
+            self.tree = new_tree((0, 0, 16, 16), depth, self.paths, self.margin)
 
     def _tree(self):
         if self.tree is None:
-            self.tree = bp.LinearQuadtree((0, 0, 16, 16), 3)
+            self.tree = new_tree((0, 0, 16, 16), 3, self.paths, self.margin)
         return self.tree
 
     @rule(target=handles, box=a_box(), f=filters)
@@ -242,6 +228,28 @@ class TreeMachine(RuleBasedStateMachine):
         for h, b in zip(hs, boxes, strict=True):
             self.objs[h] = ("box", b, self.objs[h][2])
 
+    @rule()
+    def update(self):
+        if self.tree is None:
+            return
+        began, ended = self.tree.update()
+        now = model_pairs(self.objs)
+        before = {tuple(p) for p in self.seen.tolist()}
+        after = {tuple(p) for p in now.tolist()}
+        assert began.tolist() == [list(p) for p in sorted(after - before)]
+        assert ended.tolist() == [list(p) for p in sorted(before - after)]
+        self.seen = now
+
+    @rule(h=handles)
+    def touching(self, h):
+        if h not in self.objs:
+            with pytest.raises(KeyError, match=f"handle {h}"):
+                self.tree.touching(h)
+            return
+        want = sorted({j if i == h else i for i, j in model_pairs(self.objs).tolist()
+                       if h in (i, j)})
+        assert self.tree.touching(h).tolist() == want
+
     @invariant()
     def agrees_with_model(self):
         if self.tree is None:
@@ -251,12 +259,18 @@ class TreeMachine(RuleBasedStateMachine):
             assert h in self.tree
         got = self.tree.pairs()
         assert got.dtype == np.intp and got.shape[1] == 2
-        np.testing.assert_array_equal(got, model_pairs(self.objs))
-        self.tree.validate()  # before the queries bring the lists up to date
+        self.seen = model_pairs(self.objs)
+        np.testing.assert_array_equal(got, self.seen)
+        self.tree.validate()
         for q in PROBE_BOXES:
             assert self.tree.query(q).tolist() == model_query(self.objs, q)
         for x, y in PROBE_POINTS:
             assert self.tree.query_point(x, y).tolist() == model_point(self.objs, x, y)
+        for h, (kind, g, _) in self.objs.items():
+            if kind == "box":
+                assert self.tree.boxes(h).tolist() == g
+            else:
+                assert self.tree.circles(h).tolist() == g
 
 
 TreeMachine.TestCase.settings = settings(max_examples=60, stateful_step_count=40,
@@ -264,45 +278,52 @@ TreeMachine.TestCase.settings = settings(max_examples=60, stateful_step_count=40
 test_tree_machine = TreeMachine.TestCase
 
 
-class SortedRefreshMachine(TreeMachine):
-    paths = "sorted link, refresh"
+class IncrementalMachine(TreeMachine):
+    paths = "incremental"
 
 
-class DirectRebuildMachine(TreeMachine):
-    paths = "direct link, rebuild"
+class RebuildMachine(TreeMachine):
+    paths = "rebuild"
 
 
-for _m in (SortedRefreshMachine, DirectRebuildMachine):
+class FatBoxMachine(TreeMachine):
+    paths = "incremental"
+    margin = 1.5
+
+
+for _m in (IncrementalMachine, RebuildMachine, FatBoxMachine):
     _m.TestCase.settings = settings(max_examples=30, stateful_step_count=40, deadline=None)
-test_tree_machine_sorted_refresh = SortedRefreshMachine.TestCase
-test_tree_machine_direct_rebuild = DirectRebuildMachine.TestCase
+test_tree_machine_incremental = IncrementalMachine.TestCase
+test_tree_machine_rebuild = RebuildMachine.TestCase
+test_tree_machine_fat_boxes = FatBoxMachine.TestCase
 
 
 # --------------------------------------------------------------------------
 # against find_pairs on the named scenes, frame after frame
 
 
-@pytest.fixture(params=[None, *FORCED_PATHS])
-def paths(request):
-    """Run a test with the default switches and with each forced path."""
-    old = force_paths(request.param)
-    yield request.param
-    restore(old)
-
-
+@pytest.mark.parametrize("paths", [None, *PATHS])
 @pytest.mark.parametrize("name", ["seed000", "straddlers", "mixed", "wide"])
 def test_moving_scene_matches_find_pairs(name, paths):
     boxes = scenarios.make(name, 3000, seed=3)
     lo, hi = boxes[:, :2].min(), boxes[:, 2:].max()
-    tree = bp.LinearQuadtree((lo, lo, hi, hi), depth=6)
+    tree = new_tree((lo, lo, hi, hi), 6, paths, margin=(hi - lo) / 500)
     h = tree.insert(boxes)
     assert h.tolist() == list(range(3000))
     rng = np.random.default_rng(0)
+    before = np.empty((0, 2), np.intp)
     for frame in range(6):
-        np.testing.assert_array_equal(tree.pairs(), bp.find_pairs(boxes, method="brute"))
-        assert_kept_entries_fresh(tree)
+        want = bp.find_pairs(boxes, method="brute")
+        if frame % 3 == 2:
+            began, ended = tree.update()
+            now, was = ({tuple(p) for p in a.tolist()} for a in (want, before))
+            assert {tuple(p) for p in began.tolist()} == now - was
+            assert {tuple(p) for p in ended.tolist()} == was - now
+        else:
+            np.testing.assert_array_equal(tree.pairs(), want)
+        before = want
         tree.validate()
-        # all objects, then a tenth of them (the refresh path by default)
+        # all objects, then a tenth of them (the incremental path by default)
         rows = np.arange(3000) if frame % 2 else rng.choice(3000, 300, replace=False)
         step = rng.uniform(-1, 1, (rows.shape[0], 2)) * (hi - lo) / 100
         boxes = boxes.copy()
@@ -310,19 +331,8 @@ def test_moving_scene_matches_find_pairs(name, paths):
         tree.move(h[rows], boxes[rows])
 
 
-def assert_kept_entries_fresh(tree):
-    """The entries pairs() kept (refreshed or rebuilt) equal those sorted anew."""
-    placed = np.flatnonzero(tree._plv[:tree._hwm] >= 0)
-    keys, objs = (a.copy() for a in tree._entries_of(placed))
-    order = np.lexsort((objs, keys))  # ties in a cell: any order, so compare as sets
-    kept = np.lexsort((tree._so, tree._sk))
-    np.testing.assert_array_equal(tree._sk[kept], keys[order])
-    np.testing.assert_array_equal(tree._so[kept], objs[order])
-    assert (np.diff(tree._sk) >= 0).all(), "kept entries out of order"
-
-
-def ref_placement(ix0, iy0, ix1, iy1, depth, slack):
-    """The straddler rule in plain Python: level max(XOR level, fit level - slack), its cells."""
+def ref_placement(ix0, iy0, ix1, iy1, depth):
+    """The straddler rule in plain Python: level max(XOR level, fit level), cells entered."""
     home = depth
     while home > 0 and ((ix0 >> (depth - home)) != (ix1 >> (depth - home))
                         or (iy0 >> (depth - home)) != (iy1 >> (depth - home))):
@@ -331,82 +341,26 @@ def ref_placement(ix0, iy0, ix1, iy1, depth, slack):
     while (ix1 >> (depth - fit)) - (ix0 >> (depth - fit)) > 1 or \
             (iy1 >> (depth - fit)) - (iy0 >> (depth - fit)) > 1:
         fit -= 1
-    lv = max(home, fit - slack)
+    lv = max(home, fit)
     s = depth - lv
-    return lv, ix0 >> s, iy0 >> s, (ix1 >> s) - (ix0 >> s) + 1, (iy1 >> s) - (iy0 >> s) + 1
+    return lv, ((ix1 >> s) - (ix0 >> s) + 1) * ((iy1 >> s) - (iy0 >> s) + 1)
 
 
-@given(depth=st.integers(0, 12), slack=st.integers(0, 2), data=st.data())
-def test_placement_is_the_straddler_rule(depth, slack, data):
-    """Integer corners (boxes on the cell grid), small ones often: the tree's placement kernel."""
+@given(depth=st.integers(0, 10), data=st.data())
+def test_placement_is_the_straddler_rule(depth, data):
+    """Integer corners (boxes on the cell grid), small ones often: level and cells entered."""
     top = 2**depth - 1
     ix0, iy0 = (data.draw(st.integers(0, top)) for _ in range(2))
     span = st.integers(0, 2) | st.integers(0, top)
     ix1, iy1 = min(top, ix0 + data.draw(span)), min(top, iy0 + data.draw(span))
-    boxes = np.array([[ix0, iy0, ix1 + 0.5, iy1 + 0.5]], np.float64)  # world = the grid
-    out = [np.empty(1, t) for t in (np.int8, np.int32, np.int32, np.int8, np.int8)]
-    _dyn.placement(boxes, 0.0, 0.0, 2.0, 2.0, depth, slack, *out)  # 2 cells per half unit
-    assert tuple(int(a[0]) for a in out) == ref_placement(ix0, iy0, ix1, iy1, depth, slack)
-
-
-@njit
-def _sub0_and_sub(minx, x0, sx, s, cx):
-    t0 = (minx * 0.5 - x0 * 0.5) * sx
-    return _dyn._sub0(minx, x0, sx, s, cx), min(_sub(t0, 1.0 / (1 << s), cx), 255)
-
-
-@given(minx=st.floats(-1e3, 1e3), s=st.integers(0, 12), cx=st.integers(0, 4095),
-       sx=st.sampled_from([0.1, 1.0, 3.0, 2.0**-7]))
-def test_sub0_is_the_clamped_sub(minx, s, cx, sx):
-    """The branch-free sort-key sub of a move is the walk's ``_sub``, clamped."""
-    a, b = _sub0_and_sub(minx, -5.0, sx, s, cx)
-    assert a == b
-
-
-@given(seed=st.integers(0, 2**32 - 1), k=st.sampled_from([0, 1, 7, 5000, 20000]))
-@settings(max_examples=25, deadline=None)
-def test_entries_are_those_of_each_object_alone(seed, k):
-    """Entries of a list of objects, in its order, equal each object's own, whatever the chunks."""
-    rng = np.random.default_rng(seed)
-    boxes = scenarios.make("uniform", 300, seed=seed % 1000)
-    tree = bp.LinearQuadtree((0, 0, 1000, 1000), depth=int(rng.integers(1, 8)))
-    tree.insert(boxes)
-    objs = rng.integers(0, 300, k)  # repeats too: one chunk per 4096 objects
-    keys = np.full(4 * k, -1, np.int64)  # room for all: what is not written stays -1
-    tags = np.full(4 * k, -1, np.int32)
-    m = _dyn.entries(objs, tree._plv, tree._pcx, tree._pcy, tree._pnx, tree._pny, tree._sub0,
-                     tree._depth, keys, tags)
-    assert (keys[m:] == -1).all() and (tags[m:] == -1).all()
-    want_k, want_o = [], []
-    for h in objs.tolist():  # the object's cells, from its placement, one by one
-        lv, cx, cy = int(tree._plv[h]), int(tree._pcx[h]), int(tree._pcy[h])
-        nx, ny = int(tree._pnx[h]), int(tree._pny[h])
-        up = 2 * (tree._depth - lv) + _qt._LEVEL_BITS
-        for r in range(nx * ny):
-            code = int(morton.encode(cx + r % nx, cy + r // nx))
-            sub = int(tree._sub0[h]) if r % nx == 0 else 0
-            want_k.append((((code << up) | lv) << _qt._SUB_BITS) | sub)
-            want_o.append(h if nx * ny == 1 else ~h)
-    assert keys[:m].tolist() == want_k and tags[:m].tolist() == want_o
-
-
-def test_lists_relink_at_their_first_reader():
-    tree = bp.LinearQuadtree((0, 0, 16, 16), 2)  # cells of 4 x 4
-    h = tree.insert([[0.5, 0.5, 1, 1], [8.5, 8.5, 9, 9]])
-    cell_before = tree._nodes[4 * h[1], _dyn.NODE_CELL]
-    tree.move(h, [[1, 1, 1.5, 1.5], [13, 13, 13.5, 13.5]])
-    assert tree._stale[h].tolist() == [0, 1]  # moved to another cell, its node not yet
-    assert tree._nodes[4 * h[1], _dyn.NODE_CELL] == cell_before
-    tree.validate()  # a stale object may sit in its old list
-    assert tree.pairs().tolist() == []  # pairs() does not need the lists
-    assert tree._stale[h[1]] == 1
-    assert tree.query([12, 12, 14, 14]).tolist() == [1]
-    assert tree._stale[h].tolist() == [0, 0]
-    assert tree._nodes[4 * h[1], _dyn.NODE_CELL] != cell_before
-    tree.move(h[1], [2, 13, 2.5, 13.5])
-    tree.remove(h[1])  # removing a stale object unlinks it from its old list
+    tree = bp.LinearQuadtree((0, 0, 2**depth, 2**depth), depth)  # one unit per cell
+    tree.insert([ix0, iy0, ix1 + 0.5, iy1 + 0.5])
+    tree.pairs()
+    level, cells = ref_placement(ix0, iy0, ix1, iy1, depth)
+    s = tree.stats()
+    assert s["levels"].tolist() == [int(k == level) for k in range(depth + 1)]
+    assert s["entries"] == cells
     tree.validate()
-    assert tree.query([0, 0, 16, 16]).tolist() == [0]
 
 
 def test_circles_and_boxes_match_find_pairs():
@@ -620,29 +574,3 @@ def test_contacts_bad_input():
     with pytest.raises(ValueError, match=r"pairs: expected shape \(k, 2\), found shape \(0, 3\)"):
         bp.Contacts().update(np.empty((0, 3), np.intp))
     assert bp.Contacts().update([])[0].shape == (0, 2)
-
-
-def test_refresh_gives_up_on_far_jumps_inside_big_cells():
-    """Objects that jump across one big cell would cost the insertion quadratic time: sort anew."""
-    rng = np.random.default_rng(5)
-    tree = bp.LinearQuadtree((0, 0, 1000, 1000), 0)  # one cell: no move changes cells
-    xy = rng.uniform(0, 1000, (3000, 2))
-    h = tree.insert(np.hstack([xy, xy + 5]))
-    tree.pairs()
-    xy = rng.uniform(0, 1000, (3000, 2))
-    boxes = np.hstack([xy, xy + 5])
-    tree.move(h, boxes)
-    n = tree._hwm
-    out_k, out_o = np.empty(len(tree._sk), np.int64), np.empty(len(tree._sk), np.int32)
-    m = _dyn.refresh(tree._sk, tree._so, tree._dirty[:n], tree._sub0, tree._pcx, tree._depth,
-                     np.empty(0, np.int64), np.empty(0, np.int32), np.empty(2, np.int64),
-                     out_k, out_o)
-    assert m == -1  # about n**2 / 4 moves: given up
-    np.testing.assert_array_equal(tree.pairs(), bp.find_pairs(boxes, method="brute"))
-    assert_kept_entries_fresh(tree)
-    tree.move(h, boxes + 0.01)  # small steps: the refresh finishes
-    m = _dyn.refresh(tree._sk, tree._so, tree._dirty[:n], tree._sub0, tree._pcx, tree._depth,
-                     np.empty(0, np.int64), np.empty(0, np.int32), np.empty(2, np.int64),
-                     out_k, out_o)
-    assert m == len(tree._sk) and (np.diff(out_k) >= 0).all()
-    np.testing.assert_array_equal(tree.pairs(), bp.find_pairs(boxes + 0.01, method="brute"))

@@ -129,7 +129,7 @@ class _Scene:
             bpg.groupcollide(ga, gb, False, False), ga, gb)}
 
     def _moving(self, n, methods, workers):
-        from ._tree import LinearQuadtree, depth_for  # Numba, loaded only for this scene
+        from ._tree import LinearQuadtree, depth_for
 
         scene = scenarios.Bouncing(n)
         depth = depth_for(scene.world, scene.SIZE)

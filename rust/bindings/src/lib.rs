@@ -17,6 +17,8 @@ use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
+mod tree;
+
 type Boxes<'py> = PyReadonlyArray2<'py, f64>;
 
 /// Rows of `W` floats of a C-contiguous `(n, W)` array.
@@ -350,6 +352,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(morton_cell_of, m)?)?;
     m.add_function(wrap_pyfunction!(morton_locate, m)?)?;
     m.add_function(wrap_pyfunction!(stages, m)?)?;
+    tree::register(m)?;
     m.add("NOT_FINITE", check::Problem::NotFinite as u8)?;
     m.add("X_REVERSED", check::Problem::XReversed as u8)?;
     m.add("Y_REVERSED", check::Problem::YReversed as u8)?;

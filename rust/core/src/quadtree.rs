@@ -25,9 +25,12 @@ use crate::scratch;
 use crate::world::Grid;
 
 /// Smallest `s` with `(b >> s) - (a >> s) <= 1` (`a <= b`).
+///
+/// Starts from the lower bound `bitlen(b - a) - 1` (below it `b - a`
+/// alone, shifted, still exceeds 1); the floors add at most one more step.
 #[inline(always)]
 fn fit_shift(a: u32, b: u32) -> u32 {
-    let mut s = 0;
+    let mut s = (u32::BITS - (b - a).leading_zeros()).saturating_sub(1);
     while (b >> s) - (a >> s) > 1 {
         s += 1;
     }
@@ -71,6 +74,17 @@ pub fn place(boxes: &[[f64; 4]], grid: &Grid, slack: u32, ex: &Exec) -> Placemen
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fit_shift_is_the_smallest() {
+        for a in 0..300u32 {
+            for b in a..300 {
+                let s = fit_shift(a, b);
+                assert!((b >> s) - (a >> s) <= 1, "{a} {b}");
+                assert!(s == 0 || (b >> (s - 1)) - (a >> (s - 1)) > 1, "{a} {b}");
+            }
+        }
+    }
 
     #[test]
     fn straddler_goes_down_not_to_the_root() {

@@ -56,8 +56,11 @@ pub const MAX_DEPTH: u32 = 12;
 const NONE: u32 = u32::MAX;
 /// Level of a free slot.
 const FREE: u8 = u8::MAX;
-/// Above this share of dirty objects, [`Tree::pairs`] searches from scratch.
+/// Above this share of dirty objects, [`Tree::pairs`] searches from scratch
+/// (the default of [`Tree::rebuild_share`]).
 pub const REBUILD_SHARE: f64 = 0.1;
+/// Moved objects per chunk of the parallel placement.
+const MOVE_GRAIN: usize = 1 << 13;
 /// Dirty objects per chunk of the parallel queries.
 const QUERY_GRAIN: usize = 512;
 
@@ -97,6 +100,17 @@ const UNLINKED: Node = Node {
     prev: NONE,
     next: NONE,
 };
+
+/// What a query reads of each candidate, in one cache line: the box, the
+/// placement and the object's first list node (an object in one cell, the
+/// usual case, costs a query one memory access).
+#[derive(Clone, Copy, Debug)]
+#[repr(align(64))]
+struct Hot {
+    b: [f64; 4],
+    place: Place,
+    node: Node,
+}
 
 /// First list head of `level` in the heads of all levels.
 #[inline(always)]
@@ -155,8 +169,9 @@ pub struct Tree {
     groups: Vec<i64>,
     cats: Vec<u64>,
     masks: Vec<u64>,
-    place: Vec<Place>,
-    nodes: Vec<Node>,
+    hot: Vec<Hot>,
+    /// List nodes 1 to 3 of each slot (node 0 is in `hot`).
+    links: Vec<Node>,
     dirty: Vec<bool>,
     mark: Vec<u32>,
     // per cell of every level
@@ -173,6 +188,8 @@ pub struct Tree {
     epoch: u32,
     last: Option<Vec<u64>>,
     stats: Stats,
+    /// Above this share of dirty objects, `pairs()` searches from scratch.
+    pub rebuild_share: f64,
 }
 
 impl Tree {
@@ -192,8 +209,8 @@ impl Tree {
             groups: Vec::new(),
             cats: Vec::new(),
             masks: Vec::new(),
-            place: Vec::new(),
-            nodes: Vec::new(),
+            hot: Vec::new(),
+            links: Vec::new(),
             dirty: Vec::new(),
             mark: Vec::new(),
             head: vec![NONE; cell_base(depth + 1)],
@@ -208,6 +225,7 @@ impl Tree {
             epoch: 0,
             last: None,
             stats: Stats::default(),
+            rebuild_share: REBUILD_SHARE,
         }
     }
 
@@ -238,12 +256,12 @@ impl Tree {
 
     /// Slots ever used (handles are below this).
     pub fn slots(&self) -> usize {
-        self.place.len()
+        self.hot.len()
     }
 
     /// Whether `h` is a live object.
     pub fn contains(&self, h: u64) -> bool {
-        (h as usize) < self.place.len() && self.place[h as usize].level != FREE
+        (h as usize) < self.hot.len() && self.hot[h as usize].place.level != FREE
     }
 
     /// The box of live object `h` (a circle's outward-rounded box).
@@ -278,7 +296,7 @@ impl Tree {
     }
 
     fn live(&self) -> impl Iterator<Item = usize> + '_ {
-        (0..self.place.len()).filter(|&h| self.place[h].level != FREE)
+        (0..self.hot.len()).filter(|&h| self.hot[h].place.level != FREE)
     }
 
     /// Check `handles`: live, each once, of shape `kind` if given.  Nothing changes.
@@ -328,6 +346,7 @@ impl Tree {
             self.masks[h] = attrs.masks[k];
             self.count_kinds(h, 1);
             self.boxes[h] = *b;
+            self.hot[h].b = *b;
             self.fat[h] = self.grown(b);
             let p = self.placement(&self.fat[h]);
             self.link(h, p);
@@ -342,40 +361,63 @@ impl Tree {
 
     /// New boxes (and circles) for checked handles; relinks only objects
     /// whose cells change.
-    pub fn move_to(&mut self, handles: &[i64], boxes: &[[f64; 4]], circles: Option<&[[f64; 3]]>) {
+    ///
+    /// The new placements are computed first (in parallel for big batches:
+    /// they only read the tree), then stored in handle order.
+    pub fn move_to(
+        &mut self,
+        handles: &[i64],
+        boxes: &[[f64; 4]],
+        circles: Option<&[[f64; 3]]>,
+        ex: &Exec,
+    ) {
+        let n = handles.len();
+        let nch = chunk_count(n, MOVE_GRAIN, 256);
+        let cb = even_bounds(n, nch);
+        let places: Vec<Vec<Option<Place>>> = ex.for_work(n, 2 * MOVE_GRAIN).map(nch, |c| {
+            (cb[c]..cb[c + 1])
+                .map(|k| {
+                    let (h, b) = (handles[k] as usize, &boxes[k]);
+                    let f = &self.fat[h];
+                    let inside = f[0] <= b[0] && f[1] <= b[1] && b[2] <= f[2] && b[3] <= f[3];
+                    // still inside its fat box: placement stands
+                    (self.margin == 0.0 || !inside).then(|| self.placement(&self.grown(b)))
+                })
+                .collect()
+        });
         let mut relinked = 0;
-        for (k, (&h, b)) in handles.iter().zip(boxes).enumerate() {
-            let h = h as usize;
+        for (k, p) in places.into_iter().flatten().enumerate() {
+            let (h, b) = (handles[k] as usize, &boxes[k]);
             self.boxes[h] = *b;
+            self.hot[h].b = *b;
             if let Some(c) = circles {
                 self.circles[h] = c[k];
             }
             self.touch(h);
-            let f = &self.fat[h];
-            if self.margin > 0.0 && f[0] <= b[0] && f[1] <= b[1] && b[2] <= f[2] && b[3] <= f[3] {
-                continue; // still inside its fat box: placement stands
-            }
-            self.fat[h] = self.grown(b);
-            let p = self.placement(&self.fat[h]);
-            if p != self.place[h] {
-                self.unlink(h);
-                self.link(h, p);
-                relinked += 1;
+            if let Some(p) = p {
+                self.fat[h] = self.grown(b);
+                if p != self.hot[h].place {
+                    self.unlink(h);
+                    self.link(h, p);
+                    relinked += 1;
+                }
             }
         }
         self.stats.relinked = relinked;
     }
 
-    /// Take checked handles out; their slots are reused by later inserts.
+    /// Take checked handles out; their slots are reused by later inserts,
+    /// the last call's first, and in a call the first handle first.
     pub fn remove(&mut self, handles: &[i64]) {
         for &h in handles {
             let h = h as usize;
             self.touch(h);
             self.count_kinds(h, -1);
             self.unlink(h);
-            self.place[h] = FREE_PLACE;
-            self.free.push(h as u32);
+            self.hot[h].place = FREE_PLACE;
         }
+        // reused last-in first-out, the first of this call first
+        self.free.extend(handles.iter().rev().map(|&h| h as u32));
         self.count -= handles.len();
     }
 
@@ -387,6 +429,7 @@ impl Tree {
             .collect()
     }
 
+    #[inline]
     fn grown(&self, b: &[f64; 4]) -> [f64; 4] {
         let m = self.margin;
         if m > 0.0 {
@@ -397,6 +440,7 @@ impl Tree {
     }
 
     /// The cells a (fat) box enters.
+    #[inline]
     fn placement(&self, b: &[f64; 4]) -> Place {
         let q = self.grid.cells_of(b);
         let l = quadtree::level(q, self.grid.depth, 0);
@@ -415,7 +459,7 @@ impl Tree {
     }
 
     fn link(&mut self, h: usize, p: Place) {
-        self.place[h] = p;
+        self.hot[h].place = p;
         self.per_level[p.level as usize] += 1;
         self.nentries += (p.nx * p.ny) as u64;
         for r in 0..(p.nx * p.ny) as usize {
@@ -426,40 +470,61 @@ impl Tree {
             );
             let nd = (4 * h + r) as u32;
             let first = self.head[cell as usize];
-            self.nodes[nd as usize] = Node {
+            *self.node_mut(nd) = Node {
                 cell,
                 prev: NONE,
                 next: first,
             };
             if first != NONE {
-                self.nodes[first as usize].prev = nd;
+                self.node_mut(first).prev = nd;
             }
             self.head[cell as usize] = nd;
         }
     }
 
+    /// List node `nd` (node `nd % 4` of slot `nd / 4`).
+    #[inline(always)]
+    fn node(&self, nd: u32) -> Node {
+        let (h, r) = (nd as usize / 4, nd as usize % 4);
+        if r == 0 {
+            self.hot[h].node
+        } else {
+            self.links[3 * h + r - 1]
+        }
+    }
+
+    #[inline(always)]
+    fn node_mut(&mut self, nd: u32) -> &mut Node {
+        let (h, r) = (nd as usize / 4, nd as usize % 4);
+        if r == 0 {
+            &mut self.hot[h].node
+        } else {
+            &mut self.links[3 * h + r - 1]
+        }
+    }
+
     fn unlink(&mut self, h: usize) {
-        let p = self.place[h];
+        let p = self.hot[h].place;
         self.per_level[p.level as usize] -= 1;
         self.nentries -= (p.nx * p.ny) as u64;
         for r in 0..(p.nx * p.ny) as usize {
-            let nd = 4 * h + r;
-            let Node { cell, prev, next } = self.nodes[nd];
+            let nd = (4 * h + r) as u32;
+            let Node { cell, prev, next } = self.node(nd);
             if prev == NONE {
                 self.head[cell as usize] = next;
             } else {
-                self.nodes[prev as usize].next = next;
+                self.node_mut(prev).next = next;
             }
             if next != NONE {
-                self.nodes[next as usize].prev = prev;
+                self.node_mut(next).prev = prev;
             }
-            self.nodes[nd] = UNLINKED;
+            *self.node_mut(nd) = UNLINKED;
         }
     }
 
     /// A new slot at the end of every per-slot array.
     fn grow(&mut self) -> usize {
-        let h = self.place.len();
+        let h = self.hot.len();
         self.boxes.push([0.0; 4]);
         self.fat.push([0.0; 4]);
         self.circles.push([0.0; 3]);
@@ -467,8 +532,12 @@ impl Tree {
         self.groups.push(0);
         self.cats.push(u64::MAX);
         self.masks.push(u64::MAX);
-        self.place.push(FREE_PLACE);
-        self.nodes.extend([UNLINKED; 4]);
+        self.hot.push(Hot {
+            b: [0.0; 4],
+            place: FREE_PLACE,
+            node: UNLINKED,
+        });
+        self.links.extend([UNLINKED; 3]);
         self.dirty.push(false);
         self.mark.push(0);
         h
@@ -549,9 +618,9 @@ impl Tree {
                 for x in x0..=x1 {
                     let mut nd = self.head[self.cell_id(l, x, y) as usize];
                     while nd != NONE {
-                        let node = self.nodes[nd as usize];
+                        let node = self.node(nd);
                         let o = nd as usize / 4;
-                        let p = &self.place[o];
+                        let p = &self.hot[o].place;
                         // an object in several cells: only the first the query covers
                         if (p.nx == 1 && p.ny == 1) || (x == x0.max(p.cx) && y == y0.max(p.cy)) {
                             f(o);
@@ -567,7 +636,7 @@ impl Tree {
 
     /// Whether live object `o` overlaps the box `q` (touching does not count).
     fn meets_box(&self, o: usize, q: &[f64; 4]) -> bool {
-        boxes_overlap(&self.boxes[o], q)
+        boxes_overlap(&self.hot[o].b, q)
             && (self.kinds[o] != CIRCLE || box_circle_overlap(q, &self.circles[o]))
     }
 
@@ -616,7 +685,7 @@ impl Tree {
     fn partners(&self, narrow: &Narrow, h: usize, mut f: impl FnMut(usize)) -> u64 {
         let b = self.boxes[h];
         self.candidates(&b, |o| {
-            if o != h && boxes_overlap(&b, &self.boxes[o]) && narrow.accept(h, o) {
+            if o != h && boxes_overlap(&b, &self.hot[o].b) && narrow.accept(h, o) {
                 f(o);
             }
         })
@@ -644,6 +713,11 @@ impl Tree {
         Ok(self.last.as_deref().unwrap_or(&[]))
     }
 
+    /// The pairs of the last `pairs()` or `update()` (none before the first).
+    pub fn last_pairs(&self) -> &[u64] {
+        self.last.as_deref().unwrap_or(&[])
+    }
+
     /// The pairs that began and that ended since the last `pairs()` or
     /// `update()` (all current pairs began, on the first call), packed, sorted.
     pub fn update(&mut self, ex: &Exec, max_pairs: Option<u64>) -> Result<Events, TooMany> {
@@ -662,7 +736,7 @@ impl Tree {
         };
         let rebuild = match &self.last {
             None => true,
-            Some(_) => self.dirty_list.len() as f64 > REBUILD_SHARE * self.count.max(1) as f64,
+            Some(_) => self.dirty_list.len() as f64 > self.rebuild_share * self.count.max(1) as f64,
         };
         let (new, tests, ev) = if rebuild {
             let (new, tests) = self.search(ex, &budget)?;
@@ -698,7 +772,7 @@ impl Tree {
     /// All pairs from scratch: the pair search over the live objects.
     fn search(&self, ex: &Exec, budget: &Budget) -> Result<(Vec<u64>, u64), TooMany> {
         let live: Vec<u32> = self.live().map(|h| h as u32).collect();
-        let compact = live.len() < self.place.len();
+        let compact = live.len() < self.hot.len();
         let (boxes, circles, kinds, groups, cats, masks);
         let narrow = if compact {
             boxes = gather_rows(&self.boxes, &live);
@@ -802,7 +876,7 @@ impl Tree {
 
     /// Check every invariant; the first broken one, named.  O(slots + cells).
     pub fn validate(&self) -> Result<(), String> {
-        let n = self.place.len();
+        let n = self.hot.len();
         let live = self.live().count();
         if live != self.count {
             return Err(format!("count {} != live slots {live}", self.count));
@@ -817,9 +891,9 @@ impl Tree {
         }
         let mut per_level = vec![0u64; self.per_level.len()];
         for h in 0..n {
-            let p = self.place[h];
+            let p = self.hot[h].place;
             if p.level == FREE {
-                if (0..4).any(|r| self.nodes[4 * h + r].cell != NONE) {
+                if (0..4).any(|r| self.node((4 * h + r) as u32).cell != NONE) {
                     return Err(format!("removed object {h} still linked"));
                 }
                 continue;
@@ -847,7 +921,7 @@ impl Tree {
             };
             let up = 2 * (p.level as u32 - sl.min(p.level as u32));
             for r in 0..4usize {
-                let node = self.nodes[4 * h + r];
+                let node = self.node((4 * h + r) as u32);
                 if r >= (p.nx * p.ny) as usize {
                     if node.cell != NONE {
                         return Err(format!("object {h}: node {r} linked past its cells"));
@@ -884,7 +958,7 @@ impl Tree {
         for (c, &first) in self.head.iter().enumerate() {
             let (mut nd, mut prev) = (first, NONE);
             while nd != NONE {
-                let node = self.nodes[nd as usize];
+                let node = self.node(nd);
                 if node.cell as usize != c {
                     return Err(format!(
                         "node {nd} in the list of cell {c}, says {}",
@@ -902,7 +976,9 @@ impl Tree {
                 nd = node.next;
             }
         }
-        let linked = self.nodes.iter().filter(|nd| nd.cell != NONE).count();
+        let linked = (0..4 * n as u32)
+            .filter(|&nd| self.node(nd).cell != NONE)
+            .count();
         if seen != linked {
             return Err(format!(
                 "{linked} nodes linked, {seen} reachable from the heads"

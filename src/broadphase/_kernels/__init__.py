@@ -1,8 +1,5 @@
-"""Numba kernels of the moving tree and the Dask tiles, until they are ported.
+"""Numba kernels of the Dask tiles (``tiles``), until they are ported to the Rust core.
 
-The static pair search runs in the Rust core (``rust/core``, exposed as
-``broadphase._core``).  What remains here serves ``LinearQuadtree``
-(``dynamic``, ``quadtree``'s walk, ``radix``, ``pairs``, ``narrow``,
-``bigint``, ``morton``, ``check``) and the Dask tasks (``tiles``); nothing on
-the ``find_pairs`` path imports this package.
+Everything else runs in the Rust core (``rust/core``, exposed as
+``broadphase._core``); only ``broadphase.dask``'s tasks import this package.
 """

@@ -1,0 +1,322 @@
+//! The moving tree against a model: every answer recomputed by brute force.
+
+use broadphase_core::naive;
+use broadphase_core::narrow::{box_circle_overlap, boxes_overlap, circle_overlap, BOX, CIRCLE};
+use broadphase_core::par::Exec;
+use broadphase_core::tree::{Attrs, Tree};
+use broadphase_core::{Filters, Narrow, Shapes};
+use proptest::prelude::*;
+use std::collections::BTreeMap;
+
+/// A live object of the model.
+#[derive(Clone, Debug)]
+struct Obj {
+    kind: u8,
+    b: [f64; 4],
+    c: [f64; 3],
+    group: i64,
+    cat: u64,
+    mask: u64,
+}
+
+fn circle_box(c: [f64; 3]) -> [f64; 4] {
+    [c[0] - c[2], c[1] - c[2], c[0] + c[2], c[1] + c[2]]
+}
+
+/// The model's pairs: the naive reference over the live objects, as handles.
+fn model_pairs(objs: &BTreeMap<u32, Obj>) -> Vec<u64> {
+    let hs: Vec<u32> = objs.keys().copied().collect();
+    let o: Vec<&Obj> = objs.values().collect();
+    let boxes: Vec<[f64; 4]> = o.iter().map(|x| x.b).collect();
+    let circles: Vec<[f64; 3]> = o.iter().map(|x| x.c).collect();
+    let kinds: Vec<u8> = o.iter().map(|x| x.kind).collect();
+    let groups: Vec<i64> = o.iter().map(|x| x.group).collect();
+    let cats: Vec<u64> = o.iter().map(|x| x.cat).collect();
+    let masks: Vec<u64> = o.iter().map(|x| x.mask).collect();
+    let narrow = Narrow {
+        shapes: Shapes::Mixed {
+            kinds: &kinds,
+            circles: &circles,
+            boxes: &boxes,
+        },
+        filters: Filters {
+            groups: Some(&groups),
+            categories: Some(&cats),
+            masks: Some(&masks),
+        },
+    };
+    naive::pairs(&boxes, &narrow)
+        .into_iter()
+        .map(|(i, j)| ((hs[i] as u64) << 32) | hs[j] as u64)
+        .collect()
+}
+
+fn meets_box(o: &Obj, q: &[f64; 4]) -> bool {
+    if o.kind == CIRCLE {
+        box_circle_overlap(q, &o.c)
+    } else {
+        boxes_overlap(&o.b, q)
+    }
+}
+
+#[derive(Clone, Debug)]
+enum Op {
+    InsertBox([f64; 4], (i64, u64, u64)),
+    InsertCircle([f64; 3], (i64, u64, u64)),
+    Move(usize, [f64; 4], [f64; 3]),
+    Remove(usize),
+    Pairs,
+    Update,
+    Query([f64; 4]),
+    Point(f64, f64),
+}
+
+fn coord() -> impl Strategy<Value = f64> {
+    (-8i32..40).prop_map(|v| v as f64 / 2.0)
+}
+
+fn size() -> impl Strategy<Value = f64> {
+    prop::sample::select(vec![0.0, 0.5, 1.0, 1.0, 2.0, 3.0, 8.0, 24.0])
+}
+
+fn a_box() -> impl Strategy<Value = [f64; 4]> {
+    (coord(), coord(), size(), size()).prop_map(|(x, y, w, h)| [x, y, x + w, y + h])
+}
+
+fn a_circle() -> impl Strategy<Value = [f64; 3]> {
+    (
+        coord(),
+        coord(),
+        prop::sample::select(vec![0.0, 0.5, 1.0, 1.5, 2.5, 6.0]),
+    )
+        .prop_map(|(x, y, r)| [x, y, r])
+}
+
+fn filters() -> impl Strategy<Value = (i64, u64, u64)> {
+    (
+        prop::sample::select(vec![0i64, 0, 0, 1, 2]),
+        prop::sample::select(vec![u64::MAX, u64::MAX, 1, 2, 3]),
+        prop::sample::select(vec![u64::MAX, u64::MAX, 1, 2, 3]),
+    )
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        3 => (a_box(), filters()).prop_map(|(b, f)| Op::InsertBox(b, f)),
+        2 => (a_circle(), filters()).prop_map(|(c, f)| Op::InsertCircle(c, f)),
+        4 => (any::<usize>(), a_box(), a_circle()).prop_map(|(k, b, c)| Op::Move(k, b, c)),
+        1 => any::<usize>().prop_map(Op::Remove),
+        2 => Just(Op::Pairs),
+        2 => Just(Op::Update),
+        1 => a_box().prop_map(Op::Query),
+        1 => (coord(), coord()).prop_map(|(x, y)| Op::Point(x, y)),
+    ]
+}
+
+/// Run `ops` on a tree and the model; every answer must agree.
+fn run(depth: u32, margin: f64, ops: Vec<Op>, workers: usize) -> Result<(), TestCaseError> {
+    let ex = Exec::new(Some(workers));
+    let mut tree = Tree::new([0.0, 0.0, 16.0, 16.0], depth, margin);
+    let mut objs: BTreeMap<u32, Obj> = BTreeMap::new();
+    let mut last: Vec<u64> = Vec::new();
+    for op in ops {
+        match op {
+            Op::InsertBox(b, (g, c, m)) => {
+                let h = tree.insert(
+                    &[b],
+                    None,
+                    Attrs {
+                        groups: &[g],
+                        categories: &[c],
+                        masks: &[m],
+                    },
+                )[0];
+                prop_assert!(!objs.contains_key(&h));
+                objs.insert(
+                    h,
+                    Obj {
+                        kind: BOX,
+                        b,
+                        c: [0.0; 3],
+                        group: g,
+                        cat: c,
+                        mask: m,
+                    },
+                );
+            }
+            Op::InsertCircle(cc, (g, c, m)) => {
+                let b = circle_box(cc);
+                let h = tree.insert(
+                    &[b],
+                    Some(&[cc]),
+                    Attrs {
+                        groups: &[g],
+                        categories: &[c],
+                        masks: &[m],
+                    },
+                )[0];
+                objs.insert(
+                    h,
+                    Obj {
+                        kind: CIRCLE,
+                        b,
+                        c: cc,
+                        group: g,
+                        cat: c,
+                        mask: m,
+                    },
+                );
+            }
+            Op::Move(k, b, c) => {
+                if objs.is_empty() {
+                    continue;
+                }
+                let h = *objs.keys().nth(k % objs.len()).unwrap();
+                let o = objs.get_mut(&h).unwrap();
+                prop_assert!(tree.check_handles(&[h as i64], Some(o.kind)).is_ok());
+                if o.kind == BOX {
+                    tree.move_to(&[h as i64], &[b], None, &ex);
+                    o.b = b;
+                } else {
+                    tree.move_to(&[h as i64], &[circle_box(c)], Some(&[c]), &ex);
+                    o.b = circle_box(c);
+                    o.c = c;
+                }
+            }
+            Op::Remove(k) => {
+                if objs.is_empty() {
+                    continue;
+                }
+                let h = *objs.keys().nth(k % objs.len()).unwrap();
+                tree.remove(&[h as i64]);
+                objs.remove(&h);
+                prop_assert!(tree.check_handles(&[h as i64], None).is_err());
+            }
+            Op::Pairs => {
+                let got = tree.pairs(&ex, None).unwrap().to_vec();
+                prop_assert_eq!(&got, &model_pairs(&objs));
+                last = got;
+            }
+            Op::Update => {
+                let ev = tree.update(&ex, None).unwrap();
+                let now = model_pairs(&objs);
+                let began: Vec<u64> = now.iter().copied().filter(|p| !last.contains(p)).collect();
+                let ended: Vec<u64> = last.iter().copied().filter(|p| !now.contains(p)).collect();
+                prop_assert_eq!(ev.began, began);
+                prop_assert_eq!(ev.ended, ended);
+                last = now;
+            }
+            Op::Query(q) => {
+                let want: Vec<u32> = objs
+                    .iter()
+                    .filter(|(_, o)| meets_box(o, &q))
+                    .map(|(&h, _)| h)
+                    .collect();
+                prop_assert_eq!(tree.query(&q), want);
+            }
+            Op::Point(x, y) => {
+                let want: Vec<u32> = objs
+                    .iter()
+                    .filter(|(_, o)| {
+                        if o.kind == CIRCLE {
+                            circle_overlap(x, y, 0.0, o.c[0], o.c[1], o.c[2])
+                        } else {
+                            o.b[0] < x && x < o.b[2] && o.b[1] < y && y < o.b[3]
+                        }
+                    })
+                    .map(|(&h, _)| h)
+                    .collect();
+                prop_assert_eq!(tree.query_point(x, y), want);
+            }
+        }
+        prop_assert_eq!(tree.validate(), Ok(()));
+        prop_assert_eq!(tree.len(), objs.len());
+        // touching(h) is h's row and column of the pairs
+        if let Some((&h, _)) = objs.iter().next() {
+            let want: Vec<u32> = model_pairs(&objs)
+                .into_iter()
+                .filter_map(|p| {
+                    let (i, j) = ((p >> 32) as u32, p as u32);
+                    (i == h).then_some(j).or((j == h).then_some(i))
+                })
+                .collect();
+            let mut want = want;
+            want.sort_unstable();
+            prop_assert_eq!(tree.touching(h), want);
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn tree_agrees_with_the_model(depth in 0u32..6, margin in prop::sample::select(vec![0.0, 0.0, 0.5, 3.0]),
+                                  ops in prop::collection::vec(op(), 1..60), workers in 1usize..3) {
+        run(depth, margin, ops, workers)?;
+    }
+}
+
+/// Many objects, few moving each frame: the kept pairs and the queries of
+/// the moved ones (the incremental path), and every object moving (the
+/// search from scratch), against the model, on several threads.
+#[test]
+fn frames_of_many_objects() {
+    let n = 3000u32;
+    let mut state = 12345u64;
+    let mut rnd = move || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let mut boxes: Vec<[f64; 4]> = (0..n)
+        .map(|_| {
+            let (x, y) = (rnd() * 1000.0, rnd() * 1000.0);
+            [x, y, x + 10.0, y + 10.0]
+        })
+        .collect();
+    let zeros = vec![0i64; n as usize];
+    let all = vec![u64::MAX; n as usize];
+    for margin in [0.0, 2.0] {
+        let ex = Exec::new(Some(2));
+        let mut tree = Tree::new([0.0, 0.0, 1000.0, 1000.0], 6, margin);
+        let attrs = Attrs {
+            groups: &zeros,
+            categories: &all,
+            masks: &all,
+        };
+        let h = tree.insert(&boxes, None, attrs);
+        assert_eq!(h, (0..n).collect::<Vec<_>>());
+        let model = |boxes: &[[f64; 4]]| -> Vec<u64> {
+            naive::pairs(boxes, &Narrow::default())
+                .into_iter()
+                .map(|(i, j)| ((i as u64) << 32) | j as u64)
+                .collect()
+        };
+        for frame in 0..8 {
+            assert_eq!(tree.pairs(&ex, None).unwrap(), &model(&boxes)[..]);
+            assert_eq!(tree.stats().rebuilt, frame == 0 || frame % 4 == 1);
+            // a few objects (incremental), or all of them (from scratch)
+            let moving: Vec<i64> = if frame % 4 == 0 {
+                (0..n as i64).collect()
+            } else {
+                (0..n as i64).filter(|k| k % 37 == frame).collect()
+            };
+            let new: Vec<[f64; 4]> = moving
+                .iter()
+                .map(|&k| {
+                    let b = boxes[k as usize];
+                    let (dx, dy) = (rnd() * 6.0 - 3.0, rnd() * 6.0 - 3.0);
+                    [b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy]
+                })
+                .collect();
+            for (&k, b) in moving.iter().zip(&new) {
+                boxes[k as usize] = *b;
+            }
+            tree.move_to(&moving, &new, None, &ex);
+            tree.validate().unwrap();
+        }
+    }
+}
