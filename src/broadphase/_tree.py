@@ -22,8 +22,8 @@ __all__ = ["LinearQuadtree"]
 #: Deepest tree: the list heads of all levels take (4**(depth+1) - 1) / 3
 #: int32 cells, 89 MB at depth 12.
 MAX_DEPTH = _core.TREE_MAX_DEPTH
-_ALL_BITS = np.iinfo(np.uint64).max
 _BOX, _CIRCLE = 0, 1  # the core's shape codes (narrow::BOX, narrow::CIRCLE)
+_INT64, _FLOAT64 = np.dtype(np.int64), np.dtype(np.float64)
 
 
 class LinearQuadtree:
@@ -221,6 +221,13 @@ class LinearQuadtree:
         >>> tree.pairs().tolist()
         [[0, 1]]
         """
+        if (type(handles) is np.ndarray and handles.dtype == _INT64 and handles.ndim == 1
+                and type(boxes) is np.ndarray and boxes.dtype == _FLOAT64
+                and boxes.shape == (handles.shape[0], 4) and handles.flags.c_contiguous
+                and boxes.flags.c_contiguous and boxes.flags.aligned):
+            # a game's frame: arrays already in the core's form, checked there
+            if self._t.move_boxes(handles, boxes) is None:
+                return  # else nothing changed: the full path names the problem
         h = _handle_array(handles)
         arr = _cast.rows(_one_or_many(boxes, 4), "boxes", 4, "minx, miny, maxx, maxy")
         if arr.shape[0] != h.shape[0]:
@@ -525,12 +532,10 @@ class LinearQuadtree:
 
 
 def _filters(n, groups, categories, masks):
-    g = _cast.per_object(groups, "groups", n, np.int64)
-    c = _cast.per_object(categories, "categories", n, np.uint64)
-    m = _cast.per_object(masks, "masks", n, np.uint64)
-    return (np.zeros(n, np.int64) if g is None else g,
-            np.full(n, _ALL_BITS, np.uint64) if c is None else c,
-            np.full(n, _ALL_BITS, np.uint64) if m is None else m)
+    """Per-object filter arrays, ``None`` for one not given (the defaults)."""
+    return (_cast.per_object(groups, "groups", n, np.int64),
+            _cast.per_object(categories, "categories", n, np.uint64),
+            _cast.per_object(masks, "masks", n, np.uint64))
 
 
 def _handle_array(handles) -> NDArray[np.int64]:

@@ -18,7 +18,7 @@ use numpy::{IntoPyArray, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use crate::{rows, slice, too_many, Boxes};
+use crate::{ints, rows, slice, too_many, Boxes};
 
 /// `handles[at]` is not a live object.
 pub const HANDLE_UNKNOWN: u8 = 1;
@@ -87,37 +87,35 @@ impl PyTree {
     }
 
     /// Add validated boxes (with `circles`: circles, `boxes` their bounding
-    /// boxes) and their filters; their handles.
-    #[pyo3(signature = (boxes, circles, groups, categories, masks))]
+    /// boxes) and their filters (`None`: the defaults); their handles.
+    #[pyo3(signature = (boxes, circles=None, groups=None, categories=None, masks=None))]
     fn insert(
         &mut self,
         py: Python<'_>,
         boxes: Boxes<'_>,
         circles: Option<Boxes<'_>>,
-        groups: PyReadonlyArray1<'_, i64>,
-        categories: PyReadonlyArray1<'_, u64>,
-        masks: PyReadonlyArray1<'_, u64>,
+        groups: Option<PyReadonlyArray1<'_, i64>>,
+        categories: Option<PyReadonlyArray1<'_, u64>>,
+        masks: Option<PyReadonlyArray1<'_, u64>>,
     ) -> PyResult<Py<PyAny>> {
         let b = rows::<4>(&boxes, "boxes")?;
+        let n = b.len();
         let c = match &circles {
             Some(c) => Some(rows::<3>(c, "circles")?),
             None => None,
         };
-        let attrs = Attrs {
-            groups: slice(&groups, "groups")?,
-            categories: slice(&categories, "categories")?,
-            masks: slice(&masks, "masks")?,
-        };
-        let n = b.len();
-        if c.is_some_and(|c| c.len() != n)
-            || attrs.groups.len() != n
-            || attrs.categories.len() != n
-            || attrs.masks.len() != n
-        {
-            return Err(PyValueError::new_err("insert: arrays of different lengths"));
+        if c.is_some_and(|c| c.len() != n) {
+            return Err(PyValueError::new_err(
+                "insert: circles and boxes of different lengths",
+            ));
         }
-        let inner = &mut self.inner;
-        let h = py.detach(|| inner.insert(b, c, attrs));
+        let attrs = Attrs {
+            groups: ints(&groups, "groups", n)?,
+            categories: ints(&categories, "categories", n)?,
+            masks: ints(&masks, "masks", n)?,
+        };
+        let (inner, ex) = (&mut self.inner, Exec::new(self.workers));
+        let h = py.detach(|| inner.insert(b, c, attrs, &ex));
         Ok(handles_array(py, h))
     }
 
@@ -230,21 +228,21 @@ impl PyTree {
     }
 
     /// Sorted handles of the objects overlapping a valid box.
-    fn query(&self, py: Python<'_>, q: [f64; 4]) -> Py<PyAny> {
-        let inner = &self.inner;
-        handles_array(py, py.detach(|| inner.query(&q)))
+    fn query(&mut self, py: Python<'_>, q: [f64; 4]) -> Py<PyAny> {
+        let (inner, ex) = (&mut self.inner, Exec::new(self.workers));
+        handles_array(py, py.detach(|| inner.query(&q, &ex)))
     }
 
     /// Sorted handles of the objects strictly containing `(x, y)`.
-    fn query_point(&self, py: Python<'_>, x: f64, y: f64) -> Py<PyAny> {
-        let inner = &self.inner;
-        handles_array(py, py.detach(|| inner.query_point(x, y)))
+    fn query_point(&mut self, py: Python<'_>, x: f64, y: f64) -> Py<PyAny> {
+        let (inner, ex) = (&mut self.inner, Exec::new(self.workers));
+        handles_array(py, py.detach(|| inner.query_point(x, y, &ex)))
     }
 
     /// Sorted handles colliding with the live object `h`.
-    fn touching(&self, py: Python<'_>, h: u32) -> Py<PyAny> {
-        let inner = &self.inner;
-        handles_array(py, py.detach(|| inner.touching(h)))
+    fn touching(&mut self, py: Python<'_>, h: u32) -> Py<PyAny> {
+        let (inner, ex) = (&mut self.inner, Exec::new(self.workers));
+        handles_array(py, py.detach(|| inner.touching(h, &ex)))
     }
 
     /// Box of the live object `h`.
@@ -291,6 +289,17 @@ impl PyTree {
     #[setter]
     fn set_rebuild_share(&mut self, v: f64) {
         self.inner.rebuild_share = v;
+    }
+
+    /// Share of stale objects above which the lists are laid out anew.
+    #[getter]
+    fn get_relayout_share(&self) -> f64 {
+        self.inner.relayout_share
+    }
+
+    #[setter]
+    fn set_relayout_share(&mut self, v: f64) {
+        self.inner.relayout_share = v;
     }
 
     /// Whether `h` is a live object.

@@ -21,6 +21,7 @@ pub mod check;
 pub mod count;
 pub mod grid;
 pub mod key;
+pub mod lists;
 pub mod morton;
 pub mod naive;
 pub mod narrow;

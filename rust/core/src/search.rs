@@ -22,7 +22,7 @@ pub const GRID_FACTOR: f64 = 4.0;
 /// Grid entries allowed per box before the cells grow.
 pub const GRID_BUDGET: f64 = 4.0;
 /// `Auto`: brute force below this many objects,
-pub const BRUTE_BELOW: usize = 300;
+pub const BRUTE_BELOW: usize = 100;
 /// sort-and-sweep below this many, the grid from here on.
 pub const SWEEP_BELOW: usize = 1500;
 

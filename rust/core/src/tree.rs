@@ -1,4 +1,4 @@
-//! The moving tree: objects in per-cell linked lists, pairs kept from frame to frame.
+//! The moving tree: objects in per-cell lists, pairs kept from frame to frame.
 //!
 //! # Structure (seeds 001 and 002)
 //! The world is quantized into a `2^depth` grid ([`Grid`]).  Every object has
@@ -6,12 +6,22 @@
 //! that its box enters, by the quadtree rule with slack 0
 //! ([`crate::quadtree::level`]: the seeds' smallest containing cell, moved
 //! down to the object's fit level when it straddles a split line far above
-//! its size).  Each cell of every level has a doubly linked list of the
-//! objects entered there; a slot owns four list nodes.  All levels' list
-//! heads sit in one array, level `l` from `(4^l - 1) / 3` on, in Morton order
-//! inside a level (the seeds' linear array).  Inserting, moving to other
-//! cells and removing are O(1) per object; a move that keeps its cells
-//! relinks nothing.
+//! its size).  Each cell of every level keeps a linked list of the objects
+//! entered there ([`crate::lists`]: unrolled, blocks of entries carrying a
+//! copy of each object's box, so that a query reads its candidates from a
+//! few cache lines); all levels' cells are numbered in one linear array,
+//! level `l` from `(4^l - 1) / 3` on, in Morton order inside a level (the
+//! seeds' linear array).  Inserting, moving to other cells and removing are
+//! O(1) per object; a move that keeps its cells relinks nothing.
+//!
+//! # Lists kept up to date when read
+//! A move or insert stores the object's box and placement at once and marks
+//! it *stale*; the lists catch up at their next reader (a query, or
+//! `pairs()` on its incremental path): each stale object is relinked, or
+//! only its box copies rewritten when it kept its cells, O(1) each; when
+//! more than [`RELAYOUT_SHARE`] of the objects are stale the lists are laid
+//! out anew, cell after cell.  So frames that move everything and search
+//! from scratch never touch the lists.
 //!
 //! # Fat boxes
 //! With a margin `m > 0` an object is placed by its box grown by `m` (its
@@ -24,9 +34,11 @@
 //! covers at `b`'s level: `b`'s cells cover its fat box, which holds its
 //! box, and quantization is monotone.  So a query visits, at every level
 //! that has objects, the cells its box covers there.  An object entered in
-//! several cells is taken only in the first of them (lowest x, then y) that
-//! the query covers: each candidate once, with no marks to clear, so
-//! queries can run in parallel.
+//! several cells is taken only in the first of them (lowest column, then
+//! row) that the query covers: an entry counts when its cell is its
+//! object's first column or the query's first column, and likewise for
+//! rows.  Each candidate is seen once, with no marks to clear, so queries
+//! can run in parallel.
 //!
 //! # Pairs kept from frame to frame
 //! The tree keeps the pairs of the last [`Tree::pairs`] or [`Tree::update`]
@@ -40,6 +52,7 @@
 //! as [`crate::find_pairs`] would give it.
 
 use crate::check::bounds_of;
+use crate::lists::{self, CellLists, Entry, LATER_COLUMN, LATER_ROW};
 use crate::morton::{self, encode};
 use crate::narrow::{box_circle_overlap, boxes_overlap, circle_overlap, Filters, Narrow, Shapes};
 use crate::narrow::{BOX, CIRCLE};
@@ -52,13 +65,16 @@ use crate::world::Grid;
 /// Deepest tree: the list heads of all levels take `4^(depth + 1) / 3`
 /// words, 89 MB at depth 12.
 pub const MAX_DEPTH: u32 = 12;
-/// No node (list end) / no cell.
+/// No location.
 const NONE: u32 = u32::MAX;
 /// Level of a free slot.
 const FREE: u8 = u8::MAX;
 /// Above this share of dirty objects, [`Tree::pairs`] searches from scratch
 /// (the default of [`Tree::rebuild_share`]).
 pub const REBUILD_SHARE: f64 = 0.1;
+/// Above this share of stale objects, the lists are laid out anew (the
+/// default of [`Tree::relayout_share`]).
+pub const RELAYOUT_SHARE: f64 = 0.125;
 /// Moved objects per chunk of the parallel placement.
 const MOVE_GRAIN: usize = 1 << 13;
 /// Dirty objects per chunk of the parallel queries.
@@ -87,46 +103,67 @@ const FREE_PLACE: Place = Place {
     cy: 0,
 };
 
-/// One list node: the cell whose list holds it, and its neighbours there.
-#[derive(Clone, Copy, Debug)]
-struct Node {
-    cell: u32,
-    prev: u32,
-    next: u32,
+/// A per-slot value most objects leave at its default: no memory until
+/// one object differs (a game of plain boxes pays for no circles, groups or
+/// masks).
+#[derive(Clone, Debug)]
+struct Column<T> {
+    v: Vec<T>,
+    default: T,
 }
 
-const UNLINKED: Node = Node {
-    cell: NONE,
-    prev: NONE,
-    next: NONE,
-};
+impl<T: Copy + PartialEq> Column<T> {
+    fn new(default: T) -> Self {
+        Column {
+            v: Vec::new(),
+            default,
+        }
+    }
 
-/// What a query reads of each candidate, in one cache line: the box, the
-/// placement and the object's first list node (an object in one cell, the
-/// usual case, costs a query one memory access).
-#[derive(Clone, Copy, Debug)]
-#[repr(align(64))]
-struct Hot {
-    b: [f64; 4],
-    place: Place,
-    node: Node,
+    #[inline(always)]
+    fn get(&self, h: usize) -> T {
+        self.v.get(h).copied().unwrap_or(self.default)
+    }
+
+    /// Set slot `h` of `slots`.
+    fn set(&mut self, h: usize, x: T, slots: usize) {
+        if self.v.is_empty() {
+            if x == self.default {
+                return;
+            }
+            self.v.resize(slots, self.default);
+        }
+        self.v[h] = x;
+    }
+
+    fn grow(&mut self, slots: usize) {
+        if !self.v.is_empty() {
+            self.v.resize(slots, self.default);
+        }
+    }
+
+    /// Every slot's value (only once some object differs from the default).
+    fn all(&self) -> &[T] {
+        &self.v
+    }
 }
 
-/// First list head of `level` in the heads of all levels.
+/// First cell of `level` in the cells of all levels.
 #[inline(always)]
 pub fn cell_base(level: u32) -> usize {
     ((1usize << (2 * level)) - 1) / 3
 }
 
-/// Per-object filter values of an insert.
-#[derive(Clone, Copy, Debug)]
+/// Per-object filter values of an insert (`None`: the defaults, group 0
+/// and all bits).
+#[derive(Clone, Copy, Debug, Default)]
 pub struct Attrs<'a> {
     /// Group per object.
-    pub groups: &'a [i64],
+    pub groups: Option<&'a [i64]>,
     /// Category bits per object.
-    pub categories: &'a [u64],
+    pub categories: Option<&'a [u64]>,
     /// Mask bits per object.
-    pub masks: &'a [u64],
+    pub masks: Option<&'a [u64]>,
 }
 
 /// A handle argument that names no suitable object.
@@ -163,19 +200,23 @@ pub struct Tree {
     margin: f64,
     // per slot
     boxes: Vec<[f64; 4]>,
+    /// Fat boxes (only with a margin: else the boxes are).
     fat: Vec<[f64; 4]>,
-    circles: Vec<[f64; 3]>,
+    circles: Column<[f64; 3]>,
     kinds: Vec<u8>,
-    groups: Vec<i64>,
-    cats: Vec<u64>,
-    masks: Vec<u64>,
-    hot: Vec<Hot>,
-    /// List nodes 1 to 3 of each slot (node 0 is in `hot`).
-    links: Vec<Node>,
+    groups: Column<i64>,
+    cats: Column<u64>,
+    masks: Column<u64>,
+    /// Where each object is entered (`FREE` for a free slot).
+    place: Vec<Place>,
+    /// Where the lists have it (`FREE`: not in them).
+    linked: Vec<Place>,
+    /// Its entries' locations in the lists, four per slot.
+    loc: Vec<u32>,
     dirty: Vec<bool>,
+    stale: Vec<bool>,
     mark: Vec<u32>,
-    // per cell of every level
-    head: Vec<u32>,
+    lists: CellLists,
     // objects per level, live
     per_level: Vec<u64>,
     free: Vec<u32>,
@@ -185,11 +226,14 @@ pub struct Tree {
     ngrouped: usize,
     nmasked: usize,
     dirty_list: Vec<u32>,
+    stale_list: Vec<u32>,
     epoch: u32,
     last: Option<Vec<u64>>,
     stats: Stats,
     /// Above this share of dirty objects, `pairs()` searches from scratch.
     pub rebuild_share: f64,
+    /// Above this share of stale objects, the lists are laid out anew.
+    pub relayout_share: f64,
 }
 
 impl Tree {
@@ -204,16 +248,18 @@ impl Tree {
             margin,
             boxes: Vec::new(),
             fat: Vec::new(),
-            circles: Vec::new(),
+            circles: Column::new([0.0; 3]),
             kinds: Vec::new(),
-            groups: Vec::new(),
-            cats: Vec::new(),
-            masks: Vec::new(),
-            hot: Vec::new(),
-            links: Vec::new(),
+            groups: Column::new(0),
+            cats: Column::new(u64::MAX),
+            masks: Column::new(u64::MAX),
+            place: Vec::new(),
+            linked: Vec::new(),
+            loc: Vec::new(),
             dirty: Vec::new(),
+            stale: Vec::new(),
             mark: Vec::new(),
-            head: vec![NONE; cell_base(depth + 1)],
+            lists: CellLists::new(cell_base(depth + 1)),
             per_level: vec![0; depth as usize + 1],
             free: Vec::new(),
             count: 0,
@@ -222,10 +268,12 @@ impl Tree {
             ngrouped: 0,
             nmasked: 0,
             dirty_list: Vec::new(),
+            stale_list: Vec::new(),
             epoch: 0,
             last: None,
             stats: Stats::default(),
             rebuild_share: REBUILD_SHARE,
+            relayout_share: RELAYOUT_SHARE,
         }
     }
 
@@ -256,12 +304,12 @@ impl Tree {
 
     /// Slots ever used (handles are below this).
     pub fn slots(&self) -> usize {
-        self.hot.len()
+        self.place.len()
     }
 
     /// Whether `h` is a live object.
     pub fn contains(&self, h: u64) -> bool {
-        (h as usize) < self.hot.len() && self.hot[h as usize].place.level != FREE
+        (h as usize) < self.place.len() && self.place[h as usize].level != FREE
     }
 
     /// The box of live object `h` (a circle's outward-rounded box).
@@ -271,7 +319,7 @@ impl Tree {
 
     /// `Some(x, y, r)` when live object `h` is a circle.
     pub fn circle_of(&self, h: u32) -> Option<[f64; 3]> {
-        (self.kinds[h as usize] == CIRCLE).then(|| self.circles[h as usize])
+        (self.kinds[h as usize] == CIRCLE).then(|| self.circles.get(h as usize))
     }
 
     /// The counts of the last calls.
@@ -296,7 +344,7 @@ impl Tree {
     }
 
     fn live(&self) -> impl Iterator<Item = usize> + '_ {
-        (0..self.hot.len()).filter(|&h| self.hot[h].place.level != FREE)
+        (0..self.place.len()).filter(|&h| self.place[h].level != FREE)
     }
 
     /// Check `handles`: live, each once, of shape `kind` if given.  Nothing changes.
@@ -324,39 +372,57 @@ impl Tree {
 
     /// Add objects (validated boxes, `circles` for circles); their handles.
     ///
-    /// Removed slots are reused first, the last removed first.
+    /// Removed slots are reused first, the last removed first.  The lists
+    /// take the new objects at their next reader.
     pub fn insert(
         &mut self,
         boxes: &[[f64; 4]],
         circles: Option<&[[f64; 3]]>,
         attrs: Attrs,
+        ex: &Exec,
     ) -> Vec<u32> {
-        let mut handles = Vec::with_capacity(boxes.len());
+        let n = boxes.len();
+        let reuse = n.min(self.free.len());
+        let mut handles: Vec<u32> = self.free.drain(self.free.len() - reuse..).rev().collect();
+        let start = self.place.len();
+        handles.extend(start as u32..(start + n - reuse) as u32);
+        self.grow(start + n - reuse);
+        let places = self.placements(boxes, ex);
         let kind = if circles.is_some() { CIRCLE } else { BOX };
-        let mut relinked = 0;
-        for (k, b) in boxes.iter().enumerate() {
-            let h = match self.free.pop() {
-                Some(h) => h as usize,
-                None => self.grow(),
-            };
+        for (k, &h) in handles.iter().enumerate() {
+            let h = h as usize;
             self.kinds[h] = kind;
-            self.circles[h] = circles.map_or([0.0; 3], |c| c[k]);
-            self.groups[h] = attrs.groups[k];
-            self.cats[h] = attrs.categories[k];
-            self.masks[h] = attrs.masks[k];
+            let slots = self.place.len();
+            self.circles
+                .set(h, circles.map_or([0.0; 3], |c| c[k]), slots);
+            self.groups.set(h, attrs.groups.map_or(0, |g| g[k]), slots);
+            self.cats
+                .set(h, attrs.categories.map_or(u64::MAX, |c| c[k]), slots);
+            self.masks
+                .set(h, attrs.masks.map_or(u64::MAX, |m| m[k]), slots);
             self.count_kinds(h, 1);
-            self.boxes[h] = *b;
-            self.hot[h].b = *b;
-            self.fat[h] = self.grown(b);
-            let p = self.placement(&self.fat[h]);
-            self.link(h, p);
+            self.boxes[h] = boxes[k];
+            self.set_fat(h);
+            self.set_place(h, places[k]);
             self.touch(h);
-            relinked += 1;
-            handles.push(h as u32);
         }
-        self.count += boxes.len();
-        self.stats.relinked = relinked;
+        self.count += n;
+        self.stats.relinked = n as u64;
         handles
+    }
+
+    /// The placements of `boxes` grown by the margin (in parallel for big batches).
+    fn placements(&self, boxes: &[[f64; 4]], ex: &Exec) -> Vec<Place> {
+        let n = boxes.len();
+        let nch = chunk_count(n, MOVE_GRAIN, 256);
+        let cb = even_bounds(n, nch);
+        let parts = ex.for_work(n, 2 * MOVE_GRAIN).map(nch, |c| {
+            boxes[cb[c]..cb[c + 1]]
+                .iter()
+                .map(|b| self.placement(&self.grown(b)))
+                .collect::<Vec<_>>()
+        });
+        parts.concat()
     }
 
     /// New boxes (and circles) for checked handles; relinks only objects
@@ -378,7 +444,7 @@ impl Tree {
             (cb[c]..cb[c + 1])
                 .map(|k| {
                     let (h, b) = (handles[k] as usize, &boxes[k]);
-                    let f = &self.fat[h];
+                    let f = &self.fat_of(h);
                     let inside = f[0] <= b[0] && f[1] <= b[1] && b[2] <= f[2] && b[3] <= f[3];
                     // still inside its fat box: placement stands
                     (self.margin == 0.0 || !inside).then(|| self.placement(&self.grown(b)))
@@ -389,16 +455,16 @@ impl Tree {
         for (k, p) in places.into_iter().flatten().enumerate() {
             let (h, b) = (handles[k] as usize, &boxes[k]);
             self.boxes[h] = *b;
-            self.hot[h].b = *b;
             if let Some(c) = circles {
-                self.circles[h] = c[k];
+                let slots = self.place.len();
+                self.circles.set(h, c[k], slots);
             }
             self.touch(h);
+            self.mark_stale(h); // its box copies at least
             if let Some(p) = p {
-                self.fat[h] = self.grown(b);
-                if p != self.hot[h].place {
-                    self.unlink(h);
-                    self.link(h, p);
+                self.set_fat(h);
+                if p != self.place[h] {
+                    self.set_place(h, p);
                     relinked += 1;
                 }
             }
@@ -414,7 +480,7 @@ impl Tree {
             self.touch(h);
             self.count_kinds(h, -1);
             self.unlink(h);
-            self.hot[h].place = FREE_PLACE;
+            self.set_place(h, FREE_PLACE);
         }
         // reused last-in first-out, the first of this call first
         self.free.extend(handles.iter().rev().map(|&h| h as u32));
@@ -425,8 +491,26 @@ impl Tree {
     pub fn radii(&self, handles: &[i64]) -> Vec<f64> {
         handles
             .iter()
-            .map(|&h| self.circles[h as usize][2])
+            .map(|&h| self.circles.get(h as usize)[2])
             .collect()
+    }
+
+    /// The fat box of `h` (its box without a margin).
+    #[inline]
+    fn fat_of(&self, h: usize) -> [f64; 4] {
+        if self.margin > 0.0 {
+            self.fat[h]
+        } else {
+            self.boxes[h]
+        }
+    }
+
+    /// Grow `h`'s box into its fat box (nothing to store without a margin).
+    #[inline]
+    fn set_fat(&mut self, h: usize) {
+        if self.margin > 0.0 {
+            self.fat[h] = self.grown(&self.boxes[h]);
+        }
     }
 
     #[inline]
@@ -458,98 +542,162 @@ impl Tree {
         (cell_base(level) as u64 + encode(x as u64, y as u64)) as u32
     }
 
-    fn link(&mut self, h: usize, p: Place) {
-        self.hot[h].place = p;
-        self.per_level[p.level as usize] += 1;
-        self.nentries += (p.nx * p.ny) as u64;
-        for r in 0..(p.nx * p.ny) as usize {
-            let cell = self.cell_id(
-                p.level as u32,
+    /// Set `h`'s placement (its lists catch up when next read).
+    fn set_place(&mut self, h: usize, p: Place) {
+        let old = self.place[h];
+        if old.level != FREE {
+            self.per_level[old.level as usize] -= 1;
+            self.nentries -= (old.nx * old.ny) as u64;
+        }
+        if p.level != FREE {
+            self.per_level[p.level as usize] += 1;
+            self.nentries += (p.nx * p.ny) as u64;
+        }
+        self.place[h] = p;
+        self.mark_stale(h);
+    }
+
+    /// Note that `h`'s entries in the lists no longer match it.
+    fn mark_stale(&mut self, h: usize) {
+        if !self.stale[h] {
+            self.stale[h] = true;
+            self.stale_list.push(h as u32);
+        }
+    }
+
+    /// The cells of a placement, in entry order, with their tags.
+    fn cells(&self, p: Place) -> impl Iterator<Item = (u32, u8)> + '_ {
+        (0..(p.nx * p.ny) as usize).map(move |r| {
+            let (x, y) = (
                 p.cx + (r % p.nx as usize) as u32,
                 p.cy + (r / p.nx as usize) as u32,
             );
-            let nd = (4 * h + r) as u32;
-            let first = self.head[cell as usize];
-            *self.node_mut(nd) = Node {
-                cell,
-                prev: NONE,
-                next: first,
+            (self.cell_id(p.level as u32, x, y), lists::tag(r, p.nx))
+        })
+    }
+
+    /// Enter `h` in the lists of its placement.
+    fn link(&mut self, h: usize) {
+        let p = self.place[h];
+        let b = self.boxes[h];
+        for (r, (cell, tag)) in (0..).zip(self.cells(p).collect::<Vec<_>>()) {
+            let e = Entry {
+                b,
+                id: h as u32,
+                tag,
             };
-            if first != NONE {
-                self.node_mut(first).prev = nd;
-            }
-            self.head[cell as usize] = nd;
+            self.loc[4 * h + r] = self.lists.push(cell, e);
         }
+        self.linked[h] = p;
     }
 
-    /// List node `nd` (node `nd % 4` of slot `nd / 4`).
-    #[inline(always)]
-    fn node(&self, nd: u32) -> Node {
-        let (h, r) = (nd as usize / 4, nd as usize % 4);
-        if r == 0 {
-            self.hot[h].node
-        } else {
-            self.links[3 * h + r - 1]
-        }
-    }
-
-    #[inline(always)]
-    fn node_mut(&mut self, nd: u32) -> &mut Node {
-        let (h, r) = (nd as usize / 4, nd as usize % 4);
-        if r == 0 {
-            &mut self.hot[h].node
-        } else {
-            &mut self.links[3 * h + r - 1]
-        }
-    }
-
+    /// Take `h` out of the lists it is in.
     fn unlink(&mut self, h: usize) {
-        let p = self.hot[h].place;
-        self.per_level[p.level as usize] -= 1;
-        self.nentries -= (p.nx * p.ny) as u64;
-        for r in 0..(p.nx * p.ny) as usize {
-            let nd = (4 * h + r) as u32;
-            let Node { cell, prev, next } = self.node(nd);
-            if prev == NONE {
-                self.head[cell as usize] = next;
-            } else {
-                self.node_mut(prev).next = next;
-            }
-            if next != NONE {
-                self.node_mut(next).prev = prev;
-            }
-            *self.node_mut(nd) = UNLINKED;
+        let p = self.linked[h];
+        if p.level == FREE {
+            return;
         }
+        for r in 0..(p.nx * p.ny) as usize {
+            if let Some((moved, from)) = self.lists.remove(self.loc[4 * h + r]) {
+                // the entry that filled the hole: its object's back-pointer
+                let k = 4 * moved.id as usize + (moved.tag & 3) as usize;
+                debug_assert_eq!(self.loc[k], from);
+                self.loc[k] = self.loc[4 * h + r];
+            }
+            self.loc[4 * h + r] = NONE;
+        }
+        self.linked[h] = FREE_PLACE;
     }
 
-    /// A new slot at the end of every per-slot array.
-    fn grow(&mut self) -> usize {
-        let h = self.hot.len();
-        self.boxes.push([0.0; 4]);
-        self.fat.push([0.0; 4]);
-        self.circles.push([0.0; 3]);
-        self.kinds.push(BOX);
-        self.groups.push(0);
-        self.cats.push(u64::MAX);
-        self.masks.push(u64::MAX);
-        self.hot.push(Hot {
-            b: [0.0; 4],
-            place: FREE_PLACE,
-            node: UNLINKED,
-        });
-        self.links.extend([UNLINKED; 3]);
-        self.dirty.push(false);
-        self.mark.push(0);
-        h
+    /// Bring the lists up to date with every stale object.
+    fn sync(&mut self, ex: &Exec) {
+        if self.stale_list.is_empty() {
+            return;
+        }
+        if self.stale_list.len() as f64 > self.relayout_share * self.count.max(1) as f64 {
+            self.relayout(ex);
+        } else {
+            for k in 0..self.stale_list.len() {
+                let h = self.stale_list[k] as usize;
+                if self.place[h].level == FREE {
+                    continue; // removed: unlinked then
+                }
+                if self.linked[h] == self.place[h] {
+                    let b = self.boxes[h];
+                    for r in 0..(self.place[h].nx * self.place[h].ny) as usize {
+                        self.lists.entry_mut(self.loc[4 * h + r]).b = b;
+                    }
+                } else {
+                    self.unlink(h);
+                    self.link(h);
+                }
+            }
+        }
+        for &h in &self.stale_list {
+            self.stale[h as usize] = false;
+        }
+        self.stale_list.clear();
+    }
+
+    /// Lay every list out anew, cell after cell (entries sorted by cell).
+    fn relayout(&mut self, ex: &Exec) {
+        let mut recs: Vec<(u64, u32)> = Vec::with_capacity(self.nentries as usize);
+        for h in 0..self.place.len() {
+            let p = self.place[h];
+            self.linked[h] = p;
+            if p.level != FREE {
+                for (r, (cell, _)) in self.cells(p).enumerate() {
+                    recs.push((cell as u64, (4 * h + r) as u32));
+                }
+            }
+        }
+        let bits = usize::BITS - self.place.len().max(1).leading_zeros();
+        let bits = bits.max(u32::BITS - (cell_base(self.grid.depth + 1) as u32).leading_zeros());
+        let recs = crate::radix::sort(recs, 0, bits, ex);
+        let entries: Vec<(u32, Entry)> = recs
+            .iter()
+            .map(|&(cell, nd)| {
+                let (h, r) = (nd as usize / 4, nd as usize % 4);
+                let tag = lists::tag(r, self.place[h].nx);
+                let e = Entry {
+                    b: self.boxes[h],
+                    id: h as u32,
+                    tag,
+                };
+                (cell as u32, e)
+            })
+            .collect();
+        let loc = &mut self.loc;
+        self.lists
+            .build(&entries, |k, at| loc[recs[k].1 as usize] = at);
+    }
+
+    /// Free slots up to `len` in every per-slot array.
+    fn grow(&mut self, len: usize) {
+        self.boxes.resize(len, [0.0; 4]);
+        if self.margin > 0.0 {
+            self.fat.resize(len, [0.0; 4]);
+        }
+        self.circles.grow(len);
+        self.kinds.resize(len, BOX);
+        self.groups.grow(len);
+        self.cats.grow(len);
+        self.masks.grow(len);
+        self.place.resize(len, FREE_PLACE);
+        self.linked.resize(len, FREE_PLACE);
+        self.loc.resize(4 * len, NONE);
+        self.dirty.resize(len, false);
+        self.stale.resize(len, false);
+        self.mark.resize(len, 0);
     }
 
     fn count_kinds(&mut self, h: usize, sign: isize) {
         let add = |v: &mut usize, yes: bool| *v = (*v as isize + sign * yes as isize) as usize;
         add(&mut self.ncircles, self.kinds[h] == CIRCLE);
-        add(&mut self.ngrouped, self.groups[h] != 0);
+        add(&mut self.ngrouped, self.groups.get(h) != 0);
         add(
             &mut self.nmasked,
-            self.cats[h] != u64::MAX || self.masks[h] != u64::MAX,
+            self.cats.get(h) != u64::MAX || self.masks.get(h) != u64::MAX,
         );
     }
 
@@ -567,16 +715,19 @@ impl Tree {
             shapes: if self.ncircles > 0 {
                 Shapes::Mixed {
                     kinds: &self.kinds,
-                    circles: &self.circles,
+                    circles: self.circles.all(),
                     boxes: &self.boxes,
                 }
             } else {
                 Shapes::Boxes
             },
             filters: Filters {
-                groups: (self.ngrouped > 0).then_some(&self.groups[..]),
-                categories: (self.nmasked > 0).then_some(&self.cats[..]),
-                masks: (self.nmasked > 0).then_some(&self.masks[..]),
+                // a column no object sets stays unallocated: all default
+                groups: (self.ngrouped > 0).then_some(self.groups.all()),
+                categories: (self.nmasked > 0 && !self.cats.all().is_empty())
+                    .then_some(self.cats.all()),
+                masks: (self.nmasked > 0 && !self.masks.all().is_empty())
+                    .then_some(self.masks.all()),
             },
         }
     }
@@ -584,11 +735,12 @@ impl Tree {
     // ------------------------------------------------------------------
     // queries
 
-    /// Call `f(o)` once for every live object whose cells meet the cells
-    /// `q` covers (a superset of the objects overlapping `q`).
+    /// Call `f(o, box)` once for every live object whose cells meet the
+    /// cells `q` covers (a superset of the objects overlapping `q`), with the
+    /// object's box.  The lists must be in sync.
     ///
     /// Returns the number of candidates.
-    fn candidates(&self, q: &[f64; 4], mut f: impl FnMut(usize)) -> u64 {
+    fn candidates(&self, q: &[f64; 4], mut f: impl FnMut(usize, &[f64; 4])) -> u64 {
         let c = self.grid.cells_of(q);
         let depth = self.grid.depth;
         // cells to visit at every occupied level; past the objects' count, scan them all
@@ -603,7 +755,7 @@ impl Tree {
         let mut n = 0u64;
         if visits > self.count as u64 + 64 {
             for o in self.live() {
-                f(o);
+                f(o, &self.boxes[o]);
                 n += 1;
             }
             return n;
@@ -615,36 +767,36 @@ impl Tree {
             let s = depth - l;
             let (x0, y0, x1, y1) = (c[0] >> s, c[1] >> s, c[2] >> s, c[3] >> s);
             for y in y0..=y1 {
+                // entries past their object's first column count only in the query's first
+                let skip_x = |x: u32| if x == x0 { 0 } else { LATER_COLUMN };
+                let skip_y = if y == y0 { 0 } else { LATER_ROW };
                 for x in x0..=x1 {
-                    let mut nd = self.head[self.cell_id(l, x, y) as usize];
-                    while nd != NONE {
-                        let node = self.node(nd);
-                        let o = nd as usize / 4;
-                        let p = &self.hot[o].place;
-                        // an object in several cells: only the first the query covers
-                        if (p.nx == 1 && p.ny == 1) || (x == x0.max(p.cx) && y == y0.max(p.cy)) {
-                            f(o);
+                    let skip = skip_x(x) | skip_y;
+                    self.lists.each(self.cell_id(l, x, y), |e| {
+                        if e.tag & skip == 0 {
+                            f(e.id as usize, &e.b);
                             n += 1;
                         }
-                        nd = node.next;
-                    }
+                    });
                 }
             }
         }
         n
     }
 
-    /// Whether live object `o` overlaps the box `q` (touching does not count).
-    fn meets_box(&self, o: usize, q: &[f64; 4]) -> bool {
-        boxes_overlap(&self.hot[o].b, q)
-            && (self.kinds[o] != CIRCLE || box_circle_overlap(q, &self.circles[o]))
+    /// Whether live object `o`, of box `b`, overlaps the box `q` (touching
+    /// does not count).
+    fn meets_box(&self, o: usize, b: &[f64; 4], q: &[f64; 4]) -> bool {
+        boxes_overlap(b, q)
+            && (self.kinds[o] != CIRCLE || box_circle_overlap(q, &self.circles.get(o)))
     }
 
     /// Sorted handles of the objects that overlap `q` (touching does not count).
-    pub fn query(&self, q: &[f64; 4]) -> Vec<u32> {
+    pub fn query(&mut self, q: &[f64; 4], ex: &Exec) -> Vec<u32> {
+        self.sync(ex);
         let mut out = Vec::new();
-        self.candidates(q, |o| {
-            if self.meets_box(o, q) {
+        self.candidates(q, |o, b| {
+            if self.meets_box(o, b, q) {
                 out.push(o as u32);
             }
         });
@@ -653,14 +805,14 @@ impl Tree {
     }
 
     /// Sorted handles of the objects that strictly contain the point `(x, y)`.
-    pub fn query_point(&self, x: f64, y: f64) -> Vec<u32> {
+    pub fn query_point(&mut self, x: f64, y: f64, ex: &Exec) -> Vec<u32> {
+        self.sync(ex);
         let mut out = Vec::new();
-        self.candidates(&[x, y, x, y], |o| {
+        self.candidates(&[x, y, x, y], |o, b| {
             let hit = if self.kinds[o] == CIRCLE {
-                let c = &self.circles[o];
+                let c = &self.circles.get(o);
                 circle_overlap(x, y, 0.0, c[0], c[1], c[2])
             } else {
-                let b = &self.boxes[o];
                 b[0] < x && x < b[2] && b[1] < y && y < b[3]
             };
             if hit {
@@ -673,7 +825,8 @@ impl Tree {
 
     /// Sorted handles of the objects that collide with live object `h` by
     /// the rules of `pairs()` (filters included), `h` itself left out.
-    pub fn touching(&self, h: u32) -> Vec<u32> {
+    pub fn touching(&mut self, h: u32, ex: &Exec) -> Vec<u32> {
+        self.sync(ex);
         let narrow = self.narrow();
         let mut out = Vec::new();
         self.partners(&narrow, h as usize, |o| out.push(o as u32));
@@ -684,8 +837,8 @@ impl Tree {
     /// `f(o)` for every object colliding with `h`; the candidate tests.
     fn partners(&self, narrow: &Narrow, h: usize, mut f: impl FnMut(usize)) -> u64 {
         let b = self.boxes[h];
-        self.candidates(&b, |o| {
-            if o != h && boxes_overlap(&b, &self.hot[o].b) && narrow.accept(h, o) {
+        self.candidates(&b, |o, ob| {
+            if o != h && boxes_overlap(&b, ob) && narrow.accept(h, o) {
                 f(o);
             }
         })
@@ -730,6 +883,7 @@ impl Tree {
         max_pairs: Option<u64>,
         events: bool,
     ) -> Result<Option<Events>, TooMany> {
+        // the memory budget is read only for results that could exceed it
         let budget = match max_pairs {
             Some(k) => Budget::new(k),
             None => Budget::of_memory(),
@@ -739,7 +893,7 @@ impl Tree {
             Some(_) => self.dirty_list.len() as f64 > self.rebuild_share * self.count.max(1) as f64,
         };
         let (new, tests, ev) = if rebuild {
-            let (new, tests) = self.search(ex, &budget)?;
+            let (new, tests) = self.search(ex, max_pairs)?;
             let ev = events.then(|| {
                 let old = self.last.as_deref().unwrap_or(&[]);
                 Events {
@@ -749,7 +903,8 @@ impl Tree {
             });
             (new, tests, ev)
         } else {
-            let m = self.merge(ex, &budget)?;
+            self.sync(ex);
+            let m = self.merge(ex, &budget, max_pairs)?;
             // only pairs with a dirty object can have begun or ended
             let ev = events.then(|| Events {
                 began: difference(&m.fresh, &m.old_dirty),
@@ -770,17 +925,17 @@ impl Tree {
     }
 
     /// All pairs from scratch: the pair search over the live objects.
-    fn search(&self, ex: &Exec, budget: &Budget) -> Result<(Vec<u64>, u64), TooMany> {
+    fn search(&self, ex: &Exec, max_pairs: Option<u64>) -> Result<(Vec<u64>, u64), TooMany> {
         let live: Vec<u32> = self.live().map(|h| h as u32).collect();
-        let compact = live.len() < self.hot.len();
+        let compact = live.len() < self.place.len();
         let (boxes, circles, kinds, groups, cats, masks);
         let narrow = if compact {
             boxes = gather_rows(&self.boxes, &live);
-            circles = gather_rows(&self.circles, &live);
+            circles = gather_rows(self.circles.all(), &live);
             kinds = gather_rows(&self.kinds, &live);
-            groups = gather_rows(&self.groups, &live);
-            cats = gather_rows(&self.cats, &live);
-            masks = gather_rows(&self.masks, &live);
+            groups = gather_rows(self.groups.all(), &live);
+            cats = gather_rows(self.cats.all(), &live);
+            masks = gather_rows(self.masks.all(), &live);
             let mut n = self.narrow();
             if let Shapes::Mixed { .. } = n.shapes {
                 n.shapes = Shapes::Mixed {
@@ -805,7 +960,7 @@ impl Tree {
             bounds: bounds_of(all),
             narrow,
             method: Method::Auto,
-            max_pairs: Some(budget.limit()),
+            max_pairs,
         };
         let (flat, tests) = search::find_pairs_counted(&s, ex);
         let flat = flat?;
@@ -818,7 +973,7 @@ impl Tree {
     }
 
     /// The last pairs of clean objects, merged with the pairs of the dirty ones.
-    fn merge(&self, ex: &Exec, budget: &Budget) -> Result<Merged, TooMany> {
+    fn merge(&self, ex: &Exec, budget: &Budget, max_pairs: Option<u64>) -> Result<Merged, TooMany> {
         let last = self.last.as_deref().unwrap_or(&[]);
         let mut dirty: Vec<u32> = self
             .dirty_list
@@ -850,7 +1005,7 @@ impl Tree {
         let clean = |p: u64| !self.dirty[(p >> 32) as usize] && !self.dirty[p as u32 as usize];
         let old_dirty: Vec<u64> = last.iter().copied().filter(|&p| !clean(p)).collect();
         let total = last.len() - old_dirty.len() + fresh.len();
-        if total as u64 > budget.limit() {
+        if (total >= 1 << 16 || max_pairs.is_some()) && total as u64 > budget.limit() {
             return Err(TooMany(total as u64));
         }
         let mut pairs = Vec::with_capacity(total);
@@ -874,9 +1029,45 @@ impl Tree {
     // ------------------------------------------------------------------
     // checks
 
+    /// The lists' entries of slot `h` against where it is linked; a fresh
+    /// (not stale) object is linked where it is placed, with its box.
+    fn check_lists_of(&self, h: usize) -> Result<(), String> {
+        let l = self.linked[h];
+        if l.level == FREE {
+            return if self.place[h].level == FREE || self.stale[h] {
+                Ok(())
+            } else {
+                Err(format!("object {h}: not in the lists nor stale"))
+            };
+        }
+        if !self.stale[h] && (l != self.place[h]) {
+            return Err(format!(
+                "object {h}: linked at {l:?}, placed at {:?}",
+                self.place[h]
+            ));
+        }
+        for (r, (cell, tag)) in self.cells(l).enumerate() {
+            let at = self.loc[4 * h + r];
+            let e = self.lists.entry(at);
+            if e.id as usize != h || e.tag != tag || self.lists.cell_of(at) != cell {
+                return Err(format!(
+                    "object {h}: entry {r} at {at} is {e:?} in cell {}, expected cell {cell}",
+                    self.lists.cell_of(at)
+                ));
+            }
+            if !self.stale[h] && e.b != self.boxes[h] {
+                return Err(format!(
+                    "object {h}: entry {r} holds box {:?}, not {:?}",
+                    e.b, self.boxes[h]
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// Check every invariant; the first broken one, named.  O(slots + cells).
     pub fn validate(&self) -> Result<(), String> {
-        let n = self.hot.len();
+        let n = self.place.len();
         let live = self.live().count();
         if live != self.count {
             return Err(format!("count {} != live slots {live}", self.count));
@@ -890,17 +1081,25 @@ impl Tree {
             return Err("free list != removed slots".into());
         }
         let mut per_level = vec![0u64; self.per_level.len()];
+        let mut linked_entries = 0usize;
         for h in 0..n {
-            let p = self.hot[h].place;
+            let p = self.place[h];
+            self.check_lists_of(h)?;
+            let l = self.linked[h];
+            linked_entries += if l.level == FREE {
+                0
+            } else {
+                (l.nx * l.ny) as usize
+            };
             if p.level == FREE {
-                if (0..4).any(|r| self.node((4 * h + r) as u32).cell != NONE) {
-                    return Err(format!("removed object {h} still linked"));
+                if l.level != FREE {
+                    return Err(format!("removed object {h} still in the lists"));
                 }
                 continue;
             }
             per_level[p.level as usize] += 1;
             let b = &self.boxes[h];
-            let f = &self.fat[h];
+            let f = &self.fat_of(h);
             if !(f[0] <= b[0] && f[1] <= b[1] && b[2] <= f[2] && b[3] <= f[3]) {
                 return Err(format!("object {h}: box {b:?} outside its fat box {f:?}"));
             }
@@ -919,30 +1118,17 @@ impl Tree {
                     self.grid.depth,
                 )
             };
-            let up = 2 * (p.level as u32 - sl.min(p.level as u32));
-            for r in 0..4usize {
-                let node = self.node((4 * h + r) as u32);
-                if r >= (p.nx * p.ny) as usize {
-                    if node.cell != NONE {
-                        return Err(format!("object {h}: node {r} linked past its cells"));
-                    }
-                    continue;
-                }
+            for r in 0..(p.nx * p.ny) as usize {
                 let (x, y) = (
                     p.cx + (r % p.nx as usize) as u32,
                     p.cy + (r / p.nx as usize) as u32,
                 );
-                if sl > p.level as u32 || encode(x as u64, y as u64) >> up != si {
+                if sl > p.level as u32
+                    || encode(x as u64, y as u64) >> (2 * (p.level as u32 - sl)) != si
+                {
                     return Err(format!(
                         "object {h}: cell ({x}, {y}) at level {} outside its seeds' cell ({sl}, {si})",
                         p.level
-                    ));
-                }
-                let cell = self.cell_id(p.level as u32, x, y);
-                if node.cell != cell {
-                    return Err(format!(
-                        "object {h}: node {r} in cell {}, expected {cell}",
-                        node.cell
                     ));
                 }
             }
@@ -953,42 +1139,24 @@ impl Tree {
                 per_level, self.per_level
             ));
         }
-        // every list doubly linked from its head, each node in the cell it says
-        let mut seen = 0usize;
-        for (c, &first) in self.head.iter().enumerate() {
-            let (mut nd, mut prev) = (first, NONE);
-            while nd != NONE {
-                let node = self.node(nd);
-                if node.cell as usize != c {
-                    return Err(format!(
-                        "node {nd} in the list of cell {c}, says {}",
-                        node.cell
-                    ));
-                }
-                if node.prev != prev {
-                    return Err(format!("node {nd}: prev {} != {prev}", node.prev));
-                }
-                seen += 1;
-                if seen > 4 * n {
-                    return Err("a list has a cycle".into());
-                }
-                prev = nd;
-                nd = node.next;
-            }
-        }
-        let linked = (0..4 * n as u32)
-            .filter(|&nd| self.node(nd).cell != NONE)
-            .count();
-        if seen != linked {
+        let in_lists = self.lists.check()?;
+        if in_lists != linked_entries {
             return Err(format!(
-                "{linked} nodes linked, {seen} reachable from the heads"
+                "{in_lists} entries in the lists, {linked_entries} linked"
             ));
+        }
+        let mut stale: Vec<u32> = (0..n as u32).filter(|&h| self.stale[h as usize]).collect();
+        let mut listed = self.stale_list.clone();
+        listed.sort_unstable();
+        stale.sort_unstable();
+        if stale != listed {
+            return Err("stale marks != stale list".into());
         }
         let (mut nc, mut ng, mut nm) = (0, 0, 0);
         for h in self.live() {
             nc += (self.kinds[h] == CIRCLE) as usize;
-            ng += (self.groups[h] != 0) as usize;
-            nm += (self.cats[h] != u64::MAX || self.masks[h] != u64::MAX) as usize;
+            ng += (self.groups.get(h) != 0) as usize;
+            nm += (self.cats.get(h) != u64::MAX || self.masks.get(h) != u64::MAX) as usize;
         }
         if (nc, ng, nm) != (self.ncircles, self.ngrouped, self.nmasked) {
             return Err("counts of circles, grouped and masked objects are off".into());
@@ -1033,6 +1201,10 @@ fn difference(a: &[u64], b: &[u64]) -> Vec<u64> {
     out
 }
 
+/// `v` at the slots `at` (nothing for a column no object uses).
 fn gather_rows<T: Copy>(v: &[T], at: &[u32]) -> Vec<T> {
+    if v.is_empty() {
+        return Vec::new();
+    }
     at.iter().map(|&h| v[h as usize]).collect()
 }

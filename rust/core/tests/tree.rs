@@ -114,9 +114,16 @@ fn op() -> impl Strategy<Value = Op> {
 }
 
 /// Run `ops` on a tree and the model; every answer must agree.
-fn run(depth: u32, margin: f64, ops: Vec<Op>, workers: usize) -> Result<(), TestCaseError> {
+fn run(
+    depth: u32,
+    margin: f64,
+    shares: (f64, f64),
+    ops: Vec<Op>,
+    workers: usize,
+) -> Result<(), TestCaseError> {
     let ex = Exec::new(Some(workers));
     let mut tree = Tree::new([0.0, 0.0, 16.0, 16.0], depth, margin);
+    (tree.rebuild_share, tree.relayout_share) = shares;
     let mut objs: BTreeMap<u32, Obj> = BTreeMap::new();
     let mut last: Vec<u64> = Vec::new();
     for op in ops {
@@ -126,10 +133,11 @@ fn run(depth: u32, margin: f64, ops: Vec<Op>, workers: usize) -> Result<(), Test
                     &[b],
                     None,
                     Attrs {
-                        groups: &[g],
-                        categories: &[c],
-                        masks: &[m],
+                        groups: Some(&[g]),
+                        categories: Some(&[c]),
+                        masks: Some(&[m]),
                     },
+                    &ex,
                 )[0];
                 prop_assert!(!objs.contains_key(&h));
                 objs.insert(
@@ -150,10 +158,11 @@ fn run(depth: u32, margin: f64, ops: Vec<Op>, workers: usize) -> Result<(), Test
                     &[b],
                     Some(&[cc]),
                     Attrs {
-                        groups: &[g],
-                        categories: &[c],
-                        masks: &[m],
+                        groups: Some(&[g]),
+                        categories: Some(&[c]),
+                        masks: Some(&[m]),
                     },
+                    &ex,
                 )[0];
                 objs.insert(
                     h,
@@ -212,7 +221,7 @@ fn run(depth: u32, margin: f64, ops: Vec<Op>, workers: usize) -> Result<(), Test
                     .filter(|(_, o)| meets_box(o, &q))
                     .map(|(&h, _)| h)
                     .collect();
-                prop_assert_eq!(tree.query(&q), want);
+                prop_assert_eq!(tree.query(&q, &ex), want);
             }
             Op::Point(x, y) => {
                 let want: Vec<u32> = objs
@@ -226,7 +235,7 @@ fn run(depth: u32, margin: f64, ops: Vec<Op>, workers: usize) -> Result<(), Test
                     })
                     .map(|(&h, _)| h)
                     .collect();
-                prop_assert_eq!(tree.query_point(x, y), want);
+                prop_assert_eq!(tree.query_point(x, y, &ex), want);
             }
         }
         prop_assert_eq!(tree.validate(), Ok(()));
@@ -242,19 +251,22 @@ fn run(depth: u32, margin: f64, ops: Vec<Op>, workers: usize) -> Result<(), Test
                 .collect();
             let mut want = want;
             want.sort_unstable();
-            prop_assert_eq!(tree.touching(h), want);
+            prop_assert_eq!(tree.touching(h, &ex), want);
         }
     }
     Ok(())
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
+    #![proptest_config(ProptestConfig::with_cases(1000))]
 
     #[test]
     fn tree_agrees_with_the_model(depth in 0u32..6, margin in prop::sample::select(vec![0.0, 0.0, 0.5, 3.0]),
+                                  rebuild in prop::sample::select(vec![0.1, -1.0, f64::INFINITY]),
+                                  relayout in prop::sample::select(vec![0.125, -1.0, f64::INFINITY]),
                                   ops in prop::collection::vec(op(), 1..60), workers in 1usize..3) {
-        run(depth, margin, ops, workers)?;
+        // the default shares, and each path forced: always or never from scratch
+        run(depth, margin, (rebuild, relayout), ops, workers)?;
     }
 }
 
@@ -277,17 +289,11 @@ fn frames_of_many_objects() {
             [x, y, x + 10.0, y + 10.0]
         })
         .collect();
-    let zeros = vec![0i64; n as usize];
-    let all = vec![u64::MAX; n as usize];
     for margin in [0.0, 2.0] {
         let ex = Exec::new(Some(2));
         let mut tree = Tree::new([0.0, 0.0, 1000.0, 1000.0], 6, margin);
-        let attrs = Attrs {
-            groups: &zeros,
-            categories: &all,
-            masks: &all,
-        };
-        let h = tree.insert(&boxes, None, attrs);
+        let attrs = Attrs::default();
+        let h = tree.insert(&boxes, None, attrs, &ex);
         assert_eq!(h, (0..n).collect::<Vec<_>>());
         let model = |boxes: &[[f64; 4]]| -> Vec<u64> {
             naive::pairs(boxes, &Narrow::default())

@@ -1,0 +1,88 @@
+//! Frames of the moving tree without Python: `cargo run --release --example tree_frames`.
+//!
+//! 100,000 boxes of 10 x 10 in a 5,000 x 5,000 world (seed 000's scene),
+//! depth 6; frames moving every box, then 1% of them, each a `move_to`
+//! and a `pairs()`; and the search from scratch on the same boxes.  Prints
+//! the median milliseconds of each part (for development; the committed
+//! figures come from `benchmarks/moving.py`).
+
+use broadphase_core::check::bounds_of;
+use broadphase_core::par::Exec;
+use broadphase_core::tree::{Attrs, Tree};
+use broadphase_core::{find_pairs, Method, Narrow, Search};
+use std::time::Instant;
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn main() {
+    let n = 100_000usize;
+    let workers: Option<usize> = std::env::args().nth(1).and_then(|a| a.parse().ok());
+    let ex = Exec::new(workers);
+    let mut state = 7u64;
+    let mut rnd = move || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let mut pos: Vec<[f64; 2]> = (0..n).map(|_| [rnd() * 4990.0, rnd() * 4990.0]).collect();
+    let vel: Vec<[f64; 2]> = (0..n)
+        .map(|_| [rnd() * 10.0 - 5.0, rnd() * 10.0 - 5.0])
+        .collect();
+    let boxes = |pos: &[[f64; 2]]| -> Vec<[f64; 4]> {
+        pos.iter()
+            .map(|p| [p[0], p[1], p[0] + 10.0, p[1] + 10.0])
+            .collect()
+    };
+    let mut tree = Tree::new([0.0, 0.0, 5000.0, 5000.0], 6, 0.0);
+    let t = Instant::now();
+    tree.insert(&boxes(&pos), None, Attrs::default(), &ex);
+    println!("insert {:.2} ms", t.elapsed().as_secs_f64() * 1e3);
+    tree.pairs(&ex, None).unwrap();
+    for (label, every) in [("all", 1usize), ("1%", 100)] {
+        let moving: Vec<i64> = (0..n as i64)
+            .filter(|k| (*k as usize).is_multiple_of(every))
+            .collect();
+        let (mut tm, mut tp, mut tf) = (vec![], vec![], vec![]);
+        for _ in 0..30 {
+            for &k in &moving {
+                let k = k as usize;
+                for a in 0..2 {
+                    pos[k][a] = (pos[k][a] + vel[k][a]).clamp(0.0, 4990.0);
+                }
+            }
+            let b = boxes(&pos);
+            let mb: Vec<[f64; 4]> = moving.iter().map(|&k| b[k as usize]).collect();
+            let s = Search {
+                boxes: &b,
+                bounds: bounds_of(&b),
+                narrow: Narrow::default(),
+                method: Method::Auto,
+                max_pairs: None,
+            };
+            let t = Instant::now();
+            let want = find_pairs(&s, &ex).unwrap().len() / 2;
+            tf.push(t.elapsed().as_secs_f64() * 1e3);
+            let t = Instant::now();
+            tree.move_to(&moving, &mb, None, &ex);
+            tm.push(t.elapsed().as_secs_f64() * 1e3);
+            let t = Instant::now();
+            let k = tree.pairs(&ex, None).unwrap().len();
+            tp.push(t.elapsed().as_secs_f64() * 1e3);
+            assert_eq!(k, want);
+        }
+        let s = tree.stats();
+        println!(
+            "move {label}: move {:.3} pairs {:.3} find_pairs {:.3} ms; {} pairs, {} tests, rebuilt {}",
+            median(tm),
+            median(tp),
+            median(tf),
+            s.pairs,
+            s.candidate_tests,
+            s.rebuilt
+        );
+    }
+}
