@@ -1,22 +1,29 @@
 """The "moving" scenario: seed 000's boxes bouncing in their world, frame by frame.
 
-Usage (the figures of docs/benchmarks.md, "Moving objects")::
+Usage (the figures of docs/benchmarks.md, "Moving objects"; before and after
+a change, run it with each install's Python, one after the other)::
 
     python benchmarks/moving.py --n 100000 --depth 6 --frames 100
+    /tmp/before-venv/bin/python benchmarks/moving.py --n 100000 --depth 6 --frames 100
 
 Per frame every box moves by its velocity (uniform in [-5, 5) per axis,
 reflected at the walls, as in seed 000), then ``LinearQuadtree.move`` on all
 of them and ``pairs()``; the same boxes also go through ``find_pairs`` and
 the two pair arrays are checked equal.  Also timed: frames that move 1% of
 the objects (the first handles, then handles scattered over the table; the
-rest stand still, as a game's scenery), and inserting
-1,000,000 boxes in one call into a new tree.  Best and median over
-``--frames`` frames.
+rest stand still, as a game's scenery), each against ``find_pairs`` on the
+same boxes in the same frame; 200 sprites (32 x 32 in an 832 x 832 window,
+depth 4) moving every frame, quiet and with every CPU busy in another
+process; and inserting 1,000,000 boxes in one call into a new tree.  Best
+and median over ``--frames`` frames.  Uses only the API every version has.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
+import sys
 import time
 
 import numpy as np
@@ -85,30 +92,70 @@ def setup(argv, doc: str, frames: int):
     return args, scene, tree, h
 
 
+def sprites(frames: int) -> list[float]:
+    """Seconds of each frame of 200 sprites: ``move`` of all of them and ``pairs()``."""
+    rng = np.random.default_rng(0)
+    pos, vel = rng.uniform(0, 800, (200, 2)), rng.uniform(-3, 3, (200, 2))
+    tree = bp.LinearQuadtree((0, 0, 832, 832), 4)
+    h = tree.insert(np.hstack([pos, pos + 32]))
+    tree.pairs()
+    times = []
+    for _ in range(frames):
+        pos = (pos + vel) % 800
+        b = np.hstack([pos, pos + 32])
+        t = time.perf_counter()
+        tree.move(h, b)
+        p = tree.pairs()
+        times.append(time.perf_counter() - t)
+    if not np.array_equal(p, bp.find_pairs(b)):
+        raise AssertionError("the tree and find_pairs disagree (sprites)")
+    return times
+
+
 def main(argv=None):
     args, scene, tree, h = setup(argv, __doc__, 25)
     t_move, t_pairs, t_find = _frames(scene, tree, h, args.frames)
     t_frame = [m + p for m, p in zip(t_move, t_pairs, strict=True)]
     relinked_all = tree.stats()["relinked"]
     k = max(1, args.n // 100)
-    t_spread = _frames(scene, tree, h, args.frames, k, scattered=True)[0]
+    t_spread, t_spread_pairs, t_spread_find = _frames(scene, tree, h, args.frames, k,
+                                                      scattered=True)
+    t_spread_frame = [m + p for m, p in zip(t_spread, t_spread_pairs, strict=True)]
     t_few, t_few_pairs, t_few_find = _frames(scene, tree, h, args.frames, k)
     t_few_frame = [m + p for m, p in zip(t_few, t_few_pairs, strict=True)]
     s = tree.stats()
     relinked = relinked_all
     print(f"moving: n = {args.n:,}, depth {args.depth}, world {scene.world:.0f}, "
-          f"{s['pairs']:,} pairs, best (median) ms of {args.frames} frames")
+          f"{s['pairs']:,} pairs, best (median) ms of {args.frames} frames; "
+          f"broadphase {bp.__version__} from {os.path.dirname(bp.__file__)}")
     print(f"  move all            {_stats(t_move)}  ({relinked:,} relinked in the last frame)")
     print(f"  pairs()             {_stats(t_pairs)}")
-    print(f"  frame (both)        {_stats(t_frame)}")
+    print(f"  frame (both)        {_stats(t_frame)}  "
+          f"({np.median(t_frame) / np.median(t_find):.2f} x find_pairs, medians)")
     print(f"  find_pairs          {_stats(t_find)}")
     print(f"  move 1%             {_stats(t_few)}  "
           f"({min(t_few) / min(t_move) * 100:.1f}% of moving all; the first 1% of the handles)")
     print(f"  move 1%, scattered  {_stats(t_spread)}  "
           f"({min(t_spread) / min(t_move) * 100:.1f}% of moving all)")
-    print(f"  frame, 1% moving    {_stats(t_few_frame)}  (find_pairs {_stats(t_few_find)})")
+    print(f"  frame, 1% moving    {_stats(t_few_frame)}  (find_pairs {_stats(t_few_find)}: "
+          f"{np.median(t_few_frame) / np.median(t_few_find) * 100:.1f}%, medians)")
+    print(f"  frame, 1% scattered {_stats(t_spread_frame)}  (find_pairs {_stats(t_spread_find)}: "
+          f"{np.median(t_spread_frame) / np.median(t_spread_find) * 100:.1f}%, medians)")
     print(f"  entries at levels   {s['levels'].tolist()}; "
           f"{s['candidate_tests'] / max(1, s['pairs']):.1f} candidate tests per pair")
+    quiet = sprites(max(1000, 20 * args.frames))
+    cpus = os.cpu_count() or 1
+    busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(cpus)]
+    try:
+        time.sleep(0.5)
+        loaded = sprites(max(1000, 20 * args.frames))
+    finally:
+        for p in busy:
+            p.kill()
+        for p in busy:
+            p.wait()
+    print(f"  200 sprites, frame  {_stats(quiet)}  (move all + pairs(); with {cpus} busy "
+          f"processes {_stats(loaded)}, {np.median(loaded) / np.median(quiet):.2f} x quiet)")
     big = Bouncing(1_000_000, seed=1)
     bb = big.boxes()
     t_ins = []

@@ -78,7 +78,7 @@ pub const RELAYOUT_SHARE: f64 = 0.125;
 /// Moved objects per chunk of the parallel placement.
 const MOVE_GRAIN: usize = 1 << 13;
 /// Dirty objects per chunk of the parallel queries.
-const QUERY_GRAIN: usize = 512;
+const QUERY_GRAIN: usize = 256;
 
 /// Where an object is entered: `nx * ny` cells from `(cx, cy)` at `level`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -229,6 +229,8 @@ pub struct Tree {
     stale_list: Vec<u32>,
     epoch: u32,
     last: Option<Vec<u64>>,
+    /// A buffer for the next merge's pairs.
+    spare: Vec<u64>,
     stats: Stats,
     /// Above this share of dirty objects, `pairs()` searches from scratch.
     pub rebuild_share: f64,
@@ -271,6 +273,7 @@ impl Tree {
             stale_list: Vec::new(),
             epoch: 0,
             last: None,
+            spare: Vec::new(),
             stats: Stats::default(),
             rebuild_share: REBUILD_SHARE,
             relayout_share: RELAYOUT_SHARE,
@@ -904,7 +907,10 @@ impl Tree {
             (new, tests, ev)
         } else {
             self.sync(ex);
-            let m = self.merge(ex, &budget, max_pairs)?;
+            let mut spare = std::mem::take(&mut self.spare);
+            let m = self.merge(ex, &budget, max_pairs, events, &mut spare);
+            self.spare = spare;
+            let m = m?;
             // only pairs with a dirty object can have begun or ended
             let ev = events.then(|| Events {
                 began: difference(&m.fresh, &m.old_dirty),
@@ -920,7 +926,10 @@ impl Tree {
         self.stats.candidate_tests = tests;
         self.stats.pairs = new.len() as u64;
         self.stats.rebuilt = rebuild;
-        self.last = Some(new);
+        // the old pairs' buffer serves the next merge (no fresh pages)
+        if let Some(old) = self.last.replace(new) {
+            self.spare = old;
+        }
         Ok(ev)
     }
 
@@ -973,7 +982,14 @@ impl Tree {
     }
 
     /// The last pairs of clean objects, merged with the pairs of the dirty ones.
-    fn merge(&self, ex: &Exec, budget: &Budget, max_pairs: Option<u64>) -> Result<Merged, TooMany> {
+    fn merge(
+        &self,
+        ex: &Exec,
+        budget: &Budget,
+        max_pairs: Option<u64>,
+        events: bool,
+        spare: &mut Vec<u64>,
+    ) -> Result<Merged, TooMany> {
         let last = self.last.as_deref().unwrap_or(&[]);
         let mut dirty: Vec<u32> = self
             .dirty_list
@@ -1002,15 +1018,20 @@ impl Tree {
         let tests = parts.iter().map(|p| p.1).sum();
         let mut fresh: Vec<u64> = parts.into_iter().flat_map(|p| p.0).collect();
         fresh.sort_unstable();
-        let clean = |p: u64| !self.dirty[(p >> 32) as usize] && !self.dirty[p as u32 as usize];
-        let old_dirty: Vec<u64> = last.iter().copied().filter(|&p| !clean(p)).collect();
-        let total = last.len() - old_dirty.len() + fresh.len();
-        if (total >= 1 << 16 || max_pairs.is_some()) && total as u64 > budget.limit() {
-            return Err(TooMany(total as u64));
-        }
-        let mut pairs = Vec::with_capacity(total);
+        // one pass over the last pairs: those of two clean objects stand,
+        // merged with the fresh ones; the others are kept apart for events
+        let mut pairs = std::mem::take(spare);
+        pairs.clear();
+        pairs.reserve(last.len() + fresh.len());
+        let mut old_dirty = Vec::new();
         let mut f = 0;
-        for &p in last.iter().filter(|&&p| clean(p)) {
+        for &p in last {
+            if self.dirty[(p >> 32) as usize] || self.dirty[p as u32 as usize] {
+                if events {
+                    old_dirty.push(p);
+                }
+                continue;
+            }
             while f < fresh.len() && fresh[f] < p {
                 pairs.push(fresh[f]);
                 f += 1;
@@ -1018,6 +1039,10 @@ impl Tree {
             pairs.push(p);
         }
         pairs.extend_from_slice(&fresh[f..]);
+        let total = pairs.len();
+        if (total >= 1 << 16 || max_pairs.is_some()) && total as u64 > budget.limit() {
+            return Err(TooMany(total as u64));
+        }
         Ok(Merged {
             pairs,
             tests,
