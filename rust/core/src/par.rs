@@ -295,6 +295,27 @@ impl<'a, T> Scatter<'a, T> {
         // what every caller (integers and plain structs) wants.
         unsafe { self.ptr.add(i).write(v) }
     }
+
+    /// The value at position `i`.
+    ///
+    /// # Safety
+    /// As for [`Scatter::write`]: no other thread writes position `i` while
+    /// this `Scatter` lives (so the calling thread, its one writer, reads
+    /// what it or the owner last stored there).
+    #[inline(always)]
+    pub unsafe fn read(&self, i: usize) -> T
+    where
+        T: Copy,
+    {
+        assert!(
+            i < self.len,
+            "scatter position {i} out of bounds {}",
+            self.len
+        );
+        // SAFETY: in bounds (checked), and no other thread writes position
+        // i (the caller's contract): no data race.
+        unsafe { self.ptr.add(i).read() }
+    }
 }
 
 #[cfg(test)]

@@ -57,7 +57,7 @@ use crate::morton::{self, encode};
 use crate::narrow::{box_circle_overlap, boxes_overlap, circle_overlap, Filters, Narrow, Shapes};
 use crate::narrow::{BOX, CIRCLE};
 use crate::pairs::{Budget, TooMany};
-use crate::par::{chunk_count, even_bounds, Exec};
+use crate::par::{chunk_count, even_bounds, Exec, Scatter};
 use crate::quadtree;
 use crate::search::{self, Method, Search};
 use crate::world::Grid;
@@ -231,6 +231,7 @@ pub struct Tree {
     last: Option<Vec<u64>>,
     /// A buffer for the next merge's pairs.
     spare: Vec<u64>,
+
     stats: Stats,
     /// Above this share of dirty objects, `pairs()` searches from scratch.
     pub rebuild_share: f64,
@@ -441,22 +442,14 @@ impl Tree {
         ex: &Exec,
     ) {
         let n = handles.len();
-        let nch = chunk_count(n, MOVE_GRAIN, 256);
-        let cb = even_bounds(n, nch);
-        let places: Vec<Vec<Option<Place>>> = ex.for_work(n, 2 * MOVE_GRAIN).map(nch, |c| {
-            (cb[c]..cb[c + 1])
-                .map(|k| {
-                    let (h, b) = (handles[k] as usize, &boxes[k]);
-                    let f = &self.fat_of(h);
-                    let inside = f[0] <= b[0] && f[1] <= b[1] && b[2] <= f[2] && b[3] <= f[3];
-                    // still inside its fat box: placement stands
-                    (self.margin == 0.0 || !inside).then(|| self.placement(&self.grown(b)))
-                })
-                .collect()
-        });
+        let ex = ex.for_work(n, 2 * MOVE_GRAIN);
+        if ex.is_parallel() && circles.is_none() {
+            return self.move_in_parallel(handles, boxes, &ex);
+        }
         let mut relinked = 0;
-        for (k, p) in places.into_iter().flatten().enumerate() {
-            let (h, b) = (handles[k] as usize, &boxes[k]);
+        for (k, (&h, b)) in handles.iter().zip(boxes).enumerate() {
+            let h = h as usize;
+            let keep = self.margin > 0.0 && inside(&self.fat[h], b);
             self.boxes[h] = *b;
             if let Some(c) = circles {
                 let slots = self.place.len();
@@ -464,13 +457,86 @@ impl Tree {
             }
             self.touch(h);
             self.mark_stale(h); // its box copies at least
-            if let Some(p) = p {
+            if !keep {
                 self.set_fat(h);
+                let p = self.placement(&self.fat_of(h));
                 if p != self.place[h] {
                     self.set_place(h, p);
                     relinked += 1;
                 }
             }
+        }
+        self.stats.relinked = relinked;
+    }
+
+    /// [`Tree::move_to`] of boxes on the pool: chunks fixed by the data store
+    /// each object's box and placement, and collect what the serial
+    /// bookkeeping then adds (new dirty and stale marks, level counts).
+    fn move_in_parallel(&mut self, handles: &[i64], boxes: &[[f64; 4]], ex: &Exec) {
+        let n = handles.len();
+        let nch = chunk_count(n, MOVE_GRAIN, 256);
+        let cb = even_bounds(n, nch);
+        let (grid, margin, depth) = (self.grid, self.margin, self.grid.depth as usize);
+        let bx = Scatter::new(&mut self.boxes);
+        let fat = Scatter::new(&mut self.fat);
+        let place = Scatter::new(&mut self.place);
+        let dirty = Scatter::new(&mut self.dirty);
+        let stale = Scatter::new(&mut self.stale);
+        let parts = ex.map(nch, |c| {
+            let mut out = Moved {
+                dirty: Vec::new(),
+                stale: Vec::new(),
+                levels: vec![0i64; depth + 1],
+                entries: 0,
+                relinked: 0,
+            };
+            for k in cb[c]..cb[c + 1] {
+                let (h, b) = (handles[k] as usize, boxes[k]);
+                // SAFETY: the handles were checked (`check_handles`: live,
+                // each at most once), so chunk c alone touches position h of
+                // these arrays while they are scattered: one writer, no race.
+                unsafe {
+                    bx.write(h, b);
+                    if !dirty.read(h) {
+                        dirty.write(h, true);
+                        out.dirty.push(h as u32);
+                    }
+                    if !stale.read(h) {
+                        stale.write(h, true);
+                        out.stale.push(h as u32);
+                    }
+                    let f = if margin > 0.0 {
+                        if inside(&fat.read(h), &b) {
+                            continue; // still inside its fat box: placement stands
+                        }
+                        let f = grown(&b, margin);
+                        fat.write(h, f);
+                        f
+                    } else {
+                        b
+                    };
+                    let p = placement(&grid, &f);
+                    let old = place.read(h);
+                    if p != old {
+                        place.write(h, p);
+                        out.levels[old.level as usize] -= 1;
+                        out.levels[p.level as usize] += 1;
+                        out.entries += (p.nx * p.ny) as i64 - (old.nx * old.ny) as i64;
+                        out.relinked += 1;
+                    }
+                }
+            }
+            out
+        });
+        let mut relinked = 0;
+        for m in parts {
+            self.dirty_list.extend(m.dirty);
+            self.stale_list.extend(m.stale);
+            for (l, d) in m.levels.into_iter().enumerate() {
+                self.per_level[l] = (self.per_level[l] as i64 + d) as u64;
+            }
+            self.nentries = (self.nentries as i64 + m.entries) as u64;
+            relinked += m.relinked;
         }
         self.stats.relinked = relinked;
     }
@@ -518,9 +584,8 @@ impl Tree {
 
     #[inline]
     fn grown(&self, b: &[f64; 4]) -> [f64; 4] {
-        let m = self.margin;
-        if m > 0.0 {
-            [b[0] - m, b[1] - m, b[2] + m, b[3] + m]
+        if self.margin > 0.0 {
+            grown(b, self.margin)
         } else {
             *b
         }
@@ -529,16 +594,7 @@ impl Tree {
     /// The cells a (fat) box enters.
     #[inline]
     fn placement(&self, b: &[f64; 4]) -> Place {
-        let q = self.grid.cells_of(b);
-        let l = quadtree::level(q, self.grid.depth, 0);
-        let s = self.grid.depth - l;
-        Place {
-            level: l as u8,
-            nx: (1 + (q[2] >> s != q[0] >> s) as u8),
-            ny: (1 + (q[3] >> s != q[1] >> s) as u8),
-            cx: q[0] >> s,
-            cy: q[1] >> s,
-        }
+        placement(&self.grid, b)
     }
 
     fn cell_id(&self, level: u32, x: u32, y: u32) -> u32 {
@@ -1187,6 +1243,42 @@ impl Tree {
             return Err("counts of circles, grouped and masked objects are off".into());
         }
         Ok(())
+    }
+}
+
+/// What one chunk of a parallel move found.
+struct Moved {
+    dirty: Vec<u32>,
+    stale: Vec<u32>,
+    levels: Vec<i64>,
+    entries: i64,
+    relinked: u64,
+}
+
+/// Whether box `b` lies inside the fat box `f`.
+#[inline(always)]
+fn inside(f: &[f64; 4], b: &[f64; 4]) -> bool {
+    f[0] <= b[0] && f[1] <= b[1] && b[2] <= f[2] && b[3] <= f[3]
+}
+
+/// `b` grown by `m` on every side (rounding can only grow it further).
+#[inline(always)]
+fn grown(b: &[f64; 4], m: f64) -> [f64; 4] {
+    [b[0] - m, b[1] - m, b[2] + m, b[3] + m]
+}
+
+/// The cells a (fat) box enters on `grid`: the quadtree rule with slack 0.
+#[inline(always)]
+fn placement(grid: &Grid, b: &[f64; 4]) -> Place {
+    let q = grid.cells_of(b);
+    let l = quadtree::level(q, grid.depth, 0);
+    let s = grid.depth - l;
+    Place {
+        level: l as u8,
+        nx: 1 + (q[2] >> s != q[0] >> s) as u8,
+        ny: 1 + (q[3] >> s != q[1] >> s) as u8,
+        cx: q[0] >> s,
+        cy: q[1] >> s,
     }
 }
 

@@ -326,3 +326,60 @@ fn frames_of_many_objects() {
         }
     }
 }
+
+/// A big move runs in parallel chunks (scattered stores): the same tree as
+/// the serial move, which the model tests above cover.
+#[test]
+fn parallel_move_equals_serial_move() {
+    let n = 40_000usize;
+    let mut state = 99u64;
+    let mut rnd = move || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let boxes: Vec<[f64; 4]> = (0..n)
+        .map(|_| {
+            let (x, y) = (rnd() * 2000.0, rnd() * 2000.0);
+            [x, y, x + 4.0, y + 4.0]
+        })
+        .collect();
+    for margin in [0.0, 1.0] {
+        let (par, ser) = (Exec::new(Some(2)), Exec::serial());
+        let mut a = Tree::new([0.0, 0.0, 2000.0, 2000.0], 7, margin);
+        let mut b = a.clone();
+        a.insert(&boxes, None, Attrs::default(), &par);
+        b.insert(&boxes, None, Attrs::default(), &ser);
+        let mut cur = boxes.clone();
+        for frame in 0..4 {
+            // every object, or every other one, in a scrambled handle order
+            let handles: Vec<i64> = (0..n as i64)
+                .map(|k| (k * 7919) % n as i64)
+                .filter(|k| frame % 2 == 0 || k % 2 == 0)
+                .collect();
+            let new: Vec<[f64; 4]> = handles
+                .iter()
+                .map(|&h| {
+                    let o = cur[h as usize];
+                    let (dx, dy) = (rnd() * 8.0 - 4.0, rnd() * 8.0 - 4.0);
+                    [o[0] + dx, o[1] + dy, o[2] + dx, o[3] + dy]
+                })
+                .collect();
+            for (&h, b) in handles.iter().zip(&new) {
+                cur[h as usize] = *b;
+            }
+            assert!(a.check_handles(&handles, None).is_ok());
+            a.move_to(&handles, &new, None, &par);
+            b.move_to(&handles, &new, None, &ser);
+            assert_eq!(a.stats().relinked, b.stats().relinked);
+            assert_eq!(a.levels(), b.levels());
+            a.validate().unwrap();
+            assert_eq!(a.pairs(&par, None).unwrap(), b.pairs(&ser, None).unwrap());
+            assert_eq!(
+                a.query(&[500.0, 500.0, 900.0, 700.0], &par),
+                b.query(&[500.0, 500.0, 900.0, 700.0], &ser)
+            );
+        }
+    }
+}
