@@ -133,7 +133,7 @@ class _Scene:
 
         scene = scenarios.Bouncing(n)
         depth = depth_for(scene.world, scene.SIZE)
-        tree = LinearQuadtree((0, 0, scene.world, scene.world), depth)
+        tree = LinearQuadtree((0, 0, scene.world, scene.world), depth, workers=workers)
         frame = {"boxes": scene.boxes()}
         handles = tree.insert(frame["boxes"])
 

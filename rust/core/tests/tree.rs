@@ -270,25 +270,54 @@ proptest! {
     }
 }
 
+/// A small deterministic generator of floats in [0, 1).
+fn lcg(seed: u64) -> impl FnMut() -> f64 {
+    let mut state = seed;
+    move || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// `n` boxes of side `side` with corners uniform in `[0, world)^2`.
+fn scattered(n: usize, world: f64, side: f64, rnd: &mut impl FnMut() -> f64) -> Vec<[f64; 4]> {
+    (0..n)
+        .map(|_| {
+            let (x, y) = (rnd() * world, rnd() * world);
+            [x, y, x + side, y + side]
+        })
+        .collect()
+}
+
+/// `boxes[h]` for each handle, shifted by up to `step` along each axis;
+/// stored back into `boxes`.
+fn jiggle(
+    boxes: &mut [[f64; 4]],
+    handles: &[i64],
+    step: f64,
+    rnd: &mut impl FnMut() -> f64,
+) -> Vec<[f64; 4]> {
+    handles
+        .iter()
+        .map(|&h| {
+            let b = &mut boxes[h as usize];
+            let (dx, dy) = ((rnd() * 2.0 - 1.0) * step, (rnd() * 2.0 - 1.0) * step);
+            *b = [b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy];
+            *b
+        })
+        .collect()
+}
+
 /// Many objects, few moving each frame: the kept pairs and the queries of
 /// the moved ones (the incremental path), and every object moving (the
 /// search from scratch), against the model, on several threads.
 #[test]
 fn frames_of_many_objects() {
     let n = 3000u32;
-    let mut state = 12345u64;
-    let mut rnd = move || {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (state >> 11) as f64 / (1u64 << 53) as f64
-    };
-    let mut boxes: Vec<[f64; 4]> = (0..n)
-        .map(|_| {
-            let (x, y) = (rnd() * 1000.0, rnd() * 1000.0);
-            [x, y, x + 10.0, y + 10.0]
-        })
-        .collect();
+    let mut rnd = lcg(12345);
+    let mut boxes = scattered(n as usize, 1000.0, 10.0, &mut rnd);
     for margin in [0.0, 2.0] {
         let ex = Exec::new(Some(2));
         let mut tree = Tree::new([0.0, 0.0, 1000.0, 1000.0], 6, margin);
@@ -310,17 +339,7 @@ fn frames_of_many_objects() {
             } else {
                 (0..n as i64).filter(|k| k % 37 == frame).collect()
             };
-            let new: Vec<[f64; 4]> = moving
-                .iter()
-                .map(|&k| {
-                    let b = boxes[k as usize];
-                    let (dx, dy) = (rnd() * 6.0 - 3.0, rnd() * 6.0 - 3.0);
-                    [b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy]
-                })
-                .collect();
-            for (&k, b) in moving.iter().zip(&new) {
-                boxes[k as usize] = *b;
-            }
+            let new = jiggle(&mut boxes, &moving, 3.0, &mut rnd);
             tree.move_to(&moving, &new, None, &ex);
             tree.validate().unwrap();
         }
@@ -332,19 +351,8 @@ fn frames_of_many_objects() {
 #[test]
 fn parallel_move_equals_serial_move() {
     let n = 40_000usize;
-    let mut state = 99u64;
-    let mut rnd = move || {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (state >> 11) as f64 / (1u64 << 53) as f64
-    };
-    let boxes: Vec<[f64; 4]> = (0..n)
-        .map(|_| {
-            let (x, y) = (rnd() * 2000.0, rnd() * 2000.0);
-            [x, y, x + 4.0, y + 4.0]
-        })
-        .collect();
+    let mut rnd = lcg(99);
+    let boxes = scattered(n, 2000.0, 4.0, &mut rnd);
     for margin in [0.0, 1.0] {
         let (par, ser) = (Exec::new(Some(2)), Exec::serial());
         let mut a = Tree::new([0.0, 0.0, 2000.0, 2000.0], 7, margin);
@@ -358,17 +366,7 @@ fn parallel_move_equals_serial_move() {
                 .map(|k| (k * 7919) % n as i64)
                 .filter(|k| frame % 2 == 0 || k % 2 == 0)
                 .collect();
-            let new: Vec<[f64; 4]> = handles
-                .iter()
-                .map(|&h| {
-                    let o = cur[h as usize];
-                    let (dx, dy) = (rnd() * 8.0 - 4.0, rnd() * 8.0 - 4.0);
-                    [o[0] + dx, o[1] + dy, o[2] + dx, o[3] + dy]
-                })
-                .collect();
-            for (&h, b) in handles.iter().zip(&new) {
-                cur[h as usize] = *b;
-            }
+            let new = jiggle(&mut cur, &handles, 4.0, &mut rnd);
             assert!(a.check_handles(&handles, None).is_ok());
             a.move_to(&handles, &new, None, &par);
             b.move_to(&handles, &new, None, &ser);
