@@ -209,7 +209,10 @@ impl PyTree {
         let workers = self.workers;
         let out = py.detach(|| inner.pairs(&Exec::new(workers), max_pairs).map(|_| ()));
         out.map_err(too_many)?;
-        packed_array(py, self.inner.last_pairs())
+        match self.inner.take_rows() {
+            Some(flat) => crate::pairs_array(py, flat),
+            None => packed_array(py, self.inner.last_pairs()),
+        }
     }
 
     /// `(began, ended)` since the last `pairs()` or `update()`.

@@ -231,6 +231,9 @@ pub struct Tree {
     last: Option<Vec<u64>>,
     /// A buffer for the next merge's pairs.
     spare: Vec<u64>,
+    /// The last search from scratch's rows `[i, j, ...]` (the pairs
+    /// again, in the layout of a result), until taken.
+    flat: Option<Vec<isize>>,
 
     stats: Stats,
     /// Above this share of dirty objects, `pairs()` searches from scratch.
@@ -275,6 +278,7 @@ impl Tree {
             epoch: 0,
             last: None,
             spare: Vec::new(),
+            flat: None,
             stats: Stats::default(),
             rebuild_share: REBUILD_SHARE,
             relayout_share: RELAYOUT_SHARE,
@@ -930,10 +934,18 @@ impl Tree {
         self.last.as_deref().unwrap_or(&[])
     }
 
+    /// The last pairs as flat rows `[i0, j0, i1, j1, ...]`, when the last
+    /// call searched from scratch (handed over once, then `None`).
+    pub fn take_rows(&mut self) -> Option<Vec<isize>> {
+        self.flat.take()
+    }
+
     /// The pairs that began and that ended since the last `pairs()` or
     /// `update()` (all current pairs began, on the first call), packed, sorted.
     pub fn update(&mut self, ex: &Exec, max_pairs: Option<u64>) -> Result<Events, TooMany> {
-        Ok(self.refresh(ex, max_pairs, true)?.unwrap_or_default())
+        let ev = self.refresh(ex, max_pairs, true)?.unwrap_or_default();
+        self.flat = None; // only pairs() hands rows over
+        Ok(ev)
     }
 
     fn refresh(
@@ -952,7 +964,8 @@ impl Tree {
             Some(_) => self.dirty_list.len() as f64 > self.rebuild_share * self.count.max(1) as f64,
         };
         let (new, tests, ev) = if rebuild {
-            let (new, tests) = self.search(ex, max_pairs)?;
+            let (new, tests, flat) = self.search(ex, max_pairs)?;
+            self.flat = Some(flat);
             let ev = events.then(|| {
                 let old = self.last.as_deref().unwrap_or(&[]);
                 Events {
@@ -964,6 +977,7 @@ impl Tree {
         } else {
             self.sync(ex);
             let mut spare = std::mem::take(&mut self.spare);
+            self.flat = None;
             let m = self.merge(ex, &budget, max_pairs, events, &mut spare);
             self.spare = spare;
             let m = m?;
@@ -989,8 +1003,13 @@ impl Tree {
         Ok(ev)
     }
 
-    /// All pairs from scratch: the pair search over the live objects.
-    fn search(&self, ex: &Exec, max_pairs: Option<u64>) -> Result<(Vec<u64>, u64), TooMany> {
+    /// All pairs from scratch: the pair search over the live objects;
+    /// packed, and as the search's flat rows.
+    fn search(
+        &self,
+        ex: &Exec,
+        max_pairs: Option<u64>,
+    ) -> Result<(Vec<u64>, u64, Vec<isize>), TooMany> {
         let live: Vec<u32> = self.live().map(|h| h as u32).collect();
         let compact = live.len() < self.place.len();
         let (boxes, circles, kinds, groups, cats, masks);
@@ -1028,13 +1047,17 @@ impl Tree {
             max_pairs,
         };
         let (flat, tests) = search::find_pairs_counted(&s, ex);
-        let flat = flat?;
-        let map = |k: isize| if compact { live[k as usize] } else { k as u32 };
+        let mut flat = flat?;
+        if compact {
+            // live is ascending: the handles keep the canonical order
+            flat.iter_mut()
+                .for_each(|v| *v = live[*v as usize] as isize);
+        }
         let out = flat
             .chunks_exact(2)
-            .map(|p| ((map(p[0]) as u64) << 32) | map(p[1]) as u64)
+            .map(|p| ((p[0] as u64) << 32) | p[1] as u64)
             .collect();
-        Ok((out, tests))
+        Ok((out, tests, flat))
     }
 
     /// The last pairs of clean objects, merged with the pairs of the dirty ones.
