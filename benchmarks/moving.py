@@ -154,8 +154,9 @@ def main(argv=None):
             p.kill()
         for p in busy:
             p.wait()
-    print(f"  200 sprites, frame  {_stats(quiet)}  (move all + pairs(); with {cpus} busy "
-          f"processes {_stats(loaded)}, {np.median(loaded) / np.median(quiet):.2f} x quiet)")
+    us = lambda t: f"{min(t) * 1e6:.1f} ({np.median(t) * 1e6:.1f}) us"  # noqa: E731
+    print(f"  200 sprites, frame  {us(quiet)}  (move all + pairs(); with {cpus} busy "
+          f"processes {us(loaded)}, {np.median(loaded) / np.median(quiet):.2f} x quiet)")
     big = Bouncing(1_000_000, seed=1)
     bb = big.boxes()
     t_ins = []
