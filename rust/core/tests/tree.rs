@@ -59,6 +59,32 @@ fn meets_box(o: &Obj, q: &[f64; 4]) -> bool {
     }
 }
 
+/// Insert one box (with `circle`: that circle) into the tree; its handle
+/// and the model's object.
+fn insert_one(
+    tree: &mut Tree,
+    b: [f64; 4],
+    circle: Option<[f64; 3]>,
+    (g, c, m): (i64, u64, u64),
+    ex: &Exec,
+) -> (u32, Obj) {
+    let attrs = Attrs {
+        groups: Some(&[g]),
+        categories: Some(&[c]),
+        masks: Some(&[m]),
+    };
+    let h = tree.insert(&[b], circle.as_ref().map(std::slice::from_ref), attrs, ex)[0];
+    let obj = Obj {
+        kind: if circle.is_some() { CIRCLE } else { BOX },
+        b,
+        c: circle.unwrap_or([0.0; 3]),
+        group: g,
+        cat: c,
+        mask: m,
+    };
+    (h, obj)
+}
+
 #[derive(Clone, Debug)]
 enum Op {
     InsertBox([f64; 4], (i64, u64, u64)),
@@ -128,53 +154,13 @@ fn run(
     let mut last: Vec<u64> = Vec::new();
     for op in ops {
         match op {
-            Op::InsertBox(b, (g, c, m)) => {
-                let h = tree.insert(
-                    &[b],
-                    None,
-                    Attrs {
-                        groups: Some(&[g]),
-                        categories: Some(&[c]),
-                        masks: Some(&[m]),
-                    },
-                    &ex,
-                )[0];
-                prop_assert!(!objs.contains_key(&h));
-                objs.insert(
-                    h,
-                    Obj {
-                        kind: BOX,
-                        b,
-                        c: [0.0; 3],
-                        group: g,
-                        cat: c,
-                        mask: m,
-                    },
-                );
+            Op::InsertBox(b, f) => {
+                let (h, o) = insert_one(&mut tree, b, None, f, &ex);
+                prop_assert!(objs.insert(h, o).is_none());
             }
-            Op::InsertCircle(cc, (g, c, m)) => {
-                let b = circle_box(cc);
-                let h = tree.insert(
-                    &[b],
-                    Some(&[cc]),
-                    Attrs {
-                        groups: Some(&[g]),
-                        categories: Some(&[c]),
-                        masks: Some(&[m]),
-                    },
-                    &ex,
-                )[0];
-                objs.insert(
-                    h,
-                    Obj {
-                        kind: CIRCLE,
-                        b,
-                        c: cc,
-                        group: g,
-                        cat: c,
-                        mask: m,
-                    },
-                );
+            Op::InsertCircle(cc, f) => {
+                let (h, o) = insert_one(&mut tree, circle_box(cc), Some(cc), f, &ex);
+                prop_assert!(objs.insert(h, o).is_none());
             }
             Op::Move(k, b, c) => {
                 if objs.is_empty() {
