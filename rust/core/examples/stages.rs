@@ -6,7 +6,7 @@
 //!
 //! Boxes like `broadphase.scenarios`' uniform scene (side about 2 cells of a
 //! `sqrt(n)` grid) or its mixed one (a tenth of them ten times bigger), from a
-//! fixed hash; prints the best and median milliseconds of each stage.
+//! fixed hash, or the rows of a file of raw f64 (four per box); prints the best and median milliseconds of each stage.
 
 use broadphase_core::check::scan_boxes;
 use broadphase_core::par::Exec;
@@ -41,7 +41,18 @@ fn main() {
         .unwrap_or(Method::Grid);
     let threads: usize = a.get(4).and_then(|v| v.parse().ok()).unwrap_or(1);
     let rounds: usize = a.get(5).and_then(|v| v.parse().ok()).unwrap_or(7);
-    let boxes = scene(name, n);
+    // A name that is a file holds n rows of four little-endian f64
+    // (`np.ascontiguousarray(boxes).tofile(path)`), e.g. a Python scenario.
+    let boxes = match std::fs::read(name) {
+        Ok(raw) => raw
+            .chunks_exact(32)
+            .map(|r| {
+                std::array::from_fn(|k| f64::from_le_bytes(r[8 * k..8 * k + 8].try_into().unwrap()))
+            })
+            .collect(),
+        Err(_) => scene(name, n),
+    };
+    let n = boxes.len();
     let ex = Exec::new(Some(threads));
     let mut times: Vec<(&'static str, Vec<f64>)> = Vec::new();
     let mut pairs = 0;

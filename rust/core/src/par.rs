@@ -19,7 +19,9 @@
 use rayon::prelude::*;
 use rayon::{ThreadPool, ThreadPoolBuilder};
 use std::marker::PhantomData;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 struct Pools {
     pid: u32,
@@ -116,10 +118,25 @@ impl Exec {
 
     /// `f()` on a pool thread if parallel (the caller blocks, parked), else here.
     ///
-    /// Steps inside `f` that use this executor run on the same pool.
+    /// Steps inside `f` that use this executor run on the same pool, and the
+    /// pool's other threads stay awake for them while `f` runs (see
+    /// [`keep_awake`]): a search of several parallel stages then wakes each
+    /// thread once, not once per stage.
     pub fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
         match &self.pool {
-            Some(p) => p.install(f),
+            Some(p) => p.install(|| {
+                let done = Arc::new(AtomicBool::new(false));
+                let owner = rayon::current_thread_index();
+                let flag = done.clone();
+                p.spawn_broadcast(move |ctx| {
+                    if Some(ctx.index()) != owner {
+                        keep_awake(&flag);
+                    }
+                });
+                // Set on the way out, also when `f` panics.
+                let _done = SetOnDrop(done);
+                f()
+            }),
             None => f(),
         }
     }
@@ -187,6 +204,43 @@ impl Exec {
     ) -> Vec<R> {
         let parts = split_at_bounds(data, bounds);
         self.each(parts, |c, s| f(c, bounds[c], s))
+    }
+}
+
+/// How long a kept-awake thread looks for work after its last job before it
+/// goes back to the pool's own idling (a few yields, then sleep).
+const AWAKE_IDLE: Duration = Duration::from_micros(200);
+
+/// Run the pool's pending jobs on this (pool) thread until `done`, or until
+/// none came for [`AWAKE_IDLE`].
+///
+/// Why: rayon puts an idle thread to sleep after a few dozen yields, which on
+/// an idle core take microseconds, so between two parallel stages of one
+/// search (a serial stage of tens of microseconds between them) the other
+/// threads fall asleep and each stage pays a wake-up, often longer than the
+/// stage itself at 1e4 objects.  Nothing ever waits for this loop: it only
+/// takes jobs that are queued (a descheduled keeper delays no one more than
+/// any stolen job does), it gives its core away (`yield_now`) while it finds
+/// none, and it ends by itself when the search ends or stops feeding it.
+fn keep_awake(done: &AtomicBool) {
+    let mut last = Instant::now();
+    while !done.load(Ordering::Acquire) {
+        if rayon::yield_now() == Some(rayon::Yield::Executed) {
+            last = Instant::now();
+        } else if last.elapsed() > AWAKE_IDLE {
+            return;
+        } else {
+            std::thread::yield_now();
+        }
+    }
+}
+
+/// Sets its flag when dropped.
+struct SetOnDrop(Arc<AtomicBool>);
+
+impl Drop for SetOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Release);
     }
 }
 
@@ -331,6 +385,33 @@ mod tests {
                 (0..100).map(|i| i * i).collect::<Vec<_>>()
             );
         }
+    }
+
+    #[test]
+    fn install_keeps_threads_awake_and_lets_them_go() {
+        let ex = Exec::new(Some(2));
+        for _ in 0..50 {
+            // Stages inside one install: the kept-awake thread takes part.
+            let got = ex.install(|| {
+                let a = ex.map(64, |i| i + 1);
+                let b = ex.map(64, |i| a[i] * 2);
+                b.iter().sum::<usize>()
+            });
+            assert_eq!(got, (1..=64).sum::<usize>() * 2);
+        }
+        // A panic inside still ends the keepers (the flag is set on unwind),
+        // and the pool answers afterwards.
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            ex.install(|| -> usize { panic!("inside install") })
+        }));
+        assert!(r.is_err());
+        assert_eq!(ex.install(|| ex.map(8, |i| i).len()), 8);
+        // A keeper with its flag set returns at once; one never fed returns
+        // after AWAKE_IDLE (this thread is not a pool thread: nothing runs).
+        keep_awake(&AtomicBool::new(true));
+        let t = Instant::now();
+        keep_awake(&AtomicBool::new(false));
+        assert!(t.elapsed() >= AWAKE_IDLE);
     }
 
     #[test]

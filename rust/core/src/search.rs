@@ -250,7 +250,7 @@ fn sampled_entries(boxes: &[[f64; 4]], g: &Grid) -> f64 {
 }
 
 /// Objects from which a search runs on the pool as a whole.
-const WHOLE_ON_POOL: usize = 4096;
+pub(crate) const WHOLE_ON_POOL: usize = 4096;
 
 /// Every colliding pair of the search, canonical, flat `[i0, j0, i1, j1, ...]`,
 /// or [`TooMany`] with their count when they would not fit in memory.

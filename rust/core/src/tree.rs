@@ -59,7 +59,7 @@ use crate::narrow::{BOX, CIRCLE};
 use crate::pairs::{Budget, TooMany};
 use crate::par::{chunk_count, even_bounds, Exec, Scatter};
 use crate::quadtree;
-use crate::search::{self, Method, Search};
+use crate::search::{self, Method, Search, WHOLE_ON_POOL};
 use crate::world::Grid;
 
 /// Deepest tree: the list heads of all levels take `4^(depth + 1) / 3`
@@ -448,7 +448,7 @@ impl Tree {
         let n = handles.len();
         let ex = ex.for_work(n, 2 * MOVE_GRAIN);
         if ex.is_parallel() && circles.is_none() {
-            return self.move_in_parallel(handles, boxes, &ex);
+            return ex.install(|| self.move_in_parallel(handles, boxes, &ex));
         }
         let mut relinked = 0;
         for (k, (&h, b)) in handles.iter().zip(boxes).enumerate() {
@@ -925,7 +925,7 @@ impl Tree {
     ///
     /// Kept for the next call, which then re-examines only what changed.
     pub fn pairs(&mut self, ex: &Exec, max_pairs: Option<u64>) -> Result<&[u64], TooMany> {
-        self.refresh(ex, max_pairs, false)?;
+        self.refresh_on_pool(ex, max_pairs, false)?;
         Ok(self.last.as_deref().unwrap_or(&[]))
     }
 
@@ -943,9 +943,23 @@ impl Tree {
     /// The pairs that began and that ended since the last `pairs()` or
     /// `update()` (all current pairs began, on the first call), packed, sorted.
     pub fn update(&mut self, ex: &Exec, max_pairs: Option<u64>) -> Result<Events, TooMany> {
-        let ev = self.refresh(ex, max_pairs, true)?.unwrap_or_default();
+        let ev = self
+            .refresh_on_pool(ex, max_pairs, true)?
+            .unwrap_or_default();
         self.flat = None; // only pairs() hands rows over
         Ok(ev)
+    }
+
+    /// [`Tree::refresh`] run on the pool as a whole when the tree is worth
+    /// it (as a search is: its stages then wake the pool once).
+    fn refresh_on_pool(
+        &mut self,
+        ex: &Exec,
+        max_pairs: Option<u64>,
+        events: bool,
+    ) -> Result<Option<Events>, TooMany> {
+        ex.for_work(self.count, WHOLE_ON_POOL)
+            .install(|| self.refresh(ex, max_pairs, events))
     }
 
     fn refresh(
