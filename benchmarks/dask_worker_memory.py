@@ -1,15 +1,15 @@
 """What one Dask worker process holds before it holds any data, step by step.
 
 Usage (the figures of docs/benchmarks.md, "Beyond one machine"; run it in a
-virtual environment with only ``pip install -e ".[dask]"``, since Numba
-imports SciPy when it is installed)::
+virtual environment with only ``pip install -e ".[dask]"``, so that no
+optional package a test or benchmark brings is counted)::
 
     python benchmarks/dask_worker_memory.py
 
 Starts a ``distributed.LocalCluster`` of one worker process and prints its
 resident memory (MiB) when it starts, after importing broadphase's worker
-tasks, after loading the first cached kernel, after what ends every task
-(``malloc_trim`` and dropping LLVM's code pages), after reading one Parquet row
+tasks, after the first search, after what ends every task (the core's
+scratch freed, ``malloc_trim``), after reading one Parquet row
 group, after a search of a tile of 100,000 boxes (the peak during it,
 sampled every 2 ms, and after), and after importing ``dask.dataframe`` (with
 pandas), which a worker of a ``LocalCluster`` does when the script that
@@ -45,10 +45,10 @@ def first_kernel() -> float:
     return rss()
 
 
-def drop_llvm() -> float:
+def end_of_task() -> float:
     from broadphase import _dask_tasks
 
-    _dask_tasks._release()  # what the end of every task does: malloc_trim, LLVM's pages
+    _dask_tasks._release()  # what the end of every task does
     return rss()
 
 
@@ -108,8 +108,8 @@ def main() -> None:
 
             print(f"worker started                 {one(rss):6.0f} MiB")
             print(f"broadphase's tasks imported    {one(import_tasks):6.0f} MiB")
-            print(f"first cached kernel loaded     {one(first_kernel):6.0f} MiB")
-            print(f"end of a task (LLVM dropped)   {one(drop_llvm):6.0f} MiB")
+            print(f"first search made              {one(first_kernel):6.0f} MiB")
+            print(f"end of a task                  {one(end_of_task):6.0f} MiB")
             print(f"one Parquet row group read     {one(read_one, path):6.0f} MiB")
             peak, after = one(tile, 100_000)
             print(f"tile of 100,000 boxes searched {after:6.0f} MiB (peak {peak:.0f})")

@@ -99,6 +99,15 @@ def _aligned(arr: np.ndarray) -> np.ndarray:
     return arr if arr.flags.aligned else arr.copy()
 
 
+def c_array(arr, dtype) -> np.ndarray:
+    """``arr`` as an aligned C-contiguous array of ``dtype``: what the core reads.
+
+    A view when it already is one (no copy), else a copy; buffers from
+    pickles and Arrow can be contiguous yet unaligned.
+    """
+    return _aligned(np.ascontiguousarray(arr, dtype))
+
+
 def rows(value, name: str, width: int, columns: str) -> np.ndarray:
     """An (n, width) float64 C-contiguous array; empty input gives (0, width)."""
     arr = _array(value, name)

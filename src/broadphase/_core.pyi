@@ -12,6 +12,7 @@ MORTON_MAX_DEPTH: int
 
 _F64 = NDArray[np.float64]
 _I64 = NDArray[np.int64]
+_IP = NDArray[np.intp]
 
 def find_pairs(
     boxes: _F64 | None,
@@ -44,6 +45,19 @@ def morton_cell_of(code0: _I64, code1: _I64, depth: int) -> tuple[_I64, _I64]: .
 def morton_locate(
     boxes: _F64, bounds: tuple[float, float, float, float], depth: int
 ) -> tuple[_I64, _I64]: ...
+def split_by_tile(
+    boxes: _F64, xs: _F64, ybounds: _F64, rank: _I64
+) -> tuple[_I64, _I64]:
+    """Rows of valid boxes grouped by the tiles they meet: ``(order, starts)``."""
+def owned_pairs(
+    pairs: _IP, boxes: _F64, rows: _I64, xs: _F64, ybounds: _F64, rank: _I64, tile: int,
+    edges: _I64,
+) -> tuple[_IP, _I64]:
+    """The pairs tile ``tile`` owns, as global rows, and their bucket cuts."""
+def sort_pairs(pairs: _IP, lo: int, hi: int) -> _IP:
+    """Pairs whose first value is in ``[lo, hi)``, in canonical order (a new array)."""
+def release_scratch() -> None:
+    """Free the kept scratch buffers and give free memory back to the system."""
 def stages(
     boxes: _F64, method_name: str, workers: int | None = None
 ) -> tuple[list[tuple[str, float]], int]:

@@ -1,23 +1,20 @@
 """The tasks of ``broadphase.dask`` that run on the workers.
 
 Kept apart from ``broadphase.dask`` so that a worker imports neither
-``dask.array`` nor pandas: under a memory limit every module counts (a
-worker process holding Numba, Arrow and ``distributed`` and no data
-takes 140-150 MiB once LLVM's pages are dropped, see :func:`_release`).
-Each function gets plain NumPy arrays and returns plain NumPy arrays (or
-tuples of them).
+``dask.array`` nor pandas: under a memory limit every module counts.  The
+kernels are the compiled core's (``broadphase._core``), the same code a
+single process runs.  Each function gets plain NumPy arrays and returns
+plain NumPy arrays (or tuples of them).
 """
 
 from __future__ import annotations
 
-import os
 import re
 
 import numpy as np
 
-from . import _cast, _work
+from . import _cast, _core
 from ._api import find_pairs as _find_pairs
-from ._kernels import tiles as _tiles_k
 
 
 def read_row_group(file: str, group: int, names, dtype, shape) -> np.ndarray:
@@ -80,7 +77,7 @@ def assign(block, groups, categories, masks, *, start, tiling):
         b, _ = _cast.boxes(block)
     except (ValueError, TypeError) as e:
         raise type(e)(global_row(str(e), np.arange(start, start + np.shape(block)[0]))) from None
-    order, bounds = _tiles_k.split_by_tile(b, *tiling)
+    order, bounds = _core.split_by_tile(b, *_arrays(tiling))
     rows = order + start
     b = b[order]
     filt = [None if f is None else np.asarray(f)[order] for f in (groups, categories, masks)]
@@ -101,16 +98,28 @@ def tile_pairs(pieces, *, t, tiling, edges, given, scalars):
             for f in range(3)]
     try:
         # One thread: the Dask workers are the parallelism (and a worker
-        # under a memory limit has no room for a heap per Numba thread).
+        # under a memory limit has no room for a heap per thread).
         p = _find_pairs(b, groups=filt[0], categories=filt[1], masks=filt[2], workers=1)
     except (ValueError, TypeError) as e:
         raise type(e)(global_row(str(e), rows)) from None
     finally:
-        _work.release()  # the scratch (~150 bytes a box) is free for owned_pairs' output
-    g, cut = _tiles_k.owned_pairs(p, b, rows, *tiling, t, edges)
+        _core.release_scratch()  # the search's scratch is free for owned_pairs' output
+    g, cut = _core.owned_pairs(p, b, rows, *_arrays(tiling), t,
+                                _cast.c_array(edges, np.int64))
     del p, b, rows, filt
     _release()
     return tuple(g[cut[k]:cut[k + 1]] for k in range(nb))
+
+
+def _arrays(tiling):
+    """The tiling's (xs, ybounds, rank) as the core takes them.
+
+    A worker receives them deserialized, possibly into unaligned buffers;
+    copies of these few edges cost nothing.
+    """
+    xs, ybounds, rank = tiling
+    return (_cast.c_array(xs, np.float64), _cast.c_array(ybounds, np.float64),
+            _cast.c_array(rank, np.int64))
 
 
 def global_row(message: str, rows) -> str:
@@ -122,7 +131,7 @@ def global_row(message: str, rows) -> str:
 def bucket(parts, *, lo, hi) -> np.ndarray:
     """One bucket's pairs (first row in ``[lo, hi)``) from all tiles, in canonical order."""
     p = np.concatenate(parts) if parts else np.empty((0, 2), np.intp)
-    out = _tiles_k.sort_pairs(p, lo, hi)
+    out = _core.sort_pairs(p, lo, hi)
     del p
     _release()
     return out
@@ -132,82 +141,7 @@ def _release() -> None:
     """Give a task's freed memory back to the system before the next task runs.
 
     A worker under a memory limit is judged by its resident memory: the
-    search's scratch buffers are kept for the next call
-    (:mod:`broadphase._work`), glibc keeps freed blocks of big temporaries
-    in its heaps (``malloc_trim``), and LLVM's pages stay resident after
-    the kernels are loaded (:func:`_drop_llvm_pages`).
+    core keeps a search's scratch buffers for the next call, and glibc keeps
+    freed blocks of big temporaries in its heaps; both are handed back.
     """
-    _work.release()
-    if _LIBC is not None:
-        _LIBC.malloc_trim(0)
-        _drop_llvm_pages()
-
-
-def _drop_llvm_pages() -> None:
-    """Drop LLVM's pages from this process's resident memory.
-
-    Numba needs LLVM (``libllvmlite``, 60-70 MiB resident once a kernel is
-    loaded) only to compile or load a kernel.  Those pages are clean pages
-    of a file, shared by every worker on the machine, yet the nanny counts
-    them in each worker's resident memory against its limit.
-    ``MADV_DONTNEED`` drops them from this process's page tables (they stay
-    in the page cache); if LLVM runs again they fault back in from the file,
-    unchanged.  Only mappings that are not writable and hold no private
-    page, in memory or swapped out, qualify: their content is the file's.
-    """
-    global _LLVM_RANGES
-    if _LLVM_RANGES is None:
-        # Scanned once: Numba maps llvmlite's library when this module
-        # imports it, and llvmlite keeps its handle, so it never moves.
-        _LLVM_RANGES = _llvm_ranges()
-    for start, size in _LLVM_RANGES:
-        _LIBC.madvise(start, size, 4)  # MADV_DONTNEED
-
-
-def _llvm_ranges() -> list[tuple[int, int]]:
-    """(start, size) of llvmlite's read-only mappings with no private page; [] if unsure."""
-    try:
-        maps = _mappings()
-    except Exception:  # noqa: BLE001 (an optimisation: never fail a task for it)
-        return []
-    return [(lo, hi - lo) for lo, hi, perms, name, fields in maps
-            if name.startswith("libllvmlite") and "w" not in perms
-            and fields.get("Anonymous:") == 0 and fields.get("Swap:") == 0]
-
-
-def _mappings() -> list[tuple[int, int, str, str, dict]]:
-    """Mappings of ``/proc/self/smaps``: start, end, permissions, file name, fields (KiB)."""
-    maps = []
-    with open("/proc/self/smaps") as f:
-        for line in f:
-            head = line.split(maxsplit=5)
-            if not head:
-                continue
-            if head[0].endswith(":"):  # a field of the mapping above
-                if maps and len(head) > 1:
-                    maps[-1][4][head[0]] = int(head[1]) if head[1].isdigit() else head[1]
-                continue
-            lo, hi = (int(x, 16) for x in head[0].split("-"))
-            path = head[5].strip().removesuffix(" (deleted)") if len(head) > 5 else ""
-            maps.append((lo, hi, head[1], os.path.basename(path), {}))
-    return maps
-
-
-def _libc():
-    """glibc, for ``malloc_trim``; None elsewhere."""
-    import ctypes
-    import sys
-
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        lib = ctypes.CDLL("libc.so.6")
-        lib.malloc_trim  # noqa: B018 (musl has no malloc_trim)
-    except (OSError, AttributeError):
-        return None
-    lib.madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
-    return lib
-
-
-_LIBC = _libc()
-_LLVM_RANGES: list[tuple[int, int]] | None = None
+    _core.release_scratch()

@@ -553,7 +553,7 @@ def _handle_array(handles) -> NDArray[np.int64]:
         raise ValueError(f"handles: expected a handle or shape (n,), found shape {arr.shape}")
     if arr.dtype.kind == "u" and arr.size and arr.max() > np.iinfo(np.int64).max:
         raise KeyError(f"handle {arr.max()}: not in the tree (removed or never inserted)")
-    return np.ascontiguousarray(arr, dtype=np.int64)
+    return _cast.c_array(arr, np.int64)
 
 
 def depth_for(world: float, size: float) -> int:

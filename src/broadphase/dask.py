@@ -32,10 +32,11 @@ exists instead of reading it back from disk once per piece (see
 percent of it, lower ``distributed.worker.memory.target``, turn the
 ``pause`` threshold off and send transfers in messages of a few MiB
 (``distributed.worker.transfer.message-bytes-limit``): 10 million boxes
-(305 MiB) then run on workers limited to 300 MiB each (docs/benchmarks.md,
-"Beyond one machine").  Each task ends by giving freed memory back to the
-system and, on glibc Linux, by dropping LLVM's pages from the worker's
-resident memory (``_dask_tasks._release``).  :func:`read_parquet` reads Parquet files
+(305 MiB) then run on workers limited to 256 MiB each (docs/benchmarks.md,
+"Beyond one machine").  The tasks run the same compiled core as one process
+(``broadphase._core``: no JIT, no compiler in the worker), and each ends by
+giving freed memory back to the system (``_dask_tasks._release``).
+:func:`read_parquet` reads Parquet files
 straight into a Dask array with pyarrow, one chunk per row group, keeping
 pandas off the workers.  Needs the ``dask`` extra (``dask[array,
 dataframe]``, ``pyarrow``, and ``distributed`` for a cluster).

@@ -17,6 +17,7 @@ use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
+mod tiles;
 mod tree;
 
 type Boxes<'py> = PyReadonlyArray2<'py, f64>;
@@ -186,6 +187,13 @@ fn find_pairs(
     }
 }
 
+/// Free the core's kept scratch buffers and hand the allocator's free memory
+/// back to the system (a Dask worker under a memory limit, between tasks).
+#[pyfunction]
+fn release_scratch(py: Python<'_>) {
+    py.detach(broadphase_core::scratch::release);
+}
+
 /// `(minx, miny, maxx, maxy)` of valid boxes, or `(row, code)` of the first bad one.
 #[pyfunction]
 #[pyo3(signature = (boxes, workers=None))]
@@ -352,7 +360,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(morton_cell_of, m)?)?;
     m.add_function(wrap_pyfunction!(morton_locate, m)?)?;
     m.add_function(wrap_pyfunction!(stages, m)?)?;
+    m.add_function(wrap_pyfunction!(release_scratch, m)?)?;
     tree::register(m)?;
+    tiles::register(m)?;
     m.add("NOT_FINITE", check::Problem::NotFinite as u8)?;
     m.add("X_REVERSED", check::Problem::XReversed as u8)?;
     m.add("Y_REVERSED", check::Problem::YReversed as u8)?;

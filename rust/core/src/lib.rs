@@ -5,7 +5,8 @@
 //! placement), a uniform grid ([`grid`]), sort-and-sweep ([`sweep`]) and brute
 //! force ([`brute`]), all ending in the same exact narrow phase ([`narrow`]) and
 //! the same canonical pair order ([`pairs`]).  [`naive`] is the O(n^2)
-//! reference every method is tested against.
+//! reference every method is tested against.  [`tree`] is the moving tree,
+//! [`tiles`] the tiling of the Dask path.
 //!
 //! Contract of every search: the result is the set of pairs `(i, j)`, `i < j`,
 //! of objects that truly overlap and pass the filters, as rows sorted by
@@ -32,6 +33,7 @@ pub mod radix;
 pub mod scratch;
 pub mod search;
 pub mod sweep;
+pub mod tiles;
 pub mod tree;
 pub mod world;
 

@@ -197,6 +197,14 @@ fn evict_stale(epoch: u64) {
     drop_older::<i16>(epoch);
 }
 
+/// Free every kept buffer and give the allocator's free memory back
+/// ([`trim`]): for a process under a memory limit between searches (a Dask
+/// worker between tasks).  Buffers a search holds now are not affected.
+pub fn release() {
+    evict_stale(u64::MAX);
+    trim();
+}
+
 /// Give the allocator's free memory back to the system.
 ///
 /// Memory a search freed outside the pool (its pair buffers, scratch past
@@ -252,6 +260,10 @@ mod tests {
         drop(pool);
         let small: Vec<i16> = take(10);
         assert!(small.capacity() >= 10);
+        end();
+        // released: nothing of this type is kept any more
+        release();
+        assert!(i16::pool().lock().unwrap().is_empty());
     }
 
     #[test]

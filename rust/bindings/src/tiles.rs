@@ -1,0 +1,125 @@
+//! The Dask path's tile kernels (`broadphase-core`'s `tiles` module).
+//!
+//! `broadphase._dask_tasks` calls these on the workers with arrays it built
+//! itself (a tiling from `broadphase.dask._tiles`, validated boxes, pairs
+//! from `find_pairs`); what is still checked here is what would otherwise
+//! index out of bounds, so a wrong call raises `ValueError`, never a panic.
+
+use broadphase_core::tiles::{self, TilePairs, Tiling};
+use numpy::ndarray::Array2;
+use numpy::{IntoPyArray, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+
+/// The rows of a C-contiguous `(k, 2)` int64 array of pairs.
+fn pair_rows<'a>(a: &'a PyReadonlyArray2<'_, i64>) -> PyResult<&'a [[i64; 2]]> {
+    if a.shape()[1] != 2 {
+        return Err(PyValueError::new_err(format!(
+            "pairs: expected 2 columns, found {}",
+            a.shape()[1]
+        )));
+    }
+    let flat = a
+        .as_slice()
+        .map_err(|_| PyTypeError::new_err("pairs: expected a C-contiguous int64 array"))?;
+    Ok(flat.as_chunks::<2>().0)
+}
+
+fn flat<'a, T: numpy::Element>(a: &'a PyReadonlyArray1<'_, T>, name: &str) -> PyResult<&'a [T]> {
+    crate::slice(a, name)
+}
+
+/// The tiling of `xs`, `ybounds` (S, C + 1) and `rank`, or a ValueError.
+fn tiling<'a>(
+    xs: &'a PyReadonlyArray1<'_, f64>,
+    ybounds: &'a PyReadonlyArray2<'_, f64>,
+    rank: &'a PyReadonlyArray1<'_, i64>,
+) -> PyResult<Tiling<'a>> {
+    let yb = ybounds
+        .as_slice()
+        .map_err(|_| PyTypeError::new_err("ybounds: expected a C-contiguous float64 array"))?;
+    Tiling::new(flat(xs, "xs")?, yb, ybounds.shape()[1], flat(rank, "rank")?)
+        .map_err(PyValueError::new_err)
+}
+
+fn int_array(py: Python<'_>, v: Vec<i64>) -> Py<PyAny> {
+    v.into_pyarray(py).into_any().unbind()
+}
+
+fn pair_array(py: Python<'_>, flat: Vec<i64>) -> PyResult<Py<PyAny>> {
+    let flat: Vec<isize> = flat.into_iter().map(|v| v as isize).collect();
+    let k = flat.len() / 2;
+    let arr = Array2::from_shape_vec((k, 2), flat)
+        .map_err(|e| PyValueError::new_err(format!("pairs: {e}")))?;
+    Ok(arr.into_pyarray(py).into_any().unbind())
+}
+
+/// Rows of valid `boxes` grouped by the tiles they meet: `(order, starts)`.
+#[pyfunction]
+fn split_by_tile(
+    py: Python<'_>,
+    boxes: PyReadonlyArray2<'_, f64>,
+    xs: PyReadonlyArray1<'_, f64>,
+    ybounds: PyReadonlyArray2<'_, f64>,
+    rank: PyReadonlyArray1<'_, i64>,
+) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
+    let b = crate::rows::<4>(&boxes, "boxes")?;
+    let t = tiling(&xs, &ybounds, &rank)?;
+    let (order, starts) = py.detach(|| tiles::split_by_tile(b, &t));
+    Ok((int_array(py, order), int_array(py, starts)))
+}
+
+/// The pairs tile `tile` owns, as `(k, 2)` global rows, and their bucket cuts.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn owned_pairs(
+    py: Python<'_>,
+    pairs: PyReadonlyArray2<'_, i64>,
+    boxes: PyReadonlyArray2<'_, f64>,
+    rows: PyReadonlyArray1<'_, i64>,
+    xs: PyReadonlyArray1<'_, f64>,
+    ybounds: PyReadonlyArray2<'_, f64>,
+    rank: PyReadonlyArray1<'_, i64>,
+    tile: usize,
+    edges: PyReadonlyArray1<'_, i64>,
+) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
+    let t = tiling(&xs, &ybounds, &rank)?;
+    let p = TilePairs::new(
+        pair_rows(&pairs)?,
+        crate::rows::<4>(&boxes, "boxes")?,
+        flat(&rows, "rows")?,
+    )
+    .map_err(PyValueError::new_err)?;
+    let edges = flat(&edges, "edges")?;
+    if !edges.windows(2).all(|w| w[0] <= w[1]) {
+        return Err(PyValueError::new_err("edges: expected sorted bucket edges"));
+    }
+    let (out, cut) = py.detach(|| tiles::owned_pairs(&p, &t, tile, edges));
+    Ok((pair_array(py, out)?, int_array(py, cut)))
+}
+
+/// `pairs` (first value in `[lo, hi)`) in canonical order, a new `(k, 2)` intp array.
+#[pyfunction]
+fn sort_pairs(
+    py: Python<'_>,
+    pairs: PyReadonlyArray2<'_, i64>,
+    lo: i64,
+    hi: i64,
+) -> PyResult<Py<PyAny>> {
+    let p = pair_rows(&pairs)?;
+    if !tiles::firsts_within(p, lo, hi) {
+        return Err(PyValueError::new_err(format!(
+            "pairs: expected first values in [{lo}, {hi})"
+        )));
+    }
+    let out = py.detach(|| tiles::sort_pairs(p, lo, hi));
+    pair_array(py, out)
+}
+
+/// Adds the tile kernels to `broadphase._core`.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(split_by_tile, m)?)?;
+    m.add_function(wrap_pyfunction!(owned_pairs, m)?)?;
+    m.add_function(wrap_pyfunction!(sort_pairs, m)?)?;
+    Ok(())
+}
