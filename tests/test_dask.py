@@ -106,6 +106,15 @@ def test_distributed_local_cluster():
         got = client.compute(lazy).result()
         np.testing.assert_array_equal(got, bp.find_pairs(boxes, groups=g))
         assert len(client.scheduler_info()["workers"]) == 2
+        # far below their limits (a share of this machine's memory), the
+        # workers keep the core's scratch between tasks; outside a worker
+        # it is always handed back
+        from broadphase import _dask_tasks
+
+        tight = [client.submit(_dask_tasks._tight, workers=[w], pure=False).result()
+                 for w in client.scheduler_info()["workers"]]
+        assert tight == [False, False]
+        assert _dask_tasks._tight()
 
 
 def test_a_worker_killed_mid_search_loses_nothing():

@@ -103,7 +103,7 @@ def tile_pairs(pieces, *, t, tiling, edges, given, scalars):
     except (ValueError, TypeError) as e:
         raise type(e)(global_row(str(e), rows)) from None
     finally:
-        _core.release_scratch()  # the search's scratch is free for owned_pairs' output
+        _release()  # under a tight limit, the search's scratch makes room for owned_pairs' output
     g, cut = _core.owned_pairs(p, b, rows, *_arrays(tiling), t,
                                 _cast.c_array(edges, np.int64))
     del p, b, rows, filt
@@ -138,10 +138,37 @@ def bucket(parts, *, lo, hi) -> np.ndarray:
 
 
 def _release() -> None:
-    """Give a task's freed memory back to the system before the next task runs.
+    """Give a task's freed memory back to the system when the worker needs it.
 
     A worker under a memory limit is judged by its resident memory: the
     core keeps a search's scratch buffers for the next call, and glibc keeps
-    freed blocks of big temporaries in its heaps; both are handed back.
+    freed blocks of big temporaries in its heaps.  Both are handed back when
+    the worker holds more than half its limit, or when no limit is known
+    (outside a worker).  Otherwise they stay: the next tile's search then
+    writes into memory that is already mapped, about a third faster than
+    into fresh pages.
     """
-    _core.release_scratch()
+    if _tight():
+        _core.release_scratch()
+
+
+def _tight() -> bool:
+    """Whether this process holds more than half its Dask worker's memory limit.
+
+    True outside a worker or when the limit or the resident size cannot be
+    read; False for a worker without a limit.
+    """
+    try:
+        from distributed import get_worker
+
+        limit = get_worker().memory_manager.memory_limit
+    except (ImportError, ValueError, AttributeError):
+        return True
+    if not limit:
+        return False
+    try:
+        import psutil
+
+        return psutil.Process().memory_info().rss > limit / 2
+    except (ImportError, OSError):
+        return True

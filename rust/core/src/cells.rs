@@ -260,7 +260,7 @@ pub type Tick<'a> = &'a mut (dyn FnMut(&'static str) + Send);
 
 /// Hint that `v` will be read soon (a no-op where the target has no hint).
 #[inline(always)]
-fn prefetch<T>(v: &T) {
+pub(crate) fn prefetch<T>(v: &T) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};

@@ -22,6 +22,8 @@
 //! the parallelism.  Each makes two passes (count, then fill), so the only
 //! memory is its output.
 
+use crate::cells::prefetch;
+
 /// The strips and cells of a tiling (see the module doc), as flat arrays.
 ///
 /// Invariants, checked by [`Tiling::new`]: `xs` has `S + 1 >= 2` sorted
@@ -207,7 +209,15 @@ pub fn owned_pairs(p: &TilePairs, t: &Tiling, tile: usize, edges: &[i64]) -> (Ve
     if nb == 0 {
         return (Vec::new(), cut);
     }
+    // The pairs come sorted by their first box, so the second boxes (and
+    // their rows, in the fill pass) are read in no order: ask for them a few
+    // pairs ahead, so that several cache misses are in flight at once.
+    const AHEAD: usize = 16;
     for (k, &[a, b]) in p.pairs.iter().enumerate() {
+        if let Some(&[_, later]) = p.pairs.get(k + AHEAD) {
+            prefetch(&p.boxes[later as usize]);
+            prefetch(&p.rows[later as usize]);
+        }
         let (ba, bb) = (&p.boxes[a as usize], &p.boxes[b as usize]);
         if t.tile_of(ba[0].max(bb[0]), ba[1].max(bb[1])) == tile {
             let first = p.rows[a as usize].min(p.rows[b as usize]);
