@@ -78,7 +78,7 @@ pub const RELAYOUT_SHARE: f64 = 0.125;
 /// Moved objects per chunk of the parallel placement.
 const MOVE_GRAIN: usize = 1 << 13;
 /// Dirty objects per chunk of the parallel queries.
-const QUERY_GRAIN: usize = 256;
+const QUERY_GRAIN: usize = 1024;
 
 /// Where an object is entered: `nx * ny` cells from `(cx, cy)` at `level`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -958,8 +958,26 @@ impl Tree {
         max_pairs: Option<u64>,
         events: bool,
     ) -> Result<Option<Events>, TooMany> {
-        ex.for_work(self.count, WHOLE_ON_POOL)
+        // an incremental frame of few dirty objects runs here: serial, it
+        // costs less than waking the pool
+        let work = if self.will_rebuild() {
+            self.count
+        } else {
+            self.dirty_list
+                .len()
+                .saturating_mul(WHOLE_ON_POOL / (2 * QUERY_GRAIN))
+        };
+        ex.for_work(work, WHOLE_ON_POOL)
             .install(|| self.refresh(ex, max_pairs, events))
+    }
+
+    /// Whether the next refresh searches from scratch (a first call, or
+    /// more than `rebuild_share` of the objects dirty).
+    fn will_rebuild(&self) -> bool {
+        match &self.last {
+            None => true,
+            Some(_) => self.dirty_list.len() as f64 > self.rebuild_share * self.count.max(1) as f64,
+        }
     }
 
     fn refresh(
@@ -973,10 +991,7 @@ impl Tree {
             Some(k) => Budget::new(k),
             None => Budget::of_memory(),
         };
-        let rebuild = match &self.last {
-            None => true,
-            Some(_) => self.dirty_list.len() as f64 > self.rebuild_share * self.count.max(1) as f64,
-        };
+        let rebuild = self.will_rebuild();
         let (new, tests, ev) = if rebuild {
             let (new, tests, flat) = self.search(ex, max_pairs)?;
             self.flat = Some(flat);

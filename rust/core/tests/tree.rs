@@ -367,3 +367,39 @@ fn parallel_move_equals_serial_move() {
         }
     }
 }
+
+/// Incremental frames with more dirty objects than one query chunk: the
+/// queries run in parallel chunks (and the refresh on the pool), and agree
+/// with the model and with one thread.
+#[test]
+fn parallel_incremental_frames() {
+    let n = 5000u32;
+    let mut rnd = lcg(777);
+    let mut boxes = scattered(n as usize, 1000.0, 10.0, &mut rnd);
+    let mut trees: Vec<(Tree, Exec)> = [Some(1), Some(2)]
+        .into_iter()
+        .map(|w| {
+            let ex = Exec::new(w);
+            let mut t = Tree::new([0.0, 0.0, 1000.0, 1000.0], 6, 0.0);
+            t.rebuild_share = 1.0; // never from scratch after the first call
+            t.insert(&boxes, None, Attrs::default(), &ex);
+            (t, ex)
+        })
+        .collect();
+    for frame in 0..4 {
+        let want: Vec<u64> = naive::pairs(&boxes, &Narrow::default())
+            .into_iter()
+            .map(|(i, j)| ((i as u64) << 32) | j as u64)
+            .collect();
+        for (t, ex) in &mut trees {
+            assert_eq!(t.pairs(ex, None).unwrap(), &want[..]);
+            assert_eq!(t.stats().rebuilt, frame == 0);
+        }
+        let moving: Vec<i64> = (0..n as i64).filter(|k| k % 2 == frame % 2).collect();
+        let new = jiggle(&mut boxes, &moving, 3.0, &mut rnd);
+        for (t, ex) in &mut trees {
+            t.move_to(&moving, &new, None, ex);
+            t.validate().unwrap();
+        }
+    }
+}
