@@ -44,6 +44,12 @@ from ._api import find_pairs_between
 
 __all__ = ["groupcollide", "spritecollide", "spritecollideany"]
 
+# pygame's own functions, kept at import: a program may patch ours into
+# pygame.sprite ("drop-in"), and the callbacks we leave to pygame must then
+# still reach pygame's code, not ourselves (endless recursion).  A reload of
+# this module (which may come after such a patch) keeps the first ones.
+_PYGAME = globals().get("_PYGAME") or {name: getattr(pygame.sprite, name) for name in __all__}
+
 # Circles are searched as their bounding boxes, radii grown by this much
 # (relative, plus an absolute 1e-9), so that every pair pygame's "<="
 # accepts overlaps strictly; pygame's own formula then decides.
@@ -141,7 +147,7 @@ def groupcollide(groupa, groupb, dokilla: bool, dokillb: bool, collided=None) ->
     """
     mode = _mode(collided)
     if mode is None:
-        return pygame.sprite.groupcollide(groupa, groupb, dokilla, dokillb, collided)
+        return _PYGAME["groupcollide"](groupa, groupb, dokilla, dokillb, collided)
     a = groupa.sprites()
     b = groupb.sprites()
     pairs = _pairs(a, b, mode == "circle")
@@ -178,7 +184,7 @@ def spritecollide(sprite, group, dokill: bool, collided=None) -> list:
     """
     mode = _mode(collided)
     if mode is None:
-        return pygame.sprite.spritecollide(sprite, group, dokill, collided)
+        return _PYGAME["spritecollide"](sprite, group, dokill, collided)
     members = group.sprites()
     hit = _hits(sprite, members, mode == "circle")
     out = [members[k] for k in np.flatnonzero(hit).tolist()]
@@ -202,7 +208,7 @@ def spritecollideany(sprite, group, collided=None):
     """
     mode = _mode(collided)
     if mode is None:
-        return pygame.sprite.spritecollideany(sprite, group, collided)
+        return _PYGAME["spritecollideany"](sprite, group, collided)
     members = group.sprites()
     hit = _hits(sprite, members, mode == "circle")
     k = np.flatnonzero(hit)
