@@ -445,3 +445,36 @@ def test_too_many_pairs_is_a_memory_error_naming_the_count():
         _core.find_pairs(None, "grid", circles=xyr, max_pairs=1000)
     # the next call works
     assert len(bp.find_pairs(boxes[:100])) == 4950
+
+
+@pytest.mark.parametrize("row, values, message", [
+    (4, [0, 0, -1, 2], r"boxes\[4\]: w -1.0 < 0; expected \(x, y, w, h\) with sizes >= 0"),
+    (2, [0, 0, 1, -0.5], r"boxes\[2\]: h -0.5 < 0"),
+    (7, [0, np.nan, 1, 1], r"boxes\[7\]: y is nan; expected finite numbers"),
+    (0, [0, 0, np.inf, 1], r"boxes\[0\]: w is inf; expected finite numbers"),
+])
+def test_xywh_rows_are_checked(row, values, message):
+    b = np.tile([[0.0, 0.0, 1.0, 1.0]], (10, 1))
+    b[row] = values
+    with pytest.raises(ValueError, match=message):
+        bp.find_pairs(b, format="xywh")
+    with pytest.raises(ValueError, match=message.replace("boxes", "boxes_b")):
+        bp.find_pairs_between(np.zeros((1, 4)), b, format="xywh")
+
+
+@pytest.mark.parametrize("fmt", ["xyxy", "", 4, "XYWH"])
+def test_unknown_format(fmt):
+    with pytest.raises(ValueError, match="format: expected one of 'corners', 'xywh', found"):
+        bp.find_pairs([[0, 0, 1, 1]], format=fmt)
+
+
+@pytest.mark.parametrize("method", ALL_METHODS)
+def test_xywh_equals_corners(method):
+    rng = np.random.default_rng(11)
+    xy = rng.integers(0, 200, (400, 2)).astype(float)
+    wh = rng.integers(0, 12, (400, 2)).astype(float)
+    corners = np.hstack([xy, xy + wh])
+    xywh = np.hstack([xy, wh])
+    assert_same(bp.find_pairs(xywh, format="xywh", method=method),
+                naive.box_pairs(corners))
+    assert_same(bp.find_pairs(corners, format="corners", method=method), naive.box_pairs(corners))

@@ -133,3 +133,29 @@ def test_patched_into_pygame_its_own_sprite_tests_pass(monkeypatch):
         result = unittest.TextTestRunner(stream=quiet, verbosity=0).run(suite)
     problems = [(t.id(), tb.strip().splitlines()[-1]) for t, tb in result.failures + result.errors]
     assert result.testsRun > 100 and problems == []
+
+
+def test_rects_given_to_find_pairs_are_read_as_xywh():
+    """A list of pygame Rects/FRects is (x, y, w, h): never silently read as corners."""
+    import broadphase as bp
+
+    rects = [pygame.Rect(3, 3, 10, 10), pygame.Rect(12, 0, 20, 5), pygame.Rect(40, 40, 1, 1)]
+    assert bp.find_pairs(rects).tolist() == [[0, 1]]  # read as corners: no pair
+    assert bp.find_pairs(rects, format="xywh").tolist() == [[0, 1]]
+    frects = [pygame.FRect(0, 0, 1.5, 1.5), pygame.FRect(1, 1, 1, 1)]
+    assert bp.find_pairs(frects).tolist() == [[0, 1]]
+    assert bp.find_pairs_between(rects[:1], rects[1:]).tolist() == [[0, 0]]
+    with pytest.raises(ValueError, match=r"boxes: pygame rects are \(x, y, w, h\), not corners"):
+        bp.find_pairs(rects, format="corners")
+    with pytest.raises(ValueError, match=r"boxes\[1\]: expected a pygame rect like boxes\[0\], "
+                                         r"found list"):
+        bp.find_pairs([rects[0], [0, 0, 1, 1]])
+    # against pygame's own rule on random rects: positive sizes (pygame normalizes
+    # negative ones, and its zero-size rects collide with nothing, where our
+    # segments inside a box do; broadphase.pygame follows pygame there)
+    rng = np.random.default_rng(3)
+    many = [pygame.Rect(*rng.integers(0, 100, 2).tolist(), *rng.integers(1, 20, 2).tolist())
+            for _ in range(300)]
+    want = [[i, j] for i in range(300) for j in range(i + 1, 300)
+            if many[i].colliderect(many[j])]
+    assert bp.find_pairs(many).tolist() == want

@@ -49,14 +49,17 @@ def find_pairs(
     categories: ArrayLike | None = None,
     masks: ArrayLike | None = None,
     workers: int | None = None,
+    format: str | None = None,
 ) -> NDArray[np.intp]:
     """Find every pair of overlapping boxes.
 
     Parameters
     ----------
     boxes : array_like, shape (n, 4)
-        ``minx, miny, maxx, maxy`` per row; any real dtype or layout, or
-        nested lists.  Zero-size boxes are allowed.
+        ``minx, miny, maxx, maxy`` per row (or ``x, y, w, h``, see
+        ``format``); any real dtype or layout, or nested lists.  Zero-size
+        boxes are allowed.  A list of pygame ``Rect``/``FRect`` objects is
+        read as ``x, y, w, h``.
     method : {"auto", "brute", "sweep", "grid", "quadtree"}
         Broad-phase algorithm; every method returns the identical array.
     groups : array_like of int, shape (n,), optional
@@ -66,6 +69,11 @@ def find_pairs(
         ``categories[j] & masks[i]`` are both non-zero.  Default: all bits.
     workers : int, optional
         Threads to use (default: all).  The result does not depend on it.
+    format : {"corners", "xywh"}, optional
+        ``"corners"``: rows are ``minx, miny, maxx, maxy`` (the default,
+        except for pygame rects); ``"xywh"``: rows are ``x, y, w, h``
+        (position of the min corner and size, as pygame's ``Rect``), sizes
+        ``>= 0``, the max corner ``x + w`` rounded to float64.
 
     Returns
     -------
@@ -92,8 +100,10 @@ def find_pairs(
     [[0, 1]]
     >>> bp.find_pairs([[0, 0, 2, 2], [1, 1, 3, 3]], groups=[7, 7]).tolist()
     []
+    >>> bp.find_pairs([[3, 3, 10, 10], [12, 0, 20, 5]], format="xywh").tolist()
+    [[0, 1]]
     """
-    if (type(boxes) is np.ndarray and boxes.dtype == _FLOAT64 and boxes.ndim == 2
+    if (format is None and type(boxes) is np.ndarray and boxes.dtype == _FLOAT64 and boxes.ndim == 2
             and boxes.shape[1] == 4 and boxes.shape[0] <= _MAX_OBJECTS
             and boxes.flags.c_contiguous and boxes.flags.aligned and type(method) is str
             and method in _CHOICES and groups is None and categories is None and masks is None
@@ -102,7 +112,7 @@ def find_pairs(
         arr, out = boxes, _core.find_pairs(boxes, method)
     else:
         nthreads = _cast.workers(workers)
-        arr = _cast.rows(boxes, "boxes", 4, "minx, miny, maxx, maxy")
+        arr = _cast.box_rows(boxes, "boxes", format)
         n = arr.shape[0]
         method = _cast.method(method, _CHOICES)
         filters = _filters(n, groups, categories, masks)
@@ -178,6 +188,7 @@ def find_pairs_between(
     *,
     method: str = "auto",
     workers: int | None = None,
+    format: str | None = None,
 ) -> NDArray[np.intp]:
     """Find every overlapping pair with one box from each set.
 
@@ -185,8 +196,8 @@ def find_pairs_between(
     ----------
     boxes_a, boxes_b : array_like, shapes (na, 4) and (nb, 4)
         Boxes as in :func:`find_pairs`.
-    method, workers
-        As in :func:`find_pairs`.
+    method, workers, format
+        As in :func:`find_pairs` (``format`` applies to both sets).
 
     Returns
     -------
@@ -202,8 +213,8 @@ def find_pairs_between(
     [[0, 0], [0, 1]]
     """
     nthreads = _cast.workers(workers)
-    a, _ = _cast.boxes(boxes_a, "boxes_a", nthreads)
-    b, _ = _cast.boxes(boxes_b, "boxes_b", nthreads)
+    a, _ = _cast.boxes(boxes_a, "boxes_a", nthreads, format)
+    b, _ = _cast.boxes(boxes_b, "boxes_b", nthreads, format)
     method = _cast.method(method, _CHOICES)
     na, nb = a.shape[0], b.shape[0]
     if na == 0 or nb == 0:

@@ -121,12 +121,62 @@ def rows(value, name: str, width: int, columns: str) -> np.ndarray:
 
 
 _BOX_COLUMNS = ("minx", "miny", "maxx", "maxy")
+_XYWH_COLUMNS = ("x", "y", "w", "h")
+#: Spellings of ``format=``: corners, or position and size.
+FORMATS = ("corners", "xywh")
 
 
-def boxes(value, name: str = "boxes", workers: int | None = None,
+def _is_pygame_rect(v) -> bool:
+    t = type(v)
+    return t.__name__ in ("Rect", "FRect") and t.__module__.partition(".")[0] == "pygame"
+
+
+def box_rows(value, name: str, format: str | None) -> np.ndarray:
+    """Boxes as ``(n, 4)`` float64 corners, from corners or ``(x, y, w, h)`` rows.
+
+    ``format=None`` reads corners, except for a list or tuple of pygame
+    ``Rect``/``FRect`` objects, which are ``(x, y, w, h)`` by construction
+    (read as corners they would silently give other boxes).  With ``"xywh"``
+    the corners are ``x, y, x + w, y + h`` (rounded to float64), and a
+    negative size is an error naming its row.
+    """
+    rects = isinstance(value, (list, tuple)) and len(value) > 0 and _is_pygame_rect(value[0])
+    if format is None:
+        format = "xywh" if rects else "corners"
+    if not isinstance(format, str) or format not in FORMATS:
+        raise ValueError(f"format: expected one of {', '.join(map(repr, FORMATS))}, "
+                         f"found {format!r}")
+    if rects:
+        if format == "corners":
+            raise ValueError(f"{name}: pygame rects are (x, y, w, h), not corners; "
+                             "pass format='xywh' or leave format unset")
+        k = next((k for k, v in enumerate(value) if not _is_pygame_rect(v)), None)
+        if k is not None:
+            raise ValueError(f"{name}[{k}]: expected a pygame rect like {name}[0], "
+                             f"found {type(value[k]).__name__}")
+    if format == "corners":
+        return rows(value, name, 4, "minx, miny, maxx, maxy")
+    arr = rows(value, name, 4, "x, y, w, h")
+    bad = ~np.isfinite(arr)
+    if bad.any():
+        k, col = (int(v) for v in np.argwhere(bad)[0])
+        raise ValueError(f"{name}[{k}]: {_XYWH_COLUMNS[col]} is {arr[k, col]}; "
+                         "expected finite numbers")
+    neg = arr[:, 2:] < 0
+    if neg.any():
+        k, col = (int(v) for v in np.argwhere(neg)[0])
+        raise ValueError(f"{name}[{k}]: {_XYWH_COLUMNS[2 + col]} {arr[k, 2 + col]} < 0; "
+                         "expected (x, y, w, h) with sizes >= 0")
+    out = np.empty_like(arr)
+    out[:, :2] = arr[:, :2]
+    np.add(arr[:, :2], arr[:, 2:], out=out[:, 2:])
+    return out
+
+
+def boxes(value, name: str = "boxes", workers: int | None = None, format: str | None = None,
           ) -> tuple[np.ndarray, tuple[float, float, float, float]]:
-    """Validated boxes and their bounds ``(minx, miny, maxx, maxy)``."""
-    arr = rows(value, name, 4, "minx, miny, maxx, maxy")
+    """Validated boxes as corners (see :func:`box_rows`) and their bounds."""
+    arr = box_rows(value, name, format)
     scan = _core.scan_boxes(arr, workers)
     if len(scan) == 2:
         raise ValueError(box_problem(arr, name, *scan))
