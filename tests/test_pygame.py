@@ -46,9 +46,18 @@ def twins(seed, ka, kb):
              pygame.sprite.Group(make_sprites(seed + 1000, kb))) for _ in range(2)]
 
 
+@pytest.fixture(params=["crossover", "always ours"])
+def ours_everywhere(request, monkeypatch):
+    """Run with the measured crossovers, and with our search at every size."""
+    if request.param == "always ours":
+        monkeypatch.setattr(bpg, "_RECT_CROSSOVER", 0)
+        monkeypatch.setattr(bpg, "_CIRCLE_CROSSOVER", 0)
+    return request.param
+
+
 @pytest.mark.parametrize("collided", COLLIDED)
 @pytest.mark.parametrize("seed", range(6))
-def test_groupcollide_matches_pygame(seed, collided):
+def test_groupcollide_matches_pygame(seed, collided, ours_everywhere):
     rng = np.random.default_rng(seed)
     ka, kb = (int(v) for v in rng.integers(0, 80, 2))
     for dokilla, dokillb in [(False, False), (True, False), (False, True), (True, True)]:
@@ -60,7 +69,7 @@ def test_groupcollide_matches_pygame(seed, collided):
         assert sorted(tags(gb2.sprites())) == sorted(tags(gb1.sprites()))
 
 
-def test_groupcollide_with_itself_matches_pygame():
+def test_groupcollide_with_itself_matches_pygame(ours_everywhere):
     g1 = pygame.sprite.Group(make_sprites(11, 70))
     g2 = pygame.sprite.Group(make_sprites(11, 70))
     assert tags(bpg.groupcollide(g2, g2, False, False)) == tags(
@@ -84,7 +93,7 @@ def test_spritecollide_and_any_match_pygame(collided):
     assert sorted(tags(g2.sprites())) == sorted(tags(g1.sprites()))
 
 
-def test_touching_circles_count_as_pygame_says():
+def test_touching_circles_count_as_pygame_says(ours_everywhere):
     # centres 10 apart, radii 4 + 6: pygame's collide_circle says "<=", so they touch and hit
     a, b = pygame.sprite.Sprite(), pygame.sprite.Sprite()
     a.rect, b.rect = pygame.Rect(0, 0, 8, 8), pygame.Rect(10, 0, 8, 8)
