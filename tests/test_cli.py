@@ -100,13 +100,20 @@ def test_input_is_not_modified(tmp_path, boxes):
                                                  "found 'x'"),
     ("0,0,1,1\n2,2,3\n", "line 2: expected 4 columns (minx,miny,maxx,maxy), found 3"),
     ("0,0,1,1\n\n2,2,3,3\n", "line 2: empty line"),
-    ("a,b,c\n0,0,1,1\n", "line 1: header has 3 columns, expected 4"),
-    ("h1,h2,h3,h4\n0,0,1,1\n5,0,2,2\n", "line 3: boxes[1]: minx 5.0 > maxx 2.0"),
+    ("a,b,c\n0,0,1,1\n", "line 1: header 'a,b,c' is not one of the column names read "
+                          "(minx,miny,maxx,maxy or x,y,w,h or x,y,r); expected "
+                          "minx,miny,maxx,maxy here, or no header"),
+    ("h1,h2,h3,h4\n0,0,1,1\n", "line 1: header 'h1,h2,h3,h4' is not one of the column names"),
+    ("minx,miny,maxx,maxy\n0,0,1,1\n5,0,2,2\n", "line 3: boxes[1]: minx 5.0 > maxx 2.0"),
+    ("x,y,w,h\n0,0,1,1\n5,0,-2,2\n", "line 3: boxes[1]: w -2.0 < 0"),
+    ("0,0,1,1,\n", "line 1: expected 4 columns (minx,miny,maxx,maxy), found 5"),
+    ("0,0,1,1\n1_000,0,1,1\n", "line 2, column 1 (minx): expected a number, found '1_000'"),
+    ("0,0,1,1\n2,2,3,3\n\xff,0,1,1\n", "line 3: not UTF-8 text"),
     ("0,0,1,1\n0,0,nan,1\n", "line 2: boxes[1]"),
 ])
 def test_malformed_csv_names_the_line(tmp_path, capsys, text, where):
     src = tmp_path / "bad.csv"
-    src.write_text(text)
+    src.write_bytes(text.encode("latin-1"))  # \xff: one byte that is not UTF-8
     assert main(["pairs", str(src), "-o", str(tmp_path / "p.csv")]) == 1
     err = capsys.readouterr().err
     assert f"bad.csv, {where}" in err, err
@@ -294,3 +301,79 @@ def test_a_failing_peer_is_marked_not_fatal(monkeypatch):
     monkeypatch.setattr(bench, "PEERS", (peer,))
     rows = bench.run(["uniform"], [200], methods=["auto"], peers=True, repeats=1)
     assert rows[-1].note == "failed: RuntimeError: an API that moved" and rows[0].median_ms
+
+
+# --------------------------------------------------------------------------
+# pairs: what a file says is honoured, nothing misread, no traceback
+
+
+@pytest.mark.parametrize("header, rows, circles", [
+    ("\ufeff", [[0, 0, 2, 2], [1, 1, 3, 3], [5, 5, 6, 6]], False),  # byte-order mark, no header
+    ("\ufeffminx,miny,maxx,maxy\n", [[0, 0, 2, 2], [1, 1, 3, 3], [5, 5, 6, 6]], False),
+    ("x,y,w,h\n", [[0, 0, 2, 2], [1, 1, 2, 2], [5, 5, 1, 1]], False),
+    ("X, Y, R\n", [[0, 0, 1], [1.5, 0, 1], [9, 9, 1]], True),  # circles without --circles
+])
+def test_headers_and_bom_are_honoured(tmp_path, header, rows, circles):
+    src = tmp_path / "in.csv"
+    src.write_text(header + "".join(",".join(map(str, r)) + "\n" for r in rows),
+                   encoding="utf-8")
+    assert main(["pairs", str(src), "-o", str(tmp_path / "p.npy")]) == 0
+    got = np.load(tmp_path / "p.npy")
+    r = np.array(rows, float)
+    if circles:
+        want = bp.find_circle_pairs(r[:, :2], r[:, 2], method="brute")
+    elif header.startswith("x,y,w,h"):
+        want = brute(np.hstack([r[:, :2], r[:, :2] + r[:, 2:]]))
+    else:
+        want = brute(r)
+    np.testing.assert_array_equal(got, want)
+    assert len(want) == 1  # every file has one pair: a misread row would change it
+
+
+def test_header_for_circles_with_box_names(tmp_path, capsys):
+    src = tmp_path / "c.csv"
+    src.write_text("minx,miny,maxx,maxy\n0,0,1,1\n")
+    assert main(["pairs", str(src), "--circles"]) == 1
+    assert "expected x,y,r here, or no header" in capsys.readouterr().err
+
+
+def test_folders_and_unwritable_places_are_named(tmp_path, capsys):
+    src = tmp_path / "b.csv"
+    write_csv(src, [[0, 0, 2, 2], [1, 1, 3, 3]])
+    (tmp_path / "d.csv").mkdir()
+    assert main(["pairs", str(tmp_path / "d.csv")]) == 1
+    assert "d.csv: is a folder, expected a file" in capsys.readouterr().err
+    assert main(["pairs", str(src), "-o", str(tmp_path / "d.csv")]) == 1
+    assert "d.csv: is a folder, expected a file to write" in capsys.readouterr().err
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        if os.access(locked, os.W_OK):  # root writes anywhere: nothing to test
+            pytest.skip("running as a user who can write a read-only folder")
+        assert main(["pairs", str(src), "-o", str(locked / "p.csv")]) == 1
+        assert "cannot write here" in capsys.readouterr().err
+    finally:
+        locked.chmod(0o700)
+
+
+def test_closed_pipe_ends_quietly(tmp_path):
+    src = tmp_path / "b.npy"
+    np.save(src, scenarios.make("uniform", 200_000))
+    cmd = (f"{sys.executable} -m broadphase pairs {src} | head -1; "
+           "echo \"status ${PIPESTATUS[0]}\"")
+    run = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, timeout=120)
+    assert run.stdout.splitlines() == ["i,j", "status 141"]
+    assert "Traceback" not in run.stderr and "Error" not in run.stderr, run.stderr
+
+
+def test_counts_are_worded_and_brute_force_warns(tmp_path, capsys, monkeypatch):
+    import broadphase._cli as cli
+
+    src = tmp_path / "b.csv"
+    write_csv(src, [[0, 0, 2, 2], [1, 1, 3, 3]])
+    assert main(["pairs", str(src), "-o", str(tmp_path / "p.csv")]) == 0
+    assert "2 boxes, 1 colliding pair; search" in capsys.readouterr().err
+    monkeypatch.setattr(cli, "BRUTE_WARN", 2)
+    assert main(["pairs", str(src), "--method", "brute", "-o", str(tmp_path / "p.csv")]) == 0
+    assert "--method brute tests all 1 pairs of 2 objects" in capsys.readouterr().err

@@ -17,6 +17,7 @@ First call of each method (not in the table), slowest over the cells, ms: ...
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 
@@ -36,6 +37,13 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         return args.run(args)
+    except BrokenPipeError:
+        # the reader went away (`broadphase pairs big.csv | head -1`): end
+        # quietly, as Unix tools do; Python would complain again at exit
+        # while flushing stdout, so it goes to /dev/null first
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141  # 128 + SIGPIPE, a pipe writer's usual status
     except _io.InputError as e:
         print(f"broadphase {args.command}: {e}", file=sys.stderr)
         return 1
@@ -51,9 +59,12 @@ def _parser() -> argparse.ArgumentParser:
     sub = ap.add_subparsers(dest="command", metavar="COMMAND")
     p = sub.add_parser("pairs", help="the colliding pairs of the boxes or circles in a file",
                        description="Read boxes (minx,miny,maxx,maxy) or circles (x,y,r) from "
-                       "a .csv (header optional) or .npy file and write every colliding pair "
+                       "a .csv or .npy file and write every colliding pair "
                        "(i,j: row numbers from 0, i < j, sorted) to a .csv or .npy file, or "
-                       "to stdout as CSV. Count and time go to stderr.")
+                       "to stdout as CSV. Count and time go to stderr. A CSV header is "
+                       "optional; when present it says what the rows are: minx,miny,maxx,maxy "
+                       "(corners), x,y,w,h (corner and size) or x,y,r (circles, no --circles "
+                       "needed).")
     p.add_argument("input", metavar="INPUT", help=".csv or .npy file of boxes or circles")
     p.add_argument("-o", "--output", metavar="OUTPUT",
                    help=".csv or .npy file for the pairs (default: CSV on stdout)")
@@ -98,24 +109,47 @@ def _parser() -> argparse.ArgumentParser:
     return ap
 
 
+#: Objects from which ``--method brute`` (n^2 / 2 tests) gets a warning.
+BRUTE_WARN = 50_000
+
+
+def _plural(k: int, one: str, many: str) -> str:
+    return f"{k:,} {one if k == 1 else many}"
+
+
 def _pairs(args) -> int:
-    columns = CIRCLE_COLUMNS if args.circles else BOX_COLUMNS
+    kind = _io.header_kind(args.input)  # a CSV header says what its rows are
+    circles = args.circles or kind == "circles"
+    columns = CIRCLE_COLUMNS if circles else BOX_COLUMNS
     _io.check_output(args.output)
     t0 = time.perf_counter()
     data, first_line = _io.read_table(args.input, columns)
     t1 = time.perf_counter()
+    n = data.shape[0]
+    if args.method == "brute" and n >= BRUTE_WARN:
+        print(f"broadphase pairs: --method brute tests all {n * (n - 1) // 2:,} pairs of "
+              f"{n:,} objects, which takes minutes; the default (auto) gives the same pairs",
+              file=sys.stderr)
     try:
-        if args.circles:
+        if circles:
             pairs = find_circle_pairs(data[:, :2], data[:, 2], method=args.method)
         else:
-            pairs = find_pairs(data, method=args.method)
+            pairs = find_pairs(data, method=args.method,
+                               format="xywh" if kind == "xywh" else None)
     except ValueError as e:
         raise _io.InputError(_locate(str(e), args.input, first_line)) from None
     t2 = time.perf_counter()
-    _io.write_pairs(args.output, pairs)
+    try:
+        _io.write_pairs(args.output, pairs)
+    except BrokenPipeError:
+        raise
+    except OSError as e:
+        raise _io.InputError(f"{args.output or 'stdout'}: cannot write the pairs "
+                             f"({e.strerror or e})") from None
     t3 = time.perf_counter()
-    what = "circles" if args.circles else "boxes"
-    print(f"{data.shape[0]:,} {what}, {len(pairs):,} colliding pairs; search "
+    what = ("circle", "circles") if circles else ("box", "boxes")
+    print(f"{_plural(n, *what)}, {_plural(len(pairs), 'colliding pair', 'colliding pairs')}; "
+          "search "
           f"{(t2 - t1) * 1e3:.1f} ms (method {args.method}), "
           f"read {(t1 - t0) * 1e3:.0f} ms, write {(t3 - t2) * 1e3:.0f} ms",
           file=sys.stderr)

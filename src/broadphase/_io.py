@@ -47,6 +47,8 @@ def read_table(path: str | os.PathLike, columns: tuple[str, ...], progress: bool
     suffix = path.suffix.lower()
     if suffix not in SUFFIXES:
         raise InputError(f"{path}: expected a .csv or .npy file, found {suffix or 'no suffix'}")
+    if path.is_dir():
+        raise InputError(f"{path}: is a folder, expected a file")
     if not path.is_file():
         raise InputError(f"{path}: no such file")
     if suffix == ".npy":
@@ -68,32 +70,85 @@ def _read_npy(path: Path, columns) -> np.ndarray:
     return arr
 
 
+#: Header names of the columns ``broadphase pairs`` reads, and what they hold.
+HEADERS = {
+    "minx,miny,maxx,maxy": "corners",
+    "x,y,w,h": "xywh",
+    "x,y,r": "circles",
+}
+
+
 def _read_csv(path: Path, columns, progress: bool):
     width = len(columns)
     size = path.stat().st_size
     blocks = []
-    with open(path, encoding="utf-8", newline="") as f, \
-            Progress(size, f"reading {path.name}", progress and size > 16 * PROGRESS_ROWS) as bar:
-        first = f.readline()
-        bar.update(len(first))
-        fields = first.strip().split(",")
-        header = first.strip() != "" and not all(_is_number(v) for v in fields)
-        first_line = 2 if header else 1
-        if header and len(fields) != width:
-            raise InputError(f"{path}, line 1: header has {len(fields)} columns, expected "
-                             f"{width} ({','.join(columns)})")
-        lines = [] if header else [first]
-        line_no = first_line
-        while True:
-            lines.extend(f.readlines(BLOCK * 32))
-            if not lines:
-                break
-            bar.update(sum(map(len, lines)))
-            blocks.append(_parse_block(lines, width, path, line_no, columns))
-            line_no += len(lines)
-            lines = []
+    # utf-8-sig: a byte-order mark (Excel writes one) is not part of the first field
+    with open(path, encoding="utf-8-sig", newline="") as f, \
+            Progress(size, f"reading {path.name}", progress and size > 16 * PROGRESS_ROWS,
+                     unit="B") as bar:
+        try:
+            first = f.readline()
+            bar.update(len(first))
+            fields = [v.strip() for v in first.strip().split(",")]
+            # a header names its columns; a line of numbers (even with an empty
+            # field, as a trailing comma makes) is data
+            header = any(v and not _is_number(v) for v in fields)
+            first_line = 2 if header else 1
+            if header:
+                _check_header(fields, columns, path)
+            lines = [] if header else [first]
+            line_no = first_line
+            while True:
+                lines.extend(f.readlines(BLOCK * 32))
+                if not lines:
+                    break
+                bar.update(sum(map(len, lines)))  # characters: bytes for ASCII
+                blocks.append(_parse_block(lines, width, path, line_no, columns))
+                line_no += len(lines)
+                lines = []
+        except UnicodeDecodeError as e:
+            raise InputError(f"{path}, line {_line_of_byte(path, e)}: not UTF-8 text "
+                             f"({e.reason})") from None
     data = np.concatenate(blocks) if blocks else np.empty((0, width))
     return data, first_line
+
+
+def header_kind(path: str | os.PathLike) -> str | None:
+    """What a CSV file's header says its rows are (see :data:`HEADERS`), or None.
+
+    None for ``.npy``, a file without a header, or one that cannot be read
+    (:func:`read_table` then says what is wrong).
+    """
+    p = Path(path)
+    if p.suffix.lower() != ".csv" or not p.is_file():
+        return None
+    try:
+        with open(p, encoding="utf-8-sig", newline="") as f:
+            first = f.readline()
+    except (OSError, UnicodeDecodeError):
+        return None
+    key = ",".join(v.strip().lower() for v in first.strip().split(","))
+    return HEADERS.get(key)
+
+
+def _check_header(fields, columns, path) -> None:
+    names = ",".join(v.lower() for v in fields)
+    expected = ",".join(columns)
+    if names == expected or (names == "x,y,w,h" and expected == "minx,miny,maxx,maxy"):
+        return
+    known = " or ".join(HEADERS)
+    raise InputError(f"{path}, line 1: header {','.join(fields)!r} is not one of the column "
+                     f"names read ({known}); expected {expected} here, or no header")
+
+
+def _line_of_byte(path: Path, e: UnicodeDecodeError) -> int:
+    """The 1-based line holding the first byte a UTF-8 decode refused."""
+    with open(path, "rb") as f:
+        raw = f.read()
+    bad = raw.decode("utf-8", errors="replace").find("\ufffd")
+    if bad < 0:
+        return 1
+    return raw.decode("utf-8", errors="replace")[:bad].count("\n") + 1
 
 
 def _parse_block(lines, width, path, line_no, columns) -> np.ndarray:
@@ -134,6 +189,9 @@ def _raise_first_error(lines, width, path, line_no, columns) -> None:
 
 
 def _is_number(v: str) -> bool:
+    """Whether NumPy reads ``v`` as a number (Python's ``float`` also takes ``1_000``)."""
+    if "_" in v:
+        return False
     try:
         float(v)
     except ValueError:
@@ -149,8 +207,16 @@ def check_output(path: str | None) -> None:
     if p.suffix.lower() not in SUFFIXES:
         raise InputError(f"{p}: expected a .csv or .npy output file, found "
                          f"{p.suffix or 'no suffix'}")
+    if p.is_dir():
+        raise InputError(f"{p}: is a folder, expected a file to write")
     if not p.parent.resolve().is_dir():
         raise InputError(f"{p}: the folder {p.parent} does not exist")
+    try:  # the temporary file the output goes to first: can we make it here?
+        fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=".part")
+    except OSError as e:
+        raise InputError(f"{p}: cannot write here ({e.strerror})") from None
+    os.close(fd)
+    os.unlink(tmp)
 
 
 def write_pairs(path: str | None, pairs: np.ndarray, progress: bool = True) -> None:
@@ -190,7 +256,7 @@ def write_pairs(path: str | None, pairs: np.ndarray, progress: bool = True) -> N
 def _write_csv(f, pairs: np.ndarray, progress: bool) -> None:
     f.write("i,j\n")
     k = pairs.shape[0]
-    with Progress(k, "writing pairs", progress and k >= PROGRESS_ROWS) as bar:
+    with Progress(k, "writing pairs", progress and k >= PROGRESS_ROWS, unit="pairs") as bar:
         for a in range(0, k, BLOCK):
             chunk = pairs[a:a + BLOCK]
             # str.format mapped over two lists: twice as fast as an f-string per row

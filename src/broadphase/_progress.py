@@ -26,6 +26,8 @@ class Progress:
         False draws nothing whatever the terminal (small jobs).
     stream : file, optional
         Where to draw; stderr by default.
+    unit : str
+        What is counted: ``"rows"``, or ``"B"`` for bytes (shown scaled, kB/s, MB/s).
 
     Examples
     --------
@@ -38,7 +40,8 @@ class Progress:
     ('', 10)
     """
 
-    def __init__(self, total: int, desc: str, enabled: bool = True, stream=None) -> None:
+    def __init__(self, total: int, desc: str, enabled: bool = True, stream=None,
+                 unit: str = "rows") -> None:
         self.total = max(int(total), 1)
         self.desc = desc
         self.done = 0
@@ -53,7 +56,8 @@ class Progress:
             except ImportError:
                 pass
             else:
-                self._tqdm = tqdm(total=self.total, desc=desc, file=self.stream, leave=False)
+                self._tqdm = tqdm(total=self.total, desc=desc, file=self.stream, leave=False,
+                                  unit=unit, unit_scale=unit == "B", unit_divisor=1024)
 
     def update(self, k: int = 1) -> None:
         """Count ``k`` more units done."""

@@ -198,7 +198,8 @@ def run(scenario_names: Sequence[str] = SCENARIOS, sizes: Sequence[int] = SIZES,
     npeers = len(PEERS) if peers else 0
     out: list[Result] = []
     cells = len(scenario_names) * len(sizes)
-    with Progress(cells * (len(methods) + 1 + npeers), "benchmark", progress) as bar:
+    with Progress(cells * (len(methods) + 1 + npeers), "benchmark", progress,
+                  unit="timings") as bar:
         for name in scenario_names:
             for n in sizes:
                 out += _cell(name, int(n), methods, peers, repeats or default_repeats(n),
