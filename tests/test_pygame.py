@@ -168,3 +168,81 @@ def test_rects_given_to_find_pairs_are_read_as_xywh():
     want = [[i, j] for i in range(300) for j in range(i + 1, 300)
             if many[i].colliderect(many[j])]
     assert bp.find_pairs(many).tolist() == want
+
+
+def _odd_world(seed, clean=False):
+    """Two groups of sprites of every kind pygame accepts, rebuilt identically from ``seed``.
+
+    ``clean``: only the kinds our search takes (Rects of non-negative size, radii absent or
+    numbers >= 0, pygame groups), so that our path, not pygame's, answers.
+    """
+    rng = np.random.default_rng(seed)
+    sprites = []
+    for t in range(int(rng.integers(0, 90))):
+        s = pygame.sprite.Sprite()
+        kind = 1.0 if clean else rng.random()
+        # clean worlds are small and integer: exact touches (pygame's "<=") are common
+        x, y = (int(v) for v in rng.integers(-20, 30 if clean else 120, 2))
+        w, h = (int(v) for v in rng.integers(0, 10 if clean else 30, 2))
+        big = t == 0 and rng.random() < 0.5  # a first sprite over everything: takes all of b
+        if big:
+            x, y, w, h = -40, -40, 200, 200
+        if kind < 0.1:
+            s.rect = pygame.FRect(x + 0.5, y + 0.25, w + 0.5, h)
+        elif kind < 0.15:
+            s.rect = pygame.Rect(x, y, -w, h)  # negative sizes: pygame normalizes
+        elif kind < 0.2:
+            s.rect = pygame.Rect(x + 2**25, y + 2**25, w, h)  # beyond float64's exact squares
+        elif kind < 0.21:
+            s.rect = None
+        else:
+            s.rect = pygame.Rect(x, y, w, h)
+        r = 1.0 if big else rng.random()
+        if clean and 0.5 <= r < 0.54:
+            r = 1.0  # no radius None or negative in a clean world
+        if r < 0.3:
+            s.radius = int(rng.integers(0, 15))
+        elif r < 0.5:
+            s.radius = float(rng.uniform(0, 15))
+        elif r < 0.52:
+            s.radius = None
+        elif r < 0.54:
+            s.radius = -3.0
+        s.tag = t
+        sprites.append(s)
+    cut = int(rng.integers(0, len(sprites) + 1))
+    a, b = sprites[:cut], sprites[cut:]
+    ga = a if rng.random() < 0.1 and not clean else pygame.sprite.Group(a)
+    gb = b if rng.random() < 0.1 and not clean else pygame.sprite.Group(b)
+    return ga, gb, sprites
+
+
+def _outcome(f, seed, collided, dokilla, dokillb, clean):
+    """What a groupcollide did: result or exception type, survivors, radii written."""
+    ga, gb, sprites = _odd_world(seed, clean)
+    try:
+        res = tags(f(ga, gb, dokilla, dokillb, collided))
+    except Exception as e:  # noqa: BLE001 (the type is what is compared)
+        res = type(e).__name__
+    return (res, [s.alive() for s in sprites],
+            [getattr(s, "radius", "none") for s in sprites])
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_groupcollide_differs_from_pygame_in_nothing(seed, monkeypatch):
+    """Random groups of every kind (FRects, negative sizes, huge coordinates, rect or radius
+    None, negative radii, lists as groups): the same result, kills, exceptions and radii."""
+    monkeypatch.setattr(bpg, "_RECT_CROSSOVER", 0)  # our search at every size
+    monkeypatch.setattr(bpg, "_CIRCLE_CROSSOVER", 0)
+    ours = []
+    real_pairs = bpg._pairs
+    monkeypatch.setattr(bpg, "_pairs", lambda *a: ours.append(real_pairs(*a)) or ours[-1])
+    rng = np.random.default_rng(10_000 + seed)
+    collided = [None, pygame.sprite.collide_rect, pygame.sprite.collide_circle][seed % 3]
+    dokilla, dokillb = (bool(v) for v in rng.integers(0, 2, 2))
+    clean = seed % 2 == 0
+    want = _outcome(bpg._PYGAME["groupcollide"], seed, collided, dokilla, dokillb, clean)
+    got = _outcome(bpg.groupcollide, seed, collided, dokilla, dokillb, clean)
+    assert got == want
+    if clean:  # our search answered (or one group was empty)
+        assert ours and ours[0] is not None or min(len(g) for g in _odd_world(seed, True)[:2]) == 0

@@ -42,6 +42,7 @@ Examples
 
 from __future__ import annotations
 
+import math
 import os
 
 import numpy as np
@@ -65,23 +66,54 @@ _PYGAME = globals().get("_PYGAME") or {name: getattr(pygame.sprite, name) for na
 _GROW = 1e-9
 
 
-def _rects(sprites) -> np.ndarray:
-    """``(n, 4)`` float64 x, y, w, h of the sprites' rects."""
-    if not sprites:
+# Our search runs only where its answer is pygame's to the bit: plain Rects
+# of non-negative size within +-2**24 (so every centre, sum and squared
+# distance is exact in float64, as pygame's integer arithmetic is), radii
+# that are finite numbers >= 0 (or absent), groups that are pygame groups.
+# Anything else (FRects, negative sizes, huge coordinates, rect or radius
+# None, plain lists) goes to pygame's own function, exceptions and partial
+# kills included.
+_EXACT = 2**24
+_MISSING = object()
+
+
+def _rects(sprites) -> np.ndarray | None:
+    """``(n, 4)`` float64 x, y, w, h of the sprites' rects; None outside our domain."""
+    rects = [getattr(s, "rect", None) for s in sprites]
+    if not set(map(type, rects)) <= {pygame.Rect}:
+        return None
+    if not rects:
         return np.empty((0, 4))
-    return np.array([tuple(s.rect) for s in sprites], np.float64).reshape(-1, 4)
+    r = np.array([tuple(x) for x in rects], np.float64).reshape(-1, 4)
+    if (r[:, 2:] < 0).any() or (np.abs(r) > _EXACT).any():
+        return None
+    return r
 
 
-def _radii(sprites, r: np.ndarray) -> np.ndarray:
-    """``sprite.radius``, else half the rect's diagonal (stored on the sprite, as pygame does)."""
+def _radii(sprites) -> np.ndarray | None:
+    """The radius pygame gives each sprite (``.radius``, else half the rect's diagonal).
+
+    None when some ``.radius`` is not a finite number >= 0.  Nothing is
+    stored here: :func:`_store_radii` writes what pygame would have written.
+    """
     out = np.empty(len(sprites))
     for k, s in enumerate(sprites):
-        rad = getattr(s, "radius", None)
-        if rad is None:
-            rad = 0.5 * ((r[k, 2] ** 2 + r[k, 3] ** 2) ** 0.5)
-            s.radius = rad
+        rad = getattr(s, "radius", _MISSING)
+        if rad is _MISSING:
+            w, h = s.rect.w, s.rect.h
+            rad = 0.5 * ((w**2 + h**2) ** 0.5)  # pygame's expression, on the same ints
+        elif type(rad) not in (int, float) or not 0 <= rad < math.inf:
+            return None
         out[k] = rad
     return out
+
+
+def _store_radii(sprites, radii, which) -> None:
+    """Store the computed radius on the sprites ``which`` that have none, as pygame does."""
+    for k in which:
+        s = sprites[k]
+        if not hasattr(s, "radius"):
+            s.radius = float(radii[k])
 
 
 def _centres(r: np.ndarray) -> np.ndarray:
@@ -98,20 +130,27 @@ def _boxes(r: np.ndarray) -> np.ndarray:
     return b
 
 
-def _pairs(a_sprites, b_sprites, circle: bool) -> np.ndarray:
-    """Colliding (index in a, index in b), sorted, by pygame's rule."""
+def _pairs(a_sprites, b_sprites, circle: bool):
+    """Colliding (index in a, index in b), sorted, by pygame's rule, and the radii.
+
+    None when some sprite is outside our domain (see ``_EXACT``).
+    """
     ra, rb = _rects(a_sprites), _rects(b_sprites)
+    if ra is None or rb is None:
+        return None
     if not circle:
-        return find_pairs_between(_boxes(ra), _boxes(rb))
+        return find_pairs_between(_boxes(ra), _boxes(rb)), None
+    pa, pb = _radii(a_sprites), _radii(b_sprites)
+    if pa is None or pb is None:
+        return None
     ca, cb = _centres(ra), _centres(rb)
-    pa, pb = _radii(a_sprites, ra), _radii(b_sprites, rb)
     ga = (pa * (1 + _GROW) + _GROW)[:, None]
     gb = (pb * (1 + _GROW) + _GROW)[:, None]
     cand = find_pairs_between(np.hstack([ca - ga, ca + ga]), np.hstack([cb - gb, cb + gb]))
     i, j = cand[:, 0], cand[:, 1]
     d = ca[i] - cb[j]
     keep = d[:, 0] ** 2 + d[:, 1] ** 2 <= (pa[i] + pb[j]) ** 2
-    return cand[keep]
+    return cand[keep], (pa, pb)
 
 
 # Products of the group sizes below which pygame's own groupcollide is faster
@@ -162,13 +201,18 @@ def groupcollide(groupa, groupb, dokilla: bool, dokillb: bool, collided=None) ->
     0
     """
     mode = _mode(collided)
-    if mode is not None:
+    found = None
+    group = pygame.sprite.AbstractGroup
+    # cheapest tests first: below the crossover the call is pygame's, at its cost
+    if (mode is not None and isinstance(groupa, group) and isinstance(groupb, group)
+            and len(groupa) * len(groupb)
+            >= (_CIRCLE_CROSSOVER if mode == "circle" else _RECT_CROSSOVER)):
         a = groupa.sprites()
         b = groupb.sprites()
-        crossover = _CIRCLE_CROSSOVER if mode == "circle" else _RECT_CROSSOVER
-    if mode is None or len(a) * len(b) < crossover:
+        found = _pairs(a, b, mode == "circle")
+    if found is None:
         return _PYGAME["groupcollide"](groupa, groupb, dokilla, dokillb, collided)
-    pairs = _pairs(a, b, mode == "circle")
+    pairs, radii = found
     crashed = {}
     taken = np.zeros(len(b), bool)  # sprites of groupb already killed by an earlier one
     starts = np.searchsorted(pairs[:, 0], np.arange(len(a) + 1))
@@ -179,6 +223,16 @@ def groupcollide(groupa, groupb, dokilla: bool, dokillb: bool, collided=None) ->
             taken[js] = True
         if js.size:
             crashed[a[i]] = [b[j] for j in js.tolist()]
+    if radii is not None and a:
+        # pygame's collide_circle stores a missing radius on each sprite it
+        # compares: all of groupb (groupa's first sprite meets all of it), and
+        # each sprite of groupa that still had sprites of groupb to meet
+        _store_radii(b, radii[1], range(len(b)))
+        if dokillb:
+            left = len(b) - np.concatenate([[0], np.cumsum(_kills_by(pairs, len(a), len(b)))])
+            _store_radii(a, radii[0], np.flatnonzero(left[:-1] > 0).tolist())
+        else:
+            _store_radii(a, radii[0], range(len(a)) if b else ())
     if dokillb:
         for j in np.flatnonzero(taken).tolist():
             b[j].kill()
@@ -186,6 +240,17 @@ def groupcollide(groupa, groupb, dokilla: bool, dokillb: bool, collided=None) ->
         for s in crashed:
             s.kill()
     return crashed
+
+
+def _kills_by(pairs: np.ndarray, na: int, nb: int) -> np.ndarray:
+    """How many sprites of groupb each sprite of groupa kills with ``dokillb``.
+
+    The first sprite of groupa to hit one takes it (the same walk as
+    ``groupcollide``'s).
+    """
+    first = np.full(nb, na, np.intp)
+    np.minimum.at(first, pairs[:, 1], pairs[:, 0])
+    return np.bincount(first[first < na], minlength=na)
 
 
 def spritecollide(sprite, group, dokill: bool, collided=None) -> list:
