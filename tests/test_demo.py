@@ -20,7 +20,7 @@ def key(k):
 
 
 @pytest.mark.parametrize("scene", demo.SCENES)
-@pytest.mark.parametrize("method", ["auto", "quadtree", "none"])
+@pytest.mark.parametrize("method", ["auto", "tree", "quadtree", "none"])
 def test_every_scene_runs(scene, method):
     frames = 150 if scene == "bullets" else 30  # rings of two emitters meet after ~100
     stats = demo.run(scene, headless=True, frames=frames, method=method)
@@ -66,7 +66,7 @@ def test_bullets_of_one_emitter_never_turn_red(tmp_path):
     assert not (img == RED).all(-1).any()
 
 
-@pytest.mark.parametrize("method", ["auto", "quadtree"])
+@pytest.mark.parametrize("method", ["auto", "tree", "quadtree"])
 def test_bullets_touch_like_find_circle_pairs(method):
     stats = demo.run("bullets", headless=True, frames=400, method=method)
     sc = stats["scene"]
@@ -79,15 +79,17 @@ def test_bullets_touch_like_find_circle_pairs(method):
 
 
 def test_morton_clicks_show_the_seed_numbers():
-    cell = demo._Morton.SIDE / 8 * demo._View(demo._Morton.SIDE, demo._Morton.SIDE).s
+    view = demo._View(demo._Morton.SIDE, demo._Morton.SIDE)
+    cell, ox = demo._Morton.SIDE / 8 * view.s, view.ox
+    assert ox > 0  # the square world is centred across the wider window
     clicks = [(3, 6), (0, 0), (7, 7), (5, 2)]
     for ix, iy in clicks:
-        ev = pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(int((ix + 0.5) * cell),
+        ev = pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(ox + int((ix + 0.5) * cell),
                                                              int((iy + 0.5) * cell)), button=1)
         sc = demo.run("morton", headless=True, frames=2, events=[ev])["scene"]
         assert sc.clicked == (ix, iy, int(morton.encode(ix, iy)))
     assert demo.run("morton", headless=True, frames=1, events=[pygame.event.Event(
-        pygame.MOUSEBUTTONDOWN, pos=(int(3.5 * cell), int(6.5 * cell)), button=1)]
+        pygame.MOUSEBUTTONDOWN, pos=(ox + int(3.5 * cell), int(6.5 * cell)), button=1)]
     )["scene"].clicked[2] == 45  # the guide's example: cell (3, 6) at L=3 is 45
 
 
@@ -103,16 +105,23 @@ def test_morton_box_steps_follow_the_seed():
     assert e["linear"] == int(morton.linear_index(e["level"], e["cell"]))
     assert tuple(sc.box[:2]) == (150 + 80, 100 + 28)
     assert f"cell {e['cell']}" in sc.info()
+    # its own keys: method keys and +/- do nothing there (+ used to reset the box)
+    moves += [key(pygame.K_PLUS), key(pygame.K_3), key(pygame.K_MINUS)]
+    stats = demo.run("morton", headless=True, frames=2, events=moves)
+    assert tuple(stats["scene"].box[:2]) == (230, 128) and stats["method"] == "auto"
+    assert "arrows move the box" in demo._Morton.keys
 
 
-def test_keys_switch_method_count_pause_and_cells(tmp_path, monkeypatch):
+def test_keys_switch_method_count_pause_and_cells(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     events = [key(pygame.K_4), key(pygame.K_PLUS), key(pygame.K_g), key(pygame.K_SPACE),
               key(pygame.K_s)]
     stats = demo.run("rects", n=100, headless=True, frames=3, events=events)
-    assert stats["method"] == "quadtree" and stats["objects"] == 200
-    assert len(list(tmp_path.glob("broadphase-rects-*.png"))) == 1
-    for k, m in zip(range(6), demo.METHOD_KEYS, strict=True):
+    assert stats["method"] == "tree" and stats["objects"] == 200
+    shots = list(tmp_path.glob("broadphase-rects-*.png"))
+    assert len(shots) == 1
+    assert f"saved {shots[0]}" in capsys.readouterr().err  # where it went, said
+    for k, m in zip(range(7), demo.METHOD_KEYS, strict=True):
         assert demo.run("circles", n=50, headless=True, frames=1,
                         events=[key(pygame.K_0 + k)])["method"] == m
 

@@ -96,12 +96,15 @@ def _parser() -> argparse.ArgumentParser:
     b.set_defaults(run=_bench)
     d = sub.add_parser("demo", help="the seeds' scenes live in a pygame-ce window",
                        description="Animate a seed's scene: objects turn red when they touch; "
-                       "keys 0-5 switch the method (0 none, 4 the moving quadtree), +/- double "
-                       "or halve the objects, G shows the quadtree cells, Space pauses, S saves "
-                       "a screenshot. Needs pygame-ce (pip install 'broadphase[demo]').")
+                       "keys 0-6 switch the method (0 none, 1 brute, 2 sweep, 3 grid, 4 the "
+                       "moving tree, 5 auto, 6 quadtree), +/- double or halve the objects, G "
+                       "shows the quadtree cells, Space pauses, S saves a screenshot (the HUD "
+                       "says where). The morton scene: arrow keys move the box, a click shows "
+                       "a cell's Morton number. Needs pygame-ce (pip install "
+                       "'broadphase[demo]').")
     d.add_argument("--scene", default="rects", choices=("rects", "bullets", "circles", "morton"))
     d.add_argument("--n", type=int, help="objects (bullets: per ring); the seed's by default")
-    d.add_argument("--method", default="auto", choices=("none", "auto", *METHODS))
+    d.add_argument("--method", default="auto", choices=("none", "auto", *METHODS, "tree"))
     d.add_argument("--headless", action="store_true", help="no window (SDL dummy driver)")
     d.add_argument("--frames", type=int, metavar="K", help="stop after K frames")
     d.add_argument("--screenshot", metavar="FILE.png", help="save the last frame")

@@ -6,9 +6,12 @@ firing rings of bullets; one emitter's bullets never collide), ``circles``
 (seed 002: moving circles) and ``morton`` (seeds 001 and 004: the level-3
 grid with its Morton numbers, and a box whose cell is worked out step by
 step).  Keys: ``0`` no collision, ``1`` brute, ``2`` sweep, ``3`` grid,
-``4`` quadtree (a :class:`~broadphase.LinearQuadtree` moved frame by
-frame), ``5`` auto; ``+``/``-`` double/halve the objects; ``G`` the
-quadtree cells in use; ``Space`` pause; ``S`` screenshot; ``Esc`` quit.
+``4`` tree (a :class:`~broadphase.LinearQuadtree` moved frame by frame),
+``5`` auto, ``6`` quadtree (searched from scratch each frame); ``+``/``-``
+double/halve the objects; ``G`` the quadtree cells in use; ``Space`` pause;
+``S`` screenshot (the HUD says where it went); ``Esc`` quit.  In ``morton``
+the arrow keys move the box and a click shows a cell's Morton number; the
+HUD lists each scene's own keys.
 
 Needs pygame-ce (the ``demo`` extra).  ``run(..., headless=True)`` uses
 SDL's dummy video driver, for tests and screenshots.
@@ -24,6 +27,7 @@ Examples
 from __future__ import annotations
 
 import os
+import sys
 import time
 
 import numpy as np
@@ -35,10 +39,11 @@ from ._tree import LinearQuadtree, depth_for
 __all__ = ["SCENES", "run"]
 
 SCENES = ("rects", "bullets", "circles", "morton")
-#: Keys 0-5: no collision, then the methods (quadtree: the moving tree).
-METHOD_KEYS = ("none", "brute", "sweep", "grid", "quadtree", "auto")
-HELP = ("0 none  1 brute  2 sweep  3 grid  4 quadtree (tree)  5 auto  "
-        "+/- objects  G cells  Space pause  S screenshot  Esc quit")
+#: Keys 0-6: no collision, then the methods ("tree": the moving LinearQuadtree).
+METHOD_KEYS = ("none", "brute", "sweep", "grid", "tree", "auto", "quadtree")
+HELP = ("0 none 1 brute 2 sweep 3 grid 4 tree (moving) 5 auto 6 quadtree  "
+        "+/- objects  G cells  Space pause  S save  Esc quit")
+SAVED_SECONDS = 4.0  # how long the HUD says where a screenshot went
 WINDOW = (800, 660)
 HUD = 60  # pixels of text below the world
 ARRAY_DRAW = 20_000  # from this many objects on, draw by writing pixels (surfarray)
@@ -54,11 +59,16 @@ class _View:
 
     def __init__(self, w: float, h: float, screen=WINDOW):
         self.s = min(screen[0] / w, (screen[1] - HUD) / h)
+        self.ox = int((screen[0] - w * self.s) / 2)  # centred across the window
 
     def rects(self, boxes: np.ndarray) -> np.ndarray:
         b = boxes * self.s
-        return np.stack([b[:, 0], b[:, 1], np.maximum(b[:, 2] - b[:, 0], 1),
+        return np.stack([b[:, 0] + self.ox, b[:, 1], np.maximum(b[:, 2] - b[:, 0], 1),
                          np.maximum(b[:, 3] - b[:, 1], 1)], 1).astype(int)
+
+    def point(self, x: float, y: float) -> tuple[int, int]:
+        """Screen position of a world point."""
+        return int(x * self.s) + self.ox, int(y * self.s)
 
 
 def _draw_boxes(pg, surf, view: _View, boxes, touched, free, hit, circles=None) -> None:
@@ -67,7 +77,7 @@ def _draw_boxes(pg, surf, view: _View, boxes, touched, free, hit, circles=None) 
         _draw_pixels(pg, surf, view.rects(boxes), touched, free, hit)
         return
     if circles is not None:
-        c = (circles[:, :2] * view.s).astype(int).tolist()
+        c = (circles[:, :2] * view.s + [view.ox, 0]).astype(int).tolist()
         r = np.maximum(circles[:, 2] * view.s, 1).astype(int).tolist()
         for k in range(len(c)):
             pg.draw.circle(surf, hit if touched[k] else free, c[k], r[k], 1)
@@ -98,7 +108,7 @@ def _draw_cells(pg, surf, view: _View, levels, cells, bounds) -> None:
     side_y = (bounds[3] - bounds[1]) / 2.0 ** seen[:, 0]
     for x, y, sx, sy in zip((ix * side_x).tolist(), (iy * side_y).tolist(), side_x.tolist(),
                             side_y.tolist(), strict=True):
-        pg.draw.rect(surf, GRID, (int(x * view.s), int(y * view.s), max(1, int(sx * view.s)),
+        pg.draw.rect(surf, GRID, (*view.point(x, y), max(1, int(sx * view.s)),
                                   max(1, int(sy * view.s))), 1)
 
 
@@ -129,10 +139,10 @@ class _Rects:
                    lambda m: find_pairs(boxes, method=m))
 
     def _mark(self, method, insert, move, find) -> None:
-        """Pairs by ``method`` (quadtree: the tree, made on first use), then who touches."""
+        """Pairs by ``method`` ("tree": the moving tree, made on first use), then who touches."""
         if method == "none":
             p = np.empty((0, 2), np.intp)
-        elif method == "quadtree":
+        elif method == "tree":
             if self.tree is None:
                 self.tree = LinearQuadtree(self.bounds, self.depth)
                 self.handles = insert(self.tree)
@@ -243,7 +253,7 @@ class _Bullets:
         r = scenarios.BULLET_RADIUS
         if method == "none":
             p = np.empty((0, 2), np.intp)
-        elif method == "quadtree":
+        elif method == "tree":
             if self.tree is None:
                 self.tree = LinearQuadtree(self.bounds, self.depth)
                 self.handles = self.tree.insert_circles(self.xy, r, groups=self.emitter)
@@ -252,7 +262,7 @@ class _Bullets:
             p = _rows_of(self.tree.pairs(), self.handles)
         else:
             p = find_circle_pairs(self.xy, r, groups=self.emitter, method=method)
-        if method != "quadtree":
+        if method != "tree":
             self.tree = None  # rebuilt when chosen again
         self.touched = np.zeros(self.n, bool)
         self.touched[p.ravel()] = True
@@ -271,7 +281,8 @@ class _Bullets:
         return morton.locate(self.boxes(), self.bounds, self.depth)
 
     def info(self) -> str:
-        return f"bullets {self.n:,} ({self.ring} per ring)"
+        return (f"bullets {self.n:,} ({self.ring} a ring)   cyan: free   red: touching "
+                "another emitter's (its own never collide)")
 
 
 def _rows_of(pairs: np.ndarray, handles: np.ndarray) -> np.ndarray:
@@ -287,6 +298,8 @@ class _Morton:
     """Seeds 001 and 004: the level-3 grid with Morton numbers; a box and its cell."""
 
     background, free, hit = WHITE, BLACK, RED
+    #: This scene's keys (it has no collision to choose a method for, nor objects to add).
+    keys = "arrows move the box  click a cell: its Morton number  G cells  S save  Esc quit"
     DEPTH = 3
     SIDE = 512.0
 
@@ -315,7 +328,7 @@ class _Morton:
 
     def click(self, pos) -> None:
         cell = self.SIDE / 2**self.DEPTH * self.view.s
-        ix, iy = int(pos[0] // cell), int(pos[1] // cell)
+        ix, iy = int((pos[0] - self.view.ox) // cell), int(pos[1] // cell)
         if 0 <= ix < 2**self.DEPTH and 0 <= iy < 2**self.DEPTH:
             self.clicked = (ix, iy, int(morton.encode(ix, iy)))
 
@@ -339,17 +352,17 @@ class _Morton:
         e = self.explain()
         side = self.SIDE / 2 ** e["level"]
         hx, hy = morton.decode(e["cell"])
-        pg.draw.rect(surf, (255, 230, 150), (int(hx * side * s), int(hy * side * s),
+        pg.draw.rect(surf, (255, 230, 150), (*self.view.point(hx * side, hy * side),
                                              int(side * s), int(side * s)))
         for iy in range(2**self.DEPTH):
             for ix in range(2**self.DEPTH):
-                r = (int(ix * cell * s), int(iy * cell * s), int(cell * s), int(cell * s))
+                r = (*self.view.point(ix * cell, iy * cell), int(cell * s), int(cell * s))
                 if self.clicked and self.clicked[:2] == (ix, iy):
                     pg.draw.rect(surf, (190, 220, 255), r)
                 pg.draw.rect(surf, GRID, r, 1)
                 surf.blit(self._label(font, int(morton.encode(ix, iy))), (r[0] + 4, r[1] + 4))
         b = (self.box * s).astype(int)
-        pg.draw.rect(surf, RED, (b[0], b[1], b[2] - b[0], b[3] - b[1]), 2)
+        pg.draw.rect(surf, RED, (b[0] + self.view.ox, b[1], b[2] - b[0], b[3] - b[1]), 2)
 
     def _label(self, font, number: int):
         """The rendered Morton number (rendered once: 64 renders a frame cost 30 ms)."""
@@ -394,7 +407,8 @@ def run(scene: str = "rects", n: int | None = None, method: str = "auto",
         Objects (for ``bullets``: bullets per ring); the seed's count by default.
     method : str
         ``"auto"``, ``"none"`` or a name of :data:`broadphase.METHODS`
-        (``"quadtree"`` animates a :class:`~broadphase.LinearQuadtree`).
+        or ``"tree"`` (a :class:`~broadphase.LinearQuadtree` moved frame by
+        frame; ``"quadtree"`` searches from scratch each frame).
     headless : bool
         Use SDL's dummy video driver: no window.
     frames : int, optional
@@ -481,9 +495,12 @@ def _events(pg, screen, state, name) -> bool:
             sc.click(ev.pos)
         if ev.type != pg.KEYDOWN:
             continue
-        if pg.K_0 <= ev.key <= pg.K_5:
+        own = hasattr(sc, "keys")  # a scene with keys of its own has no methods or sizes
+        if pg.K_0 <= ev.key <= pg.K_0 + len(METHOD_KEYS) - 1 and not own:
             state["method"] = METHOD_KEYS[ev.key - pg.K_0]
         elif ev.key in (pg.K_PLUS, pg.K_EQUALS, pg.K_KP_PLUS, pg.K_MINUS, pg.K_KP_MINUS):
+            if own:
+                continue
             grow = ev.key in (pg.K_PLUS, pg.K_EQUALS, pg.K_KP_PLUS)
             size = getattr(sc, "ring", sc.n)  # bullets: per ring
             sc = state["scene"] = _scene(name, max(1, size * 2 if grow else size // 2))
@@ -492,7 +509,10 @@ def _events(pg, screen, state, name) -> bool:
         elif ev.key == pg.K_SPACE:
             state["paused"] = not state["paused"]
         elif ev.key == pg.K_s:
-            pg.image.save(screen, f"broadphase-{name}-{state['frames']}.png")
+            path = os.path.abspath(f"broadphase-{name}-{state['frames']}.png")
+            pg.image.save(screen, path)
+            state["saved"] = (path, time.monotonic())
+            print(f"broadphase demo: saved {path}", file=sys.stderr)
         elif hasattr(sc, "key"):
             sc.key(pg, ev.key)
     return True
@@ -504,5 +524,8 @@ def _hud(pg, screen, font, sc, state, clock) -> None:
     line1 = (f"objects {sc.n:,}   pairs {sc.pairs:,}   method {state['method']}   collision "
              f"{state['collide_ms']:.2f} ms   drawing {state['draw_ms']:.2f} ms   "
              f"fps {clock.get_fps():.0f}" + ("   PAUSED" if state["paused"] else ""))
-    for k, text in enumerate((line1, sc.info(), HELP)):
+    saved = state.get("saved")
+    if saved and time.monotonic() - saved[1] < SAVED_SECONDS:
+        line1 = f"screenshot saved to {saved[0]}"
+    for k, text in enumerate((line1, sc.info(), getattr(sc, "keys", HELP))):
         screen.blit(font.render(text, True, WHITE), (8, y + 4 + 18 * k))
