@@ -168,6 +168,20 @@ impl CellLists {
     /// cell; `put(k, loc)` is told where entry `k` went.
     pub fn build(&mut self, entries: &[(u32, Entry)], mut put: impl FnMut(usize, u32)) {
         self.clear();
+        // the blocks, counted: a run of m entries of one cell takes ceil(m / BLOCK)
+        let (mut blocks, mut k) = (0, 0);
+        while k < entries.len() {
+            let m = entries[k..]
+                .iter()
+                .take_while(|e| e.0 == entries[k].0)
+                .count();
+            blocks += m.div_ceil(BLOCK);
+            k += m;
+        }
+        if blocks > self.blocks.capacity() {
+            self.blocks.reserve(blocks);
+            crate::scratch::advise_huge(&mut self.blocks);
+        }
         let mut k = 0;
         while k < entries.len() {
             let cell = entries[k].0;

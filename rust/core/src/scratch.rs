@@ -92,8 +92,19 @@ pub fn zeroed_result<T: Clone + Default>(len: usize) -> Vec<T> {
     v
 }
 
+/// `v.resize(len, value)`, asking for huge pages under the new capacity when
+/// it grows (see [`zeroed_result`]): a structure of a million objects then
+/// faults in hundreds of pages on first use instead of tens of thousands.
+pub fn resize_huge<T: Clone>(v: &mut Vec<T>, len: usize, value: T) {
+    if len > v.capacity() {
+        v.reserve(len - v.len());
+        advise_huge(v);
+    }
+    v.resize(len, value);
+}
+
 /// Ask for huge pages under the (untouched) capacity of `v`.
-fn advise_huge<T>(v: &mut Vec<T>) {
+pub(crate) fn advise_huge<T>(v: &mut Vec<T>) {
     const HUGE: usize = 2 << 20;
     let bytes = v.capacity() * std::mem::size_of::<T>();
     if bytes < 2 * HUGE {
@@ -273,6 +284,17 @@ mod tests {
         assert!(v.iter().all(|&x| x == 0));
         let small: Vec<u8> = zeroed_result(10);
         assert_eq!(small, vec![0u8; 10]);
+    }
+
+    #[test]
+    fn resize_huge_keeps_contents_and_fills() {
+        let mut v: Vec<u32> = (0..1000).collect();
+        resize_huge(&mut v, 3 << 20, 7); // past the huge-page threshold
+        assert_eq!(v.len(), 3 << 20);
+        assert!(v[..1000].iter().enumerate().all(|(i, &x)| x == i as u32));
+        assert!(v[1000..].iter().all(|&x| x == 7));
+        resize_huge(&mut v, 10, 0); // shrinking is a plain resize
+        assert_eq!(v, (0..10).collect::<Vec<u32>>());
     }
 
     #[test]

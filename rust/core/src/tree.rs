@@ -737,21 +737,22 @@ impl Tree {
 
     /// Free slots up to `len` in every per-slot array.
     fn grow(&mut self, len: usize) {
-        self.boxes.resize(len, [0.0; 4]);
+        use crate::scratch::resize_huge;
+        resize_huge(&mut self.boxes, len, [0.0; 4]);
         if self.margin > 0.0 {
-            self.fat.resize(len, [0.0; 4]);
+            resize_huge(&mut self.fat, len, [0.0; 4]);
         }
         self.circles.grow(len);
-        self.kinds.resize(len, BOX);
+        resize_huge(&mut self.kinds, len, BOX);
         self.groups.grow(len);
         self.cats.grow(len);
         self.masks.grow(len);
-        self.place.resize(len, FREE_PLACE);
-        self.linked.resize(len, FREE_PLACE);
-        self.loc.resize(4 * len, NONE);
-        self.dirty.resize(len, false);
-        self.stale.resize(len, false);
-        self.mark.resize(len, 0);
+        resize_huge(&mut self.place, len, FREE_PLACE);
+        resize_huge(&mut self.linked, len, FREE_PLACE);
+        resize_huge(&mut self.loc, 4 * len, NONE);
+        resize_huge(&mut self.dirty, len, false);
+        resize_huge(&mut self.stale, len, false);
+        resize_huge(&mut self.mark, len, 0);
     }
 
     fn count_kinds(&mut self, h: usize, sign: isize) {
