@@ -234,19 +234,19 @@ def test_groupcollide_differs_from_pygame_in_nothing(seed, path, monkeypatch):
     """Random groups of every kind (FRects, negative sizes, huge coordinates, rect or radius
     None, negative radii, lists as groups): the same result, kills, exceptions and radii,
     from our search and from the small groups' C loop."""
-    spied = "_pairs" if path == "search" else "_small_rects"
-    monkeypatch.setattr(bpg, "_RECT_CROSSOVER", 0 if path == "search" else 10**9)
-    monkeypatch.setattr(bpg, "_CIRCLE_CROSSOVER", 0)
+    rng = np.random.default_rng(10_000 + seed)
+    collided = [None, pygame.sprite.collide_rect, pygame.sprite.collide_circle][seed % 3]
+    circle = collided is pygame.sprite.collide_circle
+    spied = "_pairs" if path == "search" else "_small_circles" if circle else "_small_rects"
+    for name in ("_RECT_CROSSOVER", "_CIRCLE_CROSSOVER"):
+        monkeypatch.setattr(bpg, name, 0 if path == "search" else 10**9)
     ours = []
     real = getattr(bpg, spied)
     monkeypatch.setattr(bpg, spied, lambda *a: ours.append(real(*a)) or ours[-1])
-    rng = np.random.default_rng(10_000 + seed)
-    collided = [None, pygame.sprite.collide_rect, pygame.sprite.collide_circle][seed % 3]
     dokilla, dokillb = (bool(v) for v in rng.integers(0, 2, 2))
     clean = seed % 2 == 0
     want = _outcome(bpg._PYGAME["groupcollide"], seed, collided, dokilla, dokillb, clean)
     got = _outcome(bpg.groupcollide, seed, collided, dokilla, dokillb, clean)
     assert got == want
-    if clean and (path == "search" or collided is not pygame.sprite.collide_circle):
-        # our code answered (the small path is for rects only)
+    if clean:  # our code answered, not pygame's
         assert ours and ours[0] is not None
