@@ -125,6 +125,12 @@ def test_circle_file_given_as_boxes_gets_a_hint(tmp_path, capsys):
     src.write_text("1,2,0.5\n")
     assert main(["pairs", str(src)]) == 1
     assert "use --circles" in capsys.readouterr().err
+    np.save(tmp_path / "c.npy", np.zeros((5, 3)))
+    assert main(["pairs", str(tmp_path / "c.npy")]) == 1
+    assert "found shape (5, 3) (circles x,y,r? use --circles)" in capsys.readouterr().err
+    np.save(tmp_path / "b.npy", np.zeros((5, 4)))
+    assert main(["pairs", str(tmp_path / "b.npy"), "--circles"]) == 1
+    assert "(boxes? leave out --circles)" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("make, msg", [

@@ -63,8 +63,13 @@ def _read_npy(path: Path, columns) -> np.ndarray:
         raise InputError(f"{path}: not a NumPy array file of numbers ({e})") from None
     width = len(columns)
     if arr.ndim != 2 or arr.shape[1] != width:
+        hint = ""
+        if arr.ndim == 2 and (arr.shape[1], width) == (3, 4):
+            hint = " (circles x,y,r? use --circles)"
+        elif arr.ndim == 2 and (arr.shape[1], width) == (4, 3):
+            hint = " (boxes? leave out --circles)"
         raise InputError(f"{path}: expected an array of shape (n, {width}) "
-                         f"({', '.join(columns)}), found shape {arr.shape}")
+                         f"({', '.join(columns)}), found shape {arr.shape}{hint}")
     if arr.dtype.kind not in "iuf":
         raise InputError(f"{path}: expected real numbers, found dtype {arr.dtype}")
     return arr
