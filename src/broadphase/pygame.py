@@ -251,6 +251,17 @@ def groupcollide(groupa, groupb, dokilla: bool, dokillb: bool, collided=None) ->
     return crashed
 
 
+def _plain_rects(groupa, groupb):
+    """Both groups' sprites and their rects, or None unless every rect is a ``pygame.Rect``."""
+    a = groupa.sprites()
+    b = groupb.sprites()
+    ra = [getattr(s, "rect", None) for s in a]
+    rb = [getattr(s, "rect", None) for s in b]
+    if not set(map(type, ra)) | set(map(type, rb)) <= {pygame.Rect}:
+        return None
+    return a, b, ra, rb
+
+
 def _small_rects(groupa, groupb, dokilla: bool, dokillb: bool) -> dict | None:
     """The answer of pygame's ``groupcollide`` for plain Rects, one C loop per sprite of groupa.
 
@@ -260,12 +271,10 @@ def _small_rects(groupa, groupb, dokilla: bool, dokillb: bool) -> dict | None:
     each against the sprites of groupb still alive, killed as it goes.  None
     (pygame's own function decides) when a rect is not a ``pygame.Rect``.
     """
-    a = groupa.sprites()
-    b = groupb.sprites()
-    ra = [getattr(s, "rect", None) for s in a]
-    rb = [getattr(s, "rect", None) for s in b]
-    if not set(map(type, ra)) | set(map(type, rb)) <= {pygame.Rect}:
+    plain = _plain_rects(groupa, groupb)
+    if plain is None:
         return None
+    a, b, ra, rb = plain
     crashed = {}
     for s, r in zip(a, ra, strict=True):
         hits = r.collidelistall(rb)
@@ -292,12 +301,10 @@ def _small_circles(groupa, groupb, dokilla: bool, dokillb: bool) -> dict | None:
     None (pygame's own function decides) when a rect is not a ``pygame.Rect``
     or a radius is not an int or float >= 0.
     """
-    a = groupa.sprites()
-    b = groupb.sprites()
-    ra = [getattr(s, "rect", None) for s in a]
-    rb = [getattr(s, "rect", None) for s in b]
-    if not set(map(type, ra)) | set(map(type, rb)) <= {pygame.Rect}:
+    plain = _plain_rects(groupa, groupb)
+    if plain is None:
         return None
+    a, b, ra, rb = plain
     pa = [getattr(s, "radius", _MISSING) for s in a]
     pb = [getattr(s, "radius", _MISSING) for s in b]
     for rad in pa + pb:
