@@ -404,7 +404,7 @@ def machine() -> str:
     """Cores, CPU model, Python and package versions, for the record."""
     parts = [f"{platform.machine()}, {os.cpu_count()} cores, {_cpu()}",
              f"Python {platform.python_version()}"]
-    for mod in ("numpy", "numba", "scipy", "shapely", "rtree", "pymunk", "fastquadtree",
+    for mod in ("numpy", "scipy", "shapely", "rtree", "pymunk", "fastquadtree",
                 "pyqtree", "matplotlib"):
         parts.append(f"{mod} {_version(mod)}")
     return "; ".join(parts)
