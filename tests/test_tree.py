@@ -574,3 +574,13 @@ def test_contacts_bad_input():
     with pytest.raises(ValueError, match=r"pairs: expected shape \(k, 2\), found shape \(0, 3\)"):
         bp.Contacts().update(np.empty((0, 3), np.intp))
     assert bp.Contacts().update([])[0].shape == (0, 2)
+
+
+def test_unaligned_handles_are_read():
+    tree = bp.LinearQuadtree((0, 0, 8, 8), depth=3)
+    h = tree.insert([[0, 0, 1, 1], [5, 5, 6, 6]])
+    buf = bytearray(1) + np.asarray(h, np.int64).tobytes()  # the handles one byte in
+    unaligned = np.frombuffer(buf, np.int64, count=2, offset=1)
+    assert not unaligned.flags.aligned
+    tree.move(unaligned, [[4.5, 4.5, 5.5, 5.5], [5, 5, 6, 6]])
+    assert tree.pairs().tolist() == [[0, 1]]

@@ -46,6 +46,11 @@ def _ints(value, name: str, below: int) -> NDArray[np.int64]:
     return np.asarray(arr, dtype=np.int64, order="C")  # keeps 0-d as 0-d
 
 
+def _flat(arr: NDArray) -> NDArray[np.int64]:
+    """As the core reads it: 1-D, C-contiguous, aligned int64 (a copy only when needed)."""
+    return _cast.c_array(arr, np.int64).ravel()
+
+
 def _out(arr: NDArray, shape: tuple) -> NDArray | np.generic:
     return arr.reshape(shape) if shape else arr.reshape(())[()]
 
@@ -72,7 +77,7 @@ def encode(ix: ArrayLike, iy: ArrayLike) -> NDArray[np.int64] | np.int64:
     [0, 1, 2, 3]
     """
     x, y = np.broadcast_arrays(_ints(ix, "ix", 2**31), _ints(iy, "iy", 2**31))
-    out = _core.morton_encode(np.ascontiguousarray(x).ravel(), np.ascontiguousarray(y).ravel())
+    out = _core.morton_encode(_flat(x), _flat(y))
     return _out(out, x.shape)
 
 
@@ -96,7 +101,7 @@ def decode(code: ArrayLike) -> tuple:
     [3, 6]
     """
     c = _ints(code, "code", 2**62)
-    ox, oy = _core.morton_decode(np.ascontiguousarray(c).ravel())
+    ox, oy = _core.morton_decode(_flat(c))
     return _out(ox, c.shape), _out(oy, c.shape)
 
 
@@ -131,8 +136,7 @@ def cell_of(code0: ArrayLike, code1: ArrayLike, depth: int) -> tuple:
     """
     d = _depth(depth)
     a, b = np.broadcast_arrays(_ints(code0, "code0", 4**d), _ints(code1, "code1", 4**d))
-    levels, index = _core.morton_cell_of(np.ascontiguousarray(a).ravel(),
-                                         np.ascontiguousarray(b).ravel(), d)
+    levels, index = _core.morton_cell_of(_flat(a), _flat(b), d)
     return _out(levels, a.shape), _out(index, a.shape)
 
 
