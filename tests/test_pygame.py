@@ -237,7 +237,7 @@ def test_groupcollide_differs_from_pygame_in_nothing(seed, path, monkeypatch):
     rng = np.random.default_rng(10_000 + seed)
     collided = [None, pygame.sprite.collide_rect, pygame.sprite.collide_circle][seed % 3]
     circle = collided is pygame.sprite.collide_circle
-    spied = "_pairs" if path == "search" else "_small_circles" if circle else "_small_rects"
+    spied = "_searched" if path == "search" else "_small_circles" if circle else "_small_rects"
     for name in ("_RECT_CROSSOVER", "_CIRCLE_CROSSOVER"):
         monkeypatch.setattr(bpg, name, 0 if path == "search" else 10**9)
     ours = []

@@ -88,43 +88,52 @@ _EXACT = 2**24
 _MISSING = object()
 
 
-def _rects(sprites) -> np.ndarray | None:
-    """``(n, 4)`` float64 x, y, w, h of the sprites' rects; None outside our domain."""
-    rects = [getattr(s, "rect", None) for s in sprites]
-    if not set(map(type, rects)) <= {pygame.Rect}:
+def _plain_rects(groupa, groupb):
+    """Both groups' sprites and their rects, or None unless every rect is a ``pygame.Rect``."""
+    a = groupa.sprites()
+    b = groupb.sprites()
+    ra = [getattr(s, "rect", None) for s in a]
+    rb = [getattr(s, "rect", None) for s in b]
+    if not set(map(type, ra)) | set(map(type, rb)) <= {pygame.Rect}:
         return None
+    return a, b, ra, rb
+
+
+def _given_radii(sprites) -> list | None:
+    """Each sprite's ``.radius`` (``_MISSING`` where it has none).
+
+    None if one is not a finite int or float >= 0: pygame's own function
+    then decides.
+    """
+    radii = [getattr(s, "radius", _MISSING) for s in sprites]
+    for rad in radii:
+        if rad is not _MISSING and (type(rad) not in (int, float) or not 0 <= rad < math.inf):
+            return None
+    return radii
+
+
+def _diagonal(r) -> float:
+    """The radius ``collide_circle`` gives a sprite without one.
+
+    Its own expression on the same ints, so the same float.
+    """
+    return 0.5 * ((r.width**2 + r.height**2) ** 0.5)
+
+
+def _radii(given, rects) -> np.ndarray:
+    """The radius ``collide_circle`` uses for each sprite: given, else the diagonal's half."""
+    return np.array([_diagonal(r) if p is _MISSING else p
+                     for p, r in zip(given, rects, strict=True)], np.float64)
+
+
+def _array(rects) -> np.ndarray | None:
+    """``(n, 4)`` float64 x, y, w, h of Rects; None outside our domain (see ``_EXACT``)."""
     if not rects:
         return np.empty((0, 4))
     r = np.array([tuple(x) for x in rects], np.float64).reshape(-1, 4)
     if (r[:, 2:] < 0).any() or (np.abs(r) > _EXACT).any():
         return None
     return r
-
-
-def _radii(sprites) -> np.ndarray | None:
-    """The radius pygame gives each sprite (``.radius``, else half the rect's diagonal).
-
-    None when some ``.radius`` is not a finite number >= 0.  Nothing is
-    stored here: :func:`_store_radii` writes what pygame would have written.
-    """
-    out = np.empty(len(sprites))
-    for k, s in enumerate(sprites):
-        rad = getattr(s, "radius", _MISSING)
-        if rad is _MISSING:
-            w, h = s.rect.w, s.rect.h
-            rad = 0.5 * ((w**2 + h**2) ** 0.5)  # pygame's expression, on the same ints
-        elif type(rad) not in (int, float) or not 0 <= rad < math.inf:
-            return None
-        out[k] = rad
-    return out
-
-
-def _store_radii(sprites, radii, which) -> None:
-    """Store the computed radius on the sprites ``which`` that have none, as pygame does."""
-    for k in which:
-        s = sprites[k]
-        if not hasattr(s, "radius"):
-            s.radius = float(radii[k])
 
 
 def _centres(r: np.ndarray) -> np.ndarray:
@@ -139,29 +148,6 @@ def _boxes(r: np.ndarray) -> np.ndarray:
     empty = (r[:, 2] == 0) | (r[:, 3] == 0)
     b[empty] = [-3e300, -3e300, -3e300, -3e300]
     return b
-
-
-def _pairs(a_sprites, b_sprites, circle: bool):
-    """Colliding (index in a, index in b), sorted, by pygame's rule, and the radii.
-
-    None when some sprite is outside our domain (see ``_EXACT``).
-    """
-    ra, rb = _rects(a_sprites), _rects(b_sprites)
-    if ra is None or rb is None:
-        return None
-    if not circle:
-        return find_pairs_between(_boxes(ra), _boxes(rb)), None
-    pa, pb = _radii(a_sprites), _radii(b_sprites)
-    if pa is None or pb is None:
-        return None
-    ca, cb = _centres(ra), _centres(rb)
-    ga = (pa * (1 + _GROW) + _GROW)[:, None]
-    gb = (pb * (1 + _GROW) + _GROW)[:, None]
-    cand = find_pairs_between(np.hstack([ca - ga, ca + ga]), np.hstack([cb - gb, cb + gb]))
-    i, j = cand[:, 0], cand[:, 1]
-    d = ca[i] - cb[j]
-    keep = d[:, 0] ** 2 + d[:, 1] ** 2 <= (pa[i] + pb[j]) ** 2
-    return cand[keep], (pa, pb)
 
 
 # Products of the group sizes below which the search does not pay (see the
@@ -213,75 +199,83 @@ def groupcollide(groupa, groupb, dokilla: bool, dokillb: bool, collided=None) ->
     0
     """
     mode = _mode(collided)
-    found = None
     group = pygame.sprite.AbstractGroup
+    crashed = None
     if mode is not None and isinstance(groupa, group) and isinstance(groupb, group):
-        if len(groupa) * len(groupb) >= (_CIRCLE_CROSSOVER if mode == "circle"
-                                         else _RECT_CROSSOVER):
-            a = groupa.sprites()
-            b = groupb.sprites()
-            found = _pairs(a, b, mode == "circle")
-        else:
-            small = (_small_rects if mode == "rect" else _small_circles)(
-                groupa, groupb, dokilla, dokillb)
-            if small is not None:
-                return small
-    if found is None:
+        plain = _plain_rects(groupa, groupb)
+        if plain is not None:
+            a, b, ra, rb = plain
+            circle = mode == "circle"
+            if len(a) * len(b) >= (_CIRCLE_CROSSOVER if circle else _RECT_CROSSOVER):
+                crashed = _searched(a, b, ra, rb, circle, dokillb)
+            else:
+                crashed = (_small_circles if circle else _small_rects)(a, b, ra, rb, dokillb)
+    if crashed is None:
         return _PYGAME["groupcollide"](groupa, groupb, dokilla, dokillb, collided)
-    pairs, radii = found
-    crashed = {}
-    taken = np.zeros(len(b), bool)  # sprites of groupb already killed by an earlier one
-    starts = np.searchsorted(pairs[:, 0], np.arange(len(a) + 1))
-    for i in np.flatnonzero(starts[1:] > starts[:-1]).tolist():
-        js = pairs[starts[i]:starts[i + 1], 1]
-        if dokillb:
-            js = js[~taken[js]]
-            taken[js] = True
-        if js.size:
-            crashed[a[i]] = [b[j] for j in js.tolist()]
-    if radii is not None and a:
-        # pygame's collide_circle stores a missing radius on each sprite it
-        # compares: all of groupb (groupa's first sprite meets all of it), and
-        # each sprite of groupa that still had sprites of groupb to meet
-        _store_radii(b, radii[1], range(len(b)))
-        if dokillb:
-            left = len(b) - np.concatenate([[0], np.cumsum(_kills_by(pairs, len(a), len(b)))])
-            _store_radii(a, radii[0], np.flatnonzero(left[:-1] > 0).tolist())
-        else:
-            _store_radii(a, radii[0], range(len(a)) if b else ())
-    if dokillb:
-        for j in np.flatnonzero(taken).tolist():
-            b[j].kill()
     if dokilla:
         for s in crashed:
             s.kill()
     return crashed
 
 
-def _plain_rects(groupa, groupb):
-    """Both groups' sprites and their rects, or None unless every rect is a ``pygame.Rect``."""
-    a = groupa.sprites()
-    b = groupb.sprites()
-    ra = [getattr(s, "rect", None) for s in a]
-    rb = [getattr(s, "rect", None) for s in b]
-    if not set(map(type, ra)) | set(map(type, rb)) <= {pygame.Rect}:
+def _searched(a, b, ra, rb, circle: bool, dokillb: bool) -> dict | None:
+    """The groupcollide answer by the search; None outside our domain (see ``_EXACT``).
+
+    Candidates from :func:`broadphase.find_pairs_between`, decided by
+    pygame's rule, then pygame's walk: kills of groupb, radii stored.
+    """
+    xa, xb = _array(ra), _array(rb)
+    if xa is None or xb is None:
         return None
-    return a, b, ra, rb
+    if circle:
+        pa, pb = _given_radii(a), _given_radii(b)
+        if pa is None or pb is None:
+            return None
+        qa, qb = _radii(pa, ra), _radii(pb, rb)
+        ca, cb = _centres(xa), _centres(xb)
+        ga, gb = ((q * (1 + _GROW) + _GROW)[:, None] for q in (qa, qb))
+        cand = find_pairs_between(np.hstack([ca - ga, ca + ga]), np.hstack([cb - gb, cb + gb]))
+        i, j = cand[:, 0], cand[:, 1]
+        d = ca[i] - cb[j]
+        pairs = cand[d[:, 0] ** 2 + d[:, 1] ** 2 <= (qa[i] + qb[j]) ** 2]
+    else:
+        pairs = find_pairs_between(_boxes(xa), _boxes(xb))
+    crashed = {}
+    taken = np.zeros(len(b), bool)  # sprites of groupb already killed by an earlier one
+    kills = np.zeros(len(a), np.intp)  # how many of them each sprite of groupa took
+    starts = np.searchsorted(pairs[:, 0], np.arange(len(a) + 1))
+    for i in np.flatnonzero(starts[1:] > starts[:-1]).tolist():
+        js = pairs[starts[i]:starts[i + 1], 1]
+        if dokillb:
+            js = js[~taken[js]]
+            taken[js] = True
+            kills[i] = js.size
+        if js.size:
+            crashed[a[i]] = [b[j] for j in js.tolist()]
+    if circle and a and b:
+        # collide_circle stores a missing radius on each sprite it compares:
+        # all of groupb (groupa's first sprite meets all of it), and each
+        # sprite of groupa that still had sprites of groupb to meet
+        left = len(b) - np.concatenate([[0], np.cumsum(kills)[:-1]])
+        for sprites, given, q, meets in ((b, pb, qb, [True] * len(b)),
+                                         (a, pa, qa, (left > 0).tolist())):
+            for k, s in enumerate(sprites):
+                if given[k] is _MISSING and meets[k]:
+                    s.radius = float(q[k])
+    if dokillb:
+        for j in np.flatnonzero(taken).tolist():
+            b[j].kill()
+    return crashed
 
 
-def _small_rects(groupa, groupb, dokilla: bool, dokillb: bool) -> dict | None:
-    """The answer of pygame's ``groupcollide`` for plain Rects, one C loop per sprite of groupa.
+def _small_rects(a, b, ra, rb, dokillb: bool) -> dict:
+    """The groupcollide answer for Rects, one C loop per sprite of groupa.
 
     ``Rect.collidelistall`` tests one rect against a list of rects in C with
     ``colliderect``'s rule, where pygame's ``spritecollide`` makes a Python
     call per pair.  The same walk as pygame's: groupa's sprites in order,
-    each against the sprites of groupb still alive, killed as it goes.  None
-    (pygame's own function decides) when a rect is not a ``pygame.Rect``.
+    each against the sprites of groupb still alive, killed as it goes.
     """
-    plain = _plain_rects(groupa, groupb)
-    if plain is None:
-        return None
-    a, b, ra, rb = plain
     crashed = {}
     for s, r in zip(a, ra, strict=True):
         hits = r.collidelistall(rb)
@@ -293,42 +287,32 @@ def _small_rects(groupa, groupb, dokilla: bool, dokillb: bool) -> dict | None:
                     t.kill()
                 for k in reversed(hits):  # as groupb.sprites() would now list them
                     del b[k], rb[k]
-    if dokilla:
-        for s in crashed:
-            s.kill()
     return crashed
 
 
-def _small_circles(groupa, groupb, dokilla: bool, dokillb: bool) -> dict | None:
-    """The answer of pygame's ``groupcollide`` with ``collide_circle``, for small groups.
+def _small_circles(a, b, ra, rb, dokillb: bool) -> dict | None:
+    """The groupcollide answer with ``collide_circle``, for small groups.
 
     pygame's walk with ``collide_circle``'s arithmetic written inline (the
     same expressions on the same Python numbers, so the same answers), and
     its side effect: a missing ``.radius`` is stored on each sprite compared.
-    None (pygame's own function decides) when a rect is not a ``pygame.Rect``
-    or a radius is not an int or float >= 0.
+    None (pygame's own function decides) when a radius is not an int or
+    float >= 0.
     """
-    plain = _plain_rects(groupa, groupb)
-    if plain is None:
+    pa, pb = _given_radii(a), _given_radii(b)
+    if pa is None or pb is None:
         return None
-    a, b, ra, rb = plain
-    pa = [getattr(s, "radius", _MISSING) for s in a]
-    pb = [getattr(s, "radius", _MISSING) for s in b]
-    for rad in pa + pb:
-        if rad is not _MISSING and (type(rad) not in (int, float) or not 0 <= rad < math.inf):
-            return None
     if a and b:  # the first sprite of groupa meets all of groupb
         for k, s in enumerate(b):
             if pb[k] is _MISSING:
-                r = rb[k]
-                pb[k] = s.radius = 0.5 * ((r.width**2 + r.height**2) ** 0.5)
+                pb[k] = s.radius = _diagonal(rb[k])
     cb = [r.center for r in rb]
     crashed = {}
     for s, r, rad in zip(a, ra, pa, strict=True):
         if not b:
             continue  # nothing left to meet: pygame compares nothing, stores nothing
         if rad is _MISSING:
-            rad = s.radius = 0.5 * ((r.width**2 + r.height**2) ** 0.5)
+            rad = s.radius = _diagonal(r)
         x, y = r.center
         hits = [k for k, (cx, cy) in enumerate(cb)
                 if (x - cx) ** 2 + (y - cy) ** 2 <= (rad + pb[k]) ** 2]
@@ -338,21 +322,7 @@ def _small_circles(groupa, groupb, dokilla: bool, dokillb: bool) -> dict | None:
                 for k in reversed(hits):
                     b[k].kill()
                     del b[k], cb[k], pb[k]
-    if dokilla:
-        for s in crashed:
-            s.kill()
     return crashed
-
-
-def _kills_by(pairs: np.ndarray, na: int, nb: int) -> np.ndarray:
-    """How many sprites of groupb each sprite of groupa kills with ``dokillb``.
-
-    The first sprite of groupa to hit one takes it (the same walk as
-    ``groupcollide``'s).
-    """
-    first = np.full(nb, na, np.intp)
-    np.minimum.at(first, pairs[:, 1], pairs[:, 0])
-    return np.bincount(first[first < na], minlength=na)
 
 
 #: pygame's own ``spritecollide``, the very function object: one sprite
