@@ -112,7 +112,7 @@ def _read_csv(path: Path, columns, progress: bool):
                 line_no += len(lines)
                 lines = []
         except UnicodeDecodeError as e:
-            raise InputError(f"{path}, line {_line_of_byte(path, e)}: not UTF-8 text "
+            raise InputError(f"{path}, line {_line_of_byte(path)}: not UTF-8 text "
                              f"({e.reason})") from None
     data = np.concatenate(blocks) if blocks else np.empty((0, width))
     return data, first_line
@@ -132,28 +132,33 @@ def header_kind(path: str | os.PathLike) -> str | None:
             first = f.readline()
     except (OSError, UnicodeDecodeError):
         return None
-    key = ",".join(v.strip().lower() for v in first.strip().split(","))
-    return HEADERS.get(key)
+    return HEADERS.get(_names(first.split(",")))
+
+
+def _names(fields) -> str:
+    """A header's column names as :data:`HEADERS` spells them."""
+    return ",".join(v.strip().lower() for v in fields)
 
 
 def _check_header(fields, columns, path) -> None:
-    names = ",".join(v.lower() for v in fields)
-    expected = ",".join(columns)
-    if names == expected or (names == "x,y,w,h" and expected == "minx,miny,maxx,maxy"):
+    """Accept a known header as wide as the rows read.
+
+    Corners or x,y,w,h for boxes, x,y,r for circles: the caller chose the
+    columns from :func:`header_kind`.
+    """
+    if _names(fields) in HEADERS and len(fields) == len(columns):
         return
     known = " or ".join(HEADERS)
     raise InputError(f"{path}, line 1: header {','.join(fields)!r} is not one of the column "
-                     f"names read ({known}); expected {expected} here, or no header")
+                     f"names read ({known}); expected {','.join(columns)} here, or no header")
 
 
-def _line_of_byte(path: Path, e: UnicodeDecodeError) -> int:
-    """The 1-based line holding the first byte a UTF-8 decode refused."""
+def _line_of_byte(path: Path) -> int:
+    """The 1-based line holding the first byte that is not UTF-8."""
     with open(path, "rb") as f:
-        raw = f.read()
-    bad = raw.decode("utf-8", errors="replace").find("\ufffd")
-    if bad < 0:
-        return 1
-    return raw.decode("utf-8", errors="replace")[:bad].count("\n") + 1
+        text = f.read().decode("utf-8", errors="replace")
+    bad = text.find("\ufffd")
+    return 1 if bad < 0 else text.count("\n", 0, bad) + 1
 
 
 def _parse_block(lines, width, path, line_no, columns) -> np.ndarray:
