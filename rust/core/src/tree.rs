@@ -961,15 +961,13 @@ impl Tree {
     ) -> Result<Option<Events>, TooMany> {
         // an incremental frame of few dirty objects runs here: serial, it
         // costs less than waking the pool
-        let work = if self.will_rebuild() {
-            self.count
+        let worth = if self.will_rebuild() {
+            self.count >= WHOLE_ON_POOL
         } else {
-            self.dirty_list
-                .len()
-                .saturating_mul(WHOLE_ON_POOL / (2 * QUERY_GRAIN))
+            self.dirty_list.len() >= 2 * QUERY_GRAIN // its queries run in parallel
         };
-        ex.for_work(work, WHOLE_ON_POOL)
-            .install(|| self.refresh(ex, max_pairs, events))
+        let on = if worth { ex.clone() } else { Exec::serial() };
+        on.install(|| self.refresh(ex, max_pairs, events))
     }
 
     /// Whether the next refresh searches from scratch (a first call, or
