@@ -21,9 +21,10 @@ len(groupb)`` of 120,000 (about 350 x 350) rects take one
 ``Rect.collidelistall`` (a C loop) per sprite of ``groupa``, 6 us against
 pygame's 12 at 10 x 10 and 0.53 ms against 6.3 at 300 x 300; below 576
 circles are tested inline with ``collide_circle``'s arithmetic, 30 us
-against 51 at 10 x 10 (crossovers measured with pygame-ce 2.5,
-docs/benchmarks.md).  Patched into ``pygame.sprite``, pygame-ce's own sprite tests
-pass (``tests/test_pygame.py`` runs them).
+against 51 at 10 x 10 (crossovers measured with pygame-ce 2.5 by
+``benchmarks/pygame_paths.py``, docs/benchmarks.md).  Patched into
+``pygame.sprite``, pygame-ce's own sprite tests pass
+(``tests/test_pygame.py`` runs them).
 
 Rules, as in pygame-ce: rects collide when they overlap with positive
 area (``Rect.colliderect``: touching edges do not count, and a rect of zero
