@@ -1,5 +1,8 @@
 """``broadphase.pygame`` against pygame's own sprite collision functions."""
 
+import signal
+import sys
+
 import numpy as np
 import pytest
 
@@ -123,6 +126,15 @@ def test_bench_sprites_row_against_pygame():
     assert "auto" not in by
 
 
+def _sigterm_caught():
+    """Whether this process has a handler for SIGTERM (any, C or Python); None off Linux."""
+    if not sys.platform.startswith("linux"):
+        return None
+    with open("/proc/self/status") as f:
+        mask = int(next(ln.split()[1] for ln in f if ln.startswith("SigCgt:")), 16)
+    return bool(mask >> (signal.SIGTERM - 1) & 1)
+
+
 def test_patched_into_pygame_its_own_sprite_tests_pass(monkeypatch):
     """The drop-in promise: ours in ``pygame.sprite``, pygame-ce's own sprite tests unchanged.
 
@@ -138,8 +150,16 @@ def test_patched_into_pygame_its_own_sprite_tests_pass(monkeypatch):
     for name in bpg.__all__:
         monkeypatch.setattr(pygame.sprite, name, getattr(bpg, name))
     suite = unittest.defaultTestLoader.loadTestsFromModule(sprite_test)
-    with open(os.devnull, "w") as quiet:
-        result = unittest.TextTestRunner(stream=quiet, verbosity=0).run(suite)
+    caught_before = _sigterm_caught()
+    try:
+        with open(os.devnull, "w") as quiet:
+            result = unittest.TextTestRunner(stream=quiet, verbosity=0).run(suite)
+    finally:
+        # pygame's tests init SDL, whose SIGTERM handler would outlive them in this
+        # process and its forks (a multiprocessing pool's workers then ignore
+        # terminate(): test_runtime's fork test hung): quit restores the handlers
+        pygame.quit()
+    assert _sigterm_caught() == caught_before
     problems = [(t.id(), tb.strip().splitlines()[-1]) for t, tb in result.failures + result.errors]
     assert result.testsRun > 100 and problems == []
 
