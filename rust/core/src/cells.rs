@@ -28,10 +28,13 @@
 //! Pairs of unreplicated boxes are seen once anyway and skip the check.
 //!
 //! # Early stop inside a cell
-//! Inside a cell the entries are ordered by minx (the key's `sub` field), so
-//! the test of an entry against the later entries of its cell stops at the
-//! first one whose position exceeds that of its maxx: that one, and all
-//! after it, start to the right of it.
+//! Inside a cell the entries are ordered by their minx's position in the
+//! cell (the key's `sub` field, a monotone function of minx at the
+//! resolution [`crate::key::Layout`] gives it), so the test of an entry
+//! against the later entries of its cell stops at the first one whose
+//! position exceeds that of its maxx: that one, and all after it, start to
+//! the right of it.  With coarse positions the stop comes later, never too
+//! early.
 //!
 //! # Parallel walk
 //! The cells are cut into chunks of about equal entries, fixed by the data.
@@ -44,7 +47,7 @@
 //! where T, the candidate tests, counts for each entry the entries of its
 //! own and its ancestor cells.
 
-use crate::key;
+use crate::key::{self, Layout};
 use crate::morton::{decode, encode};
 use crate::narrow::{boxes_overlap, Narrow};
 use crate::pairs::{canonical, finish, Budget, Sink, TooMany};
@@ -56,25 +59,64 @@ use crate::world::Grid;
 /// Tag bit of an entry whose box is entered in more than one cell.
 const REPLICA: u32 = 1 << 31;
 
-/// Where each box goes: its level and the number of cells it enters there.
-#[derive(Clone, Debug, Default)]
+/// Where the boxes go: each one's level, and how many entries each chunk of
+/// boxes makes (the chunks fixed by the data: [`Placement::chunks`]).
+///
+/// A box at level `l` enters every level-`l` cell its integer range meets
+/// (1 to 4 for the quadtree, any number for the grid); the entry pass
+/// recomputes the cells, so only the level is stored per box, and only where
+/// it varies.
+#[derive(Clone, Debug)]
 pub struct Placement {
-    /// Level of each box.
+    /// Level of each box, or empty when every box is at the grid's depth.
     pub levels: Vec<u8>,
-    /// Cells each box enters at its level (1 for a seeds' placement).
-    pub counts: Vec<u64>,
+    /// First box of each chunk, then the number of boxes.
+    pub bounds: Vec<usize>,
+    /// First entry of each chunk, then the number of entries.
+    pub starts: Vec<usize>,
 }
 
 impl Placement {
+    /// Box chunks of a placement pass over `n` boxes.
+    pub fn chunks(n: usize) -> Vec<usize> {
+        even_bounds(n, chunk_count(n, BOX_GRAIN, 256))
+    }
+
+    /// A placement from the levels (empty: all at the depth) and each
+    /// chunk's entry count.
+    pub fn new(levels: Vec<u8>, bounds: Vec<usize>, counts: &[u64]) -> Placement {
+        let mut starts = Vec::with_capacity(counts.len() + 1);
+        let mut at = 0usize;
+        starts.push(0);
+        for &c in counts {
+            at = at.saturating_add(usize::try_from(c).unwrap_or(usize::MAX));
+            starts.push(at);
+        }
+        Placement {
+            levels,
+            bounds,
+            starts,
+        }
+    }
+
     /// Total entries, as a float (cannot wrap around for any count).
     pub fn total(&self) -> f64 {
-        self.counts.iter().map(|&c| c as f64).sum()
+        self.starts.last().map_or(0.0, |&t| t as f64)
+    }
+
+    /// Level of box `k` on a grid of `depth`.
+    #[inline(always)]
+    fn level(&self, k: usize, depth: u32) -> u32 {
+        if self.levels.is_empty() {
+            depth
+        } else {
+            self.levels[k] as u32
+        }
     }
 
     /// Return the buffers to the scratch pool.
     pub fn give_back(self) {
         scratch::give(self.levels);
-        scratch::give(self.counts);
     }
 }
 
@@ -100,6 +142,11 @@ impl Ent {
         self.tag & !REPLICA
     }
 }
+
+/// Fewest in-cell position bits of the grid's keys.
+const GRID_MIN_SUB: u32 = 4;
+/// Fewest in-cell position bits of the quadtree's keys.
+const QUADTREE_MIN_SUB: u32 = 2;
 
 /// Fewest boxes per chunk of the placement and entry passes.
 const BOX_GRAIN: usize = 1 << 12;
@@ -160,17 +207,17 @@ impl View for [(u64, u32)] {
 }
 
 /// The records of every (box, cell) entry, in box order.
-fn entries(boxes: &[[f64; 4]], grid: &Grid, place: &Placement, ex: &Exec) -> Entries {
+fn entries(boxes: &[[f64; 4]], grid: &Grid, lay: Layout, place: &Placement, ex: &Exec) -> Entries {
     let n = boxes.len();
-    let width = key::width(grid.depth);
+    let width = lay.width();
     let shift = usize::BITS - n.leading_zeros() + 1; // k < n, then the replica bit
     if width + shift <= 64 {
-        let words = fill(boxes, grid, place, ex, |key, k, rep| {
+        let words = fill(boxes, grid, lay, place, ex, |key, k, rep| {
             (key << shift) | ((k as u64) << 1) | rep as u64
         });
         Entries::Words { words, shift }
     } else {
-        Entries::Pairs(fill(boxes, grid, place, ex, |key, k, rep| {
+        Entries::Pairs(fill(boxes, grid, lay, place, ex, |key, k, rep| {
             (key, k as u32 | if rep { REPLICA } else { 0 })
         }))
     }
@@ -180,40 +227,37 @@ fn entries(boxes: &[[f64; 4]], grid: &Grid, place: &Placement, ex: &Exec) -> Ent
 fn fill<T: Pooled + Copy + Default + Send>(
     boxes: &[[f64; 4]],
     grid: &Grid,
+    lay: Layout,
     place: &Placement,
     ex: &Exec,
     make: impl Fn(u64, usize, bool) -> T + Sync + Send,
 ) -> Vec<T> {
     let n = boxes.len();
-    let mut starts = scratch::filled(n + 1, 0usize);
-    for k in 0..n {
-        starts[k + 1] = starts[k] + place.counts[k] as usize;
-    }
-    let mut recs = scratch::filled(starts[n], T::default());
-    let bb = even_bounds(n, chunk_count(n, BOX_GRAIN, 256));
-    let eb: Vec<usize> = bb.iter().map(|&k| starts[k]).collect();
+    let bb = &place.bounds;
+    let eb = &place.starts;
+    let mut recs = scratch::filled(eb[eb.len() - 1], T::default());
     let depth = grid.depth;
     ex.for_work(n, 2 * BOX_GRAIN)
-        .chunks_mut(&mut recs, &eb, |c, _, out| {
+        .chunks_mut(&mut recs, eb, |c, _, out| {
             let mut p = 0;
             for (k, b) in boxes.iter().enumerate().take(bb[c + 1]).skip(bb[c]) {
                 let [ix0, iy0, ix1, iy1] = grid.cells_of(b);
                 let t0 = grid.fine_x(b[0]);
-                let lv = place.levels[k] as u32;
+                let lv = place.level(k, depth);
                 let s = depth - lv;
-                let inv2s = 1.0 / (1u64 << s) as f64;
-                let rep = place.counts[k] != 1;
-                for cy in (iy0 >> s)..=(iy1 >> s) {
-                    for cx in (ix0 >> s)..=(ix1 >> s) {
-                        let sub = key::position(t0, inv2s, cx).min(key::SUB_TOP);
-                        let ck = key::cell_key(encode(cx as u64, cy as u64), lv, depth);
-                        out[p] = make(key::entry_key(ck, sub), k, rep);
+                let inv2s = key::inv_pow2(s);
+                let (cx0, cx1, cy0, cy1) = (ix0 >> s, ix1 >> s, iy0 >> s, iy1 >> s);
+                let rep = (cx0 != cx1) | (cy0 != cy1);
+                for cy in cy0..=cy1 {
+                    for cx in cx0..=cx1 {
+                        let sub = lay.position(t0, inv2s, cx).min(lay.sub_top());
+                        let ck = lay.cell_key(encode(cx as u64, cy as u64), lv);
+                        out[p] = make(lay.entry_key(ck, sub), k, rep);
                         p += 1;
                     }
                 }
             }
         });
-    scratch::give(starts);
     recs
 }
 
@@ -229,9 +273,28 @@ pub fn find(
     ex: &Exec,
     tick: Tick,
 ) -> (Result<Vec<isize>, TooMany>, u64) {
-    let recs = entries(boxes, grid, place, ex);
+    // Each entry is tested against the later entries of its cell up to the
+    // first that starts past it: positions make that stop early.  A few
+    // position bits already stop it near the right place; when the key
+    // leaves fewer in its last digit, a whole sort pass buys them.  The
+    // grid's cells hold more entries than the quadtree's (a quadtree box
+    // sits where it spans at least a quarter of its cell), so it asks more.
+    let varying = !place.levels.is_empty();
+    let min_sub = if varying {
+        QUADTREE_MIN_SUB
+    } else {
+        GRID_MIN_SUB
+    };
+    let lay = Layout::new(
+        grid.depth,
+        varying,
+        radix::digit_bits(place.total() as usize),
+        min_sub,
+    );
+    let recs = entries(boxes, grid, lay, place, ex);
+    let keys = Keys { grid, lay };
     tick("entries");
-    let width = key::width(grid.depth);
+    let width = lay.width();
     match recs {
         Entries::Words { words, shift } => {
             let words = radix::sort(words, shift, width, ex);
@@ -240,14 +303,14 @@ pub fn find(
                 words: &words,
                 shift,
             };
-            let out = walk_sorted(&v, boxes, grid, narrow, budget, ex, tick);
+            let out = walk_sorted(&v, boxes, keys, narrow, budget, ex, tick);
             scratch::give(words);
             out
         }
         Entries::Pairs(pairs) => {
             let pairs = radix::sort(pairs, 0, width, ex);
             tick("radix sort");
-            let out = walk_sorted(&pairs[..], boxes, grid, narrow, budget, ex, tick);
+            let out = walk_sorted(&pairs[..], boxes, keys, narrow, budget, ex, tick);
             scratch::give(pairs);
             out
         }
@@ -275,12 +338,12 @@ pub(crate) fn prefetch<T>(v: &T) {
 
 /// The cells in walk order: where each one's entries start (then the
 /// total) and its cell key.
-fn cells_of<V: View + ?Sized>(v: &V, m: usize) -> (Vec<usize>, Vec<u64>) {
+fn cells_of<V: View + ?Sized>(v: &V, lay: Layout, m: usize) -> (Vec<usize>, Vec<u64>) {
     let mut first = scratch::take(m / 2 + 1);
     let mut ckeys = scratch::take(m / 2 + 1);
     let mut last = u64::MAX;
     for e in 0..m {
-        let ck = key::cell(v.key(e));
+        let ck = lay.cell(v.key(e));
         if ck != last {
             first.push(e);
             ckeys.push(ck);
@@ -294,11 +357,12 @@ fn cells_of<V: View + ?Sized>(v: &V, m: usize) -> (Vec<usize>, Vec<u64>) {
 /// Most entries on the ancestor stack at any point of the walk, and the
 /// number of candidate tests the walk will make without its early stops (an
 /// upper bound of the pairs it can find).
-fn max_stack(first: &[usize], ckeys: &[u64], depth: u32) -> (usize, f64) {
+fn max_stack(first: &[usize], ckeys: &[u64], lay: Layout) -> (usize, f64) {
+    let depth = lay.depth;
     let mut stack: Vec<(u64, usize)> = Vec::with_capacity(depth as usize + 2);
     let (mut size, mut most, mut tests) = (0, 0, 0.0);
     for (c, &ck) in ckeys.iter().enumerate() {
-        let start = key::start(ck);
+        let start = lay.start(ck);
         while let Some(&(end, cnt)) = stack.last() {
             if end > start {
                 break;
@@ -308,7 +372,7 @@ fn max_stack(first: &[usize], ckeys: &[u64], depth: u32) -> (usize, f64) {
         }
         let cnt = first[c + 1] - first[c];
         tests += cnt as f64 * ((cnt as f64 - 1.0) / 2.0 + size as f64);
-        stack.push((start + (1u64 << (2 * (depth - key::level(ck)))), cnt));
+        stack.push((start + (1u64 << (2 * (depth - lay.level(ck)))), cnt));
         size += cnt;
         most = most.max(size);
     }
@@ -318,16 +382,24 @@ fn max_stack(first: &[usize], ckeys: &[u64], depth: u32) -> (usize, f64) {
 /// Candidate tests from which a walk first checks that its pairs fit.
 const CHECK_FROM: f64 = 1e7;
 
+/// The grid a search quantizes into and the layout of its entries' keys.
+#[derive(Clone, Copy)]
+struct Keys<'a> {
+    grid: &'a Grid,
+    lay: Layout,
+}
+
 /// The walk over entries sorted by key: `(pairs, candidate tests)`.
 fn walk_sorted<V: View + ?Sized>(
     v: &V,
     boxes: &[[f64; 4]],
-    grid: &Grid,
+    keys: Keys,
     narrow: &Narrow,
     budget: &Budget,
     ex: &Exec,
     tick: Tick,
 ) -> (Result<Vec<isize>, TooMany>, u64) {
+    let Keys { grid, lay } = keys;
     let m = v.count();
     if m == 0 {
         return (Ok(Vec::new()), 0);
@@ -347,12 +419,12 @@ fn walk_sorted<V: View + ?Sized>(
             qx: crate::world::quantize(b[0], grid.x0, grid.sx, top) as u32,
             qy: crate::world::quantize(b[1], grid.y0, grid.sy, top) as u32,
             tag,
-            sub: key::sub(v.key(e)),
+            sub: lay.sub(v.key(e)),
         }
     });
     tick("gather");
-    let (first, ckeys) = cells_of(v, m);
-    let (most, candidates) = max_stack(&first, &ckeys, grid.depth);
+    let (first, ckeys) = cells_of(v, lay, m);
+    let (most, candidates) = max_stack(&first, &ckeys, lay);
     if candidates > CHECK_FROM && candidates > budget.limit() as f64 && narrow.is_trivial() {
         // Could the pairs outgrow memory?  Count them first, in O(n log n).
         let count = crate::count::box_pairs(boxes);
@@ -370,6 +442,7 @@ fn walk_sorted<V: View + ?Sized>(
         first: &first,
         ents: &ents,
         grid,
+        lay,
         narrow,
         most,
     };
@@ -397,6 +470,7 @@ struct Walk<'a> {
     first: &'a [usize],
     ents: &'a [Ent],
     grid: &'a Grid,
+    lay: Layout,
     narrow: &'a Narrow<'a>,
     most: usize,
 }
@@ -421,6 +495,7 @@ impl Walk<'_> {
         c1: usize,
     ) -> (Sink<'b>, u64) {
         let depth = self.grid.depth;
+        let lay = self.lay;
         let ents = self.ents;
         let first = self.first;
         let narrow = self.narrow;
@@ -429,12 +504,12 @@ impl Walk<'_> {
         let mut cells: Vec<(u64, usize)> = Vec::with_capacity(depth as usize + 2);
         let mut out = Sink::new(budget);
         let mut tests = 0u64;
-        if c0 < c1 {
+        if c0 < c1 && lay.levels_vary() {
             let ck0 = self.cell_key_at(c0);
-            let start0 = key::start(ck0);
-            for lv in 0..key::level(ck0) {
+            let start0 = lay.start(ck0);
+            for lv in 0..lay.level(ck0) {
                 let sh = 2 * (depth - lv);
-                let akey = key::cell_key(start0 >> sh, lv, depth);
+                let akey = lay.cell_key(start0 >> sh, lv);
                 let (mut lo, mut hi) = (0, c0); // first cell before c0 with key >= akey
                 while lo < hi {
                     let mid = (lo + hi) / 2;
@@ -453,9 +528,9 @@ impl Walk<'_> {
         for cc in c0..c1 {
             let (b, e_end) = (first[cc], first[cc + 1]);
             let ck = self.cell_key_at(cc);
-            let start = key::start(ck);
-            let s = depth - key::level(ck);
-            let inv2s = 1.0 / (1u64 << s) as f64;
+            let start = lay.start(ck);
+            let s = depth - lay.level(ck);
+            let inv2s = key::inv_pow2(s);
             let (cx, cy) = decode(start);
             let (cx, cy) = (cx as u32, cy as u32);
             while let Some(&(end, cnt)) = cells.last() {
@@ -469,7 +544,7 @@ impl Walk<'_> {
             for (t, u) in own.iter().enumerate() {
                 let iu = u.id();
                 // no later entry of this cell overlaps once one starts past u's maxx
-                let umax = key::position(self.grid.fine_x(u.b[2]), inv2s, cx >> s);
+                let umax = lay.position(self.grid.fine_x(u.b[2]), inv2s, cx >> s);
                 tests += stack.len() as u64;
                 // Own cell, later entries.  Two boxes can share several cells
                 // only if both are replicated, and only a replicated deeper

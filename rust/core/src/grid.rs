@@ -13,24 +13,21 @@
 //! crowds the cells).
 
 use crate::cells::Placement;
-use crate::par::{chunk_count, even_bounds, split_at_bounds, Exec};
-use crate::scratch;
+use crate::par::Exec;
 use crate::world::Grid;
 
 /// Every box at level `depth`, entered in all the cells it overlaps.
 pub fn place(boxes: &[[f64; 4]], grid: &Grid, ex: &Exec) -> Placement {
     let n = boxes.len();
-    let mut p = Placement {
-        levels: scratch::filled(n, grid.depth as u8),
-        counts: scratch::filled(n, 0),
-    };
-    let bounds = even_bounds(n, chunk_count(n, 1 << 12, 256));
-    let parts = split_at_bounds(&mut p.counts, &bounds);
-    ex.for_work(n, 1 << 13).each(parts, |c, cnt| {
-        for (t, v) in cnt.iter_mut().enumerate() {
-            let [ix0, iy0, ix1, iy1] = grid.cells_of(&boxes[bounds[c] + t]);
-            *v = (ix1 - ix0 + 1) as u64 * (iy1 - iy0 + 1) as u64;
-        }
+    let bounds = Placement::chunks(n);
+    let counts = ex.for_work(n, 1 << 13).map(bounds.len() - 1, |c| {
+        boxes[bounds[c]..bounds[c + 1]]
+            .iter()
+            .map(|b| {
+                let [ix0, iy0, ix1, iy1] = grid.cells_of(b);
+                (ix1 - ix0 + 1) as u64 * (iy1 - iy0 + 1) as u64
+            })
+            .sum::<u64>()
     });
-    p
+    Placement::new(Vec::new(), bounds, &counts)
 }

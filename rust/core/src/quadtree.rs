@@ -20,7 +20,7 @@
 
 use crate::cells::Placement;
 use crate::morton::xor_level_xy;
-use crate::par::{chunk_count, even_bounds, split_at_bounds, Exec};
+use crate::par::{split_at_bounds, Exec};
 use crate::scratch;
 use crate::world::Grid;
 
@@ -46,29 +46,25 @@ pub fn level(c: [u32; 4], depth: u32, slack: u32) -> u32 {
     home.max(fit.saturating_sub(slack))
 }
 
-/// Level of each box and the number of cells (1, 2 or 4) it enters there.
+/// Level of each box, and the entries (1, 2 or 4 per box) of each chunk.
 pub fn place(boxes: &[[f64; 4]], grid: &Grid, slack: u32, ex: &Exec) -> Placement {
     let n = boxes.len();
-    let mut p = Placement {
-        levels: scratch::filled(n, 0),
-        counts: scratch::filled(n, 0),
-    };
-    let bounds = even_bounds(n, chunk_count(n, 1 << 12, 256));
-    let parts: Vec<_> = split_at_bounds(&mut p.levels, &bounds)
-        .into_iter()
-        .zip(split_at_bounds(&mut p.counts, &bounds))
-        .collect();
-    ex.for_work(n, 1 << 13).each(parts, |c, (lv, cnt)| {
-        for t in 0..lv.len() {
+    let mut levels = scratch::filled(n, 0u8);
+    let bounds = Placement::chunks(n);
+    let parts = split_at_bounds(&mut levels, &bounds);
+    let counts = ex.for_work(n, 1 << 13).each(parts, |c, lv| {
+        let mut total = 0u64;
+        for (t, l_out) in lv.iter_mut().enumerate() {
             let q = grid.cells_of(&boxes[bounds[c] + t]);
             let l = level(q, grid.depth, slack);
             let s = grid.depth - l;
-            lv[t] = l as u8;
-            cnt[t] = (1 + ((q[2] >> s) != (q[0] >> s)) as u64)
+            *l_out = l as u8;
+            total += (1 + ((q[2] >> s) != (q[0] >> s)) as u64)
                 * (1 + ((q[3] >> s) != (q[1] >> s)) as u64);
         }
+        total
     });
-    p
+    Placement::new(levels, bounds, &counts)
 }
 
 #[cfg(test)]

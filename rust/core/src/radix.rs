@@ -19,8 +19,11 @@ use crate::par::{even_bounds, Exec, Scatter};
 use crate::scratch::{self, Pooled};
 
 const MAX_BITS: u32 = 11;
-/// Fewest keys per chunk.
+/// Fewest keys from which the sort runs in parallel.
 pub const GRAIN: usize = 1 << 14;
+/// Records per chunk and digit value, on average, below which the chunks
+/// are fewer (see the scatter in [`sort`]).
+const SEGMENT: usize = 32;
 const MAX_CHUNKS: usize = 16;
 const MAX_RADIX: usize = 1 << MAX_BITS;
 /// Counts (then positions) of each digit value.
@@ -46,6 +49,14 @@ impl Keyed for (u64, u32) {
     }
 }
 
+/// Bits of a digit when sorting `n` records: about `log2(n)` (4 to 11), so
+/// a short input does not pay for thousands of counters per pass.  A key
+/// whose width is a multiple of it is sorted in `width / digit_bits(n)`
+/// passes of exactly this width.
+pub fn digit_bits(n: usize) -> u32 {
+    (usize::BITS - n.leading_zeros()).clamp(4, MAX_BITS)
+}
+
 /// Sort `recs` stably by their key (bits `shift..shift + nbits`).
 pub fn sort<T: Keyed>(mut recs: Vec<T>, shift: u32, nbits: u32, ex: &Exec) -> Vec<T> {
     let n = recs.len();
@@ -53,14 +64,14 @@ pub fn sort<T: Keyed>(mut recs: Vec<T>, shift: u32, nbits: u32, ex: &Exec) -> Ve
         return recs;
     }
     let ex = ex.for_work(n, 2 * GRAIN);
-    // digits of about log2(n) bits (4 to 11): a short input does not pay
-    // for thousands of counters per pass
-    let most = (usize::BITS - n.leading_zeros()).clamp(4, MAX_BITS);
+    let most = digit_bits(n);
     let passes = nbits.max(1).div_ceil(most);
     let bits = nbits.max(1).div_ceil(passes);
     let radix = 1usize << bits;
     let mask = (radix - 1) as u64;
-    let nch = (n / GRAIN).clamp(1, MAX_CHUNKS);
+    // chunks whose share of a digit's bucket averages SEGMENT records: with
+    // less, the scatter's neighbouring chunks write the same cache lines
+    let nch = (n / (radix * SEGMENT)).clamp(1, MAX_CHUNKS);
     let bounds = even_bounds(n, nch);
     let mut spare = scratch::filled(n, T::default());
     let digit = |k: u64, p: u32| ((k >> (p * bits)) & mask) as usize & (MAX_RADIX - 1);
