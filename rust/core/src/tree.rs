@@ -45,7 +45,9 @@
 //! and marks every object inserted, moved or removed since (*dirty*).  The
 //! next call keeps the old pairs of two clean objects (neither moved, so
 //! their answer stands), finds the pairs of each dirty live object by a
-//! query of its box, and merges the two sorted lists.  When more than
+//! query of its box, and merges the two sorted lists (in chunks of the old
+//! pairs fixed by their number, writing the rows `pairs()` hands over in the
+//! same pass).  When more than
 //! [`REBUILD_SHARE`] of the objects are dirty, a search from scratch
 //! ([`crate::search`]) is cheaper than the queries and replaces them.
 //! Either way the result is the set of colliding pairs of the live objects,
@@ -57,7 +59,7 @@ use crate::morton::{self, encode};
 use crate::narrow::{box_circle_overlap, boxes_overlap, circle_overlap, Filters, Narrow, Shapes};
 use crate::narrow::{BOX, CIRCLE};
 use crate::pairs::{Budget, TooMany};
-use crate::par::{chunk_count, even_bounds, Exec, Scatter};
+use crate::par::{chunk_count, even_bounds, split_at_bounds, Exec, Scatter};
 use crate::quadtree;
 use crate::search::{self, Method, Search, WHOLE_ON_POOL};
 use crate::world::Grid;
@@ -78,7 +80,9 @@ pub const RELAYOUT_SHARE: f64 = 0.125;
 /// Moved objects per chunk of the parallel placement.
 const MOVE_GRAIN: usize = 1 << 13;
 /// Dirty objects per chunk of the parallel queries.
-const QUERY_GRAIN: usize = 1024;
+const QUERY_GRAIN: usize = 256;
+/// Kept pairs per chunk of the parallel merge.
+const MERGE_GRAIN: usize = 1 << 14;
 
 /// Where an object is entered: `nx * ny` cells from `(cx, cy)` at `level`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -231,8 +235,8 @@ pub struct Tree {
     last: Option<Vec<u64>>,
     /// A buffer for the next merge's pairs.
     spare: Vec<u64>,
-    /// The last search from scratch's rows `[i, j, ...]` (the pairs
-    /// again, in the layout of a result), until taken.
+    /// The last `pairs()`'s rows `[i, j, ...]` (the pairs again, in the
+    /// layout of a result), until taken.
     flat: Option<Vec<isize>>,
 
     stats: Stats,
@@ -936,7 +940,7 @@ impl Tree {
     }
 
     /// The last pairs as flat rows `[i0, j0, i1, j1, ...]`, when the last
-    /// call searched from scratch (handed over once, then `None`).
+    /// call was `pairs()` (handed over once, then `None`).
     pub fn take_rows(&mut self) -> Option<Vec<isize>> {
         self.flat.take()
     }
@@ -959,12 +963,14 @@ impl Tree {
         max_pairs: Option<u64>,
         events: bool,
     ) -> Result<Option<Events>, TooMany> {
-        // an incremental frame of few dirty objects runs here: serial, it
-        // costs less than waking the pool
+        // An incremental frame with few dirty objects and few pairs runs
+        // here, serially: that costs less than waking the pool.  One whose
+        // queries or merge split into chunks runs on the pool as a whole.
         let worth = if self.will_rebuild() {
             self.count >= WHOLE_ON_POOL
         } else {
-            self.dirty_list.len() >= 2 * QUERY_GRAIN // its queries run in parallel
+            self.dirty_list.len() >= 2 * QUERY_GRAIN
+                || self.last.as_ref().map_or(0, |l| l.len()) >= 2 * MERGE_GRAIN
         };
         let on = if worth { ex.clone() } else { Exec::serial() };
         on.install(|| self.refresh(ex, max_pairs, events))
@@ -1005,10 +1011,11 @@ impl Tree {
         } else {
             self.sync(ex);
             let mut spare = std::mem::take(&mut self.spare);
-            self.flat = None;
-            let m = self.merge(ex, &budget, max_pairs, events, &mut spare);
+            // pairs() hands the rows over: written in the merge
+            let m = self.merge(ex, &budget, max_pairs, events, !events, &mut spare);
             self.spare = spare;
-            let m = m?;
+            let mut m = m?;
+            self.flat = m.rows.take();
             // only pairs with a dirty object can have begun or ended
             let ev = events.then(|| Events {
                 began: difference(&m.fresh, &m.old_dirty),
@@ -1088,16 +1095,9 @@ impl Tree {
         Ok((out, tests, flat))
     }
 
-    /// The last pairs of clean objects, merged with the pairs of the dirty ones.
-    fn merge(
-        &self,
-        ex: &Exec,
-        budget: &Budget,
-        max_pairs: Option<u64>,
-        events: bool,
-        spare: &mut Vec<u64>,
-    ) -> Result<Merged, TooMany> {
-        let last = self.last.as_deref().unwrap_or(&[]);
+    /// The current pairs of the dirty live objects, sorted, from a query of
+    /// each (chunks of [`QUERY_GRAIN`] in parallel); the candidate tests.
+    fn fresh_pairs(&self, ex: &Exec) -> (Vec<u64>, u64) {
         let mut dirty: Vec<u32> = self
             .dirty_list
             .iter()
@@ -1125,36 +1125,104 @@ impl Tree {
         let tests = parts.iter().map(|p| p.1).sum();
         let mut fresh: Vec<u64> = parts.into_iter().flat_map(|p| p.0).collect();
         fresh.sort_unstable();
-        // one pass over the last pairs: those of two clean objects stand,
-        // merged with the fresh ones; the others are kept apart for events
-        let mut pairs = std::mem::take(spare);
-        pairs.clear();
-        pairs.reserve(last.len() + fresh.len());
-        let mut old_dirty = Vec::new();
-        let mut f = 0;
-        for &p in last {
-            if self.dirty[(p >> 32) as usize] || self.dirty[p as u32 as usize] {
-                if events {
-                    old_dirty.push(p);
-                }
-                continue;
-            }
-            while f < fresh.len() && fresh[f] < p {
-                pairs.push(fresh[f]);
-                f += 1;
-            }
-            pairs.push(p);
+        (fresh, tests)
+    }
+
+    /// The last pairs of clean objects, merged with the pairs of the dirty ones.
+    fn merge(
+        &self,
+        ex: &Exec,
+        budget: &Budget,
+        max_pairs: Option<u64>,
+        events: bool,
+        want_rows: bool,
+        spare: &mut Vec<u64>,
+    ) -> Result<Merged, TooMany> {
+        let last = self.last.as_deref().unwrap_or(&[]);
+        let (fresh, tests) = self.fresh_pairs(ex);
+        // The last pairs in chunks fixed by their number; each chunk merges
+        // the fresh pairs of its key range.  A pair of two clean objects
+        // stands; the others are dropped (kept apart for events).  Kept and
+        // fresh pairs are disjoint (a fresh pair has a dirty object), so the
+        // ranges split the merged order exactly.
+        let lb = even_bounds(last.len(), chunk_count(last.len(), MERGE_GRAIN, 256));
+        let nch = lb.len() - 1;
+        let fb: Vec<usize> = (0..=nch)
+            .map(|c| match c {
+                0 => 0,
+                c if c == nch => fresh.len(),
+                c => fresh.partition_point(|&f| f < last[lb[c]]),
+            })
+            .collect();
+        let mx = ex.for_work(last.len(), 2 * MERGE_GRAIN);
+        let clean = |p: u64| !self.dirty[(p >> 32) as usize] && !self.dirty[p as u32 as usize];
+        let kept = mx.map(nch, |c| {
+            last[lb[c]..lb[c + 1]].iter().filter(|&&p| clean(p)).count()
+        });
+        let mut ob = Vec::with_capacity(nch + 1);
+        ob.push(0usize);
+        for c in 0..nch {
+            ob.push(ob[c] + kept[c] + fb[c + 1] - fb[c]);
         }
-        pairs.extend_from_slice(&fresh[f..]);
-        let total = pairs.len();
+        let total = ob[nch];
         if (total >= 1 << 16 || max_pairs.is_some()) && total as u64 > budget.limit() {
             return Err(TooMany(total as u64));
         }
+        // every slot is written below: only growth past the old length is
+        // filled first
+        let mut pairs = std::mem::take(spare);
+        pairs.truncate(total);
+        pairs.resize(total, 0);
+        let mut rows = if want_rows {
+            vec![0isize; 2 * total]
+        } else {
+            Vec::new()
+        };
+        let rb: Vec<usize> = ob.iter().map(|&o| 2 * o).collect();
+        let pparts = split_at_bounds(&mut pairs, &ob);
+        let rparts = if rows.is_empty() {
+            (0..nch).map(|_| &mut [][..]).collect()
+        } else {
+            split_at_bounds(&mut rows, &rb)
+        };
+        let parts: Vec<_> = pparts.into_iter().zip(rparts).collect();
+        let olds = mx.each(parts, |c, (out, rout)| {
+            let mut old_dirty = Vec::new();
+            let fr = &fresh[fb[c]..fb[c + 1]];
+            let (mut f, mut o) = (0, 0);
+            let mut put = |p: u64, o: &mut usize| {
+                out[*o] = p;
+                if !rout.is_empty() {
+                    rout[2 * *o] = (p >> 32) as isize;
+                    rout[2 * *o + 1] = p as u32 as isize;
+                }
+                *o += 1;
+            };
+            for &p in &last[lb[c]..lb[c + 1]] {
+                if !clean(p) {
+                    if events {
+                        old_dirty.push(p);
+                    }
+                    continue;
+                }
+                while f < fr.len() && fr[f] < p {
+                    put(fr[f], &mut o);
+                    f += 1;
+                }
+                put(p, &mut o);
+            }
+            for &p in &fr[f..] {
+                put(p, &mut o);
+            }
+            debug_assert_eq!(o, out.len());
+            old_dirty
+        });
         Ok(Merged {
             pairs,
+            rows: want_rows.then_some(rows),
             tests,
             fresh,
-            old_dirty,
+            old_dirty: olds.into_iter().flatten().collect(),
         })
     }
 
@@ -1346,6 +1414,8 @@ pub struct Events {
 struct Merged {
     /// All current pairs.
     pairs: Vec<u64>,
+    /// The same as rows `[i, j, ...]`, when asked for.
+    rows: Option<Vec<isize>>,
     /// Candidate tests of the queries.
     tests: u64,
     /// Current pairs with a dirty object.

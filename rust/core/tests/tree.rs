@@ -403,3 +403,68 @@ fn parallel_incremental_frames() {
         }
     }
 }
+
+/// Frames whose merge splits the kept pairs into many chunks (over 200,000
+/// pairs): the same pairs as the naive reference on one thread and two, the
+/// rows handed over equal to them, and the events the set differences.
+#[test]
+fn merge_in_chunks_keeps_every_pair() {
+    let n = 20_000usize;
+    let mut rnd = lcg(4242);
+    let mut boxes = scattered(n, 1000.0, 16.0, &mut rnd);
+    let mut trees: Vec<(Tree, Exec)> = [Some(1), Some(2)]
+        .into_iter()
+        .map(|w| {
+            let ex = Exec::new(w);
+            let mut t = Tree::new([0.0, 0.0, 1000.0, 1000.0], 6, 0.0);
+            t.insert(&boxes, None, Attrs::default(), &ex);
+            (t, ex)
+        })
+        .collect();
+    let mut last: Vec<u64> = Vec::new();
+    for frame in 0..4 {
+        let want: Vec<u64> = naive::pairs(&boxes, &Narrow::default())
+            .into_iter()
+            .map(|(i, j)| ((i as u64) << 32) | j as u64)
+            .collect();
+        assert!(want.len() > 200_000, "{} pairs", want.len());
+        for (t, ex) in &mut trees {
+            if frame % 2 == 1 {
+                let ev = t.update(ex, None).unwrap();
+                let began: Vec<u64> = want
+                    .iter()
+                    .copied()
+                    .filter(|p| last.binary_search(p).is_err())
+                    .collect();
+                let ended: Vec<u64> = last
+                    .iter()
+                    .copied()
+                    .filter(|p| want.binary_search(p).is_err())
+                    .collect();
+                assert_eq!(ev.began, began);
+                assert_eq!(ev.ended, ended);
+                assert_eq!(t.last_pairs(), &want[..]);
+                assert!(t.take_rows().is_none()); // update() hands no rows over
+            } else {
+                assert_eq!(t.pairs(ex, None).unwrap(), &want[..]);
+                let rows = t.take_rows().expect("pairs() leaves its rows");
+                let flat: Vec<isize> = want
+                    .iter()
+                    .flat_map(|&p| [(p >> 32) as isize, p as u32 as isize])
+                    .collect();
+                assert_eq!(rows, flat);
+            }
+            assert_eq!(t.stats().rebuilt, frame == 0);
+        }
+        last = want;
+        // 1% of the objects, spread over the handles
+        let moving: Vec<i64> = (0..n as i64).filter(|k| k % 100 == frame as i64).collect();
+        let new = jiggle(&mut boxes, &moving, 5.0, &mut rnd);
+        for (t, ex) in &mut trees {
+            t.move_to(&moving, &new, None, ex);
+        }
+    }
+    for (t, _) in &trees {
+        t.validate().unwrap();
+    }
+}
