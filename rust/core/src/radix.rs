@@ -1,13 +1,15 @@
 //! Stable LSD radix sort of records by an integer key.
 //!
-//! The pair search sorts cell keys whose width is known (`2L + 13` bits for
-//! the quadtree, see [`crate::key`]), so a few counting passes beat a
-//! comparison sort: each pass is a histogram and a scatter.  Both run over
-//! chunks fixed by the data; bucket positions are laid out digit-major,
-//! chunk-minor, so the result is the same stable order for any thread count.
-//! The digit width is the width divided evenly over the fewest passes of at
-//! most 11 bits (23 bits: three passes of 8), which keeps the scatter's
-//! write streams few, and at most about `log2(n)` bits for short inputs.  A pass whose digit is the same for every key is
+//! The pair search sorts cell keys whose width is known (laid out by
+//! [`crate::key::Layout`] to fill whole digits of [`digit_bits`]), so a few
+//! counting passes beat a comparison sort: each pass is a histogram and a
+//! scatter.  Both run over chunks fixed by the data (their number by the
+//! record count and the digit width only); bucket positions are laid out
+//! digit-major, chunk-minor, so the result is the same stable order for any
+//! thread count.  The digit width is the width divided evenly over the
+//! fewest passes of at most 11 bits (23 bits: three passes of 8), which
+//! keeps the scatter's write streams few, and at most about `log2(n)` bits
+//! for short inputs.  A pass whose digit is the same for every key is
 //! skipped.
 //!
 //! The records are plain words when the key and its payload fit in 64 bits
