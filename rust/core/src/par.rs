@@ -120,7 +120,7 @@ impl Exec {
     ///
     /// Steps inside `f` that use this executor run on the same pool, and the
     /// pool's other threads stay awake for them while `f` runs (see
-    /// [`keep_awake`]): a search of several parallel stages then wakes each
+    /// `keep_awake` below): a search of several parallel stages then wakes each
     /// thread once, not once per stage.
     pub fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
         match &self.pool {
