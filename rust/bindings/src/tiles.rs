@@ -6,7 +6,6 @@
 //! index out of bounds, so a wrong call raises `ValueError`, never a panic.
 
 use broadphase_core::tiles::{self, TilePairs, Tiling};
-use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -47,11 +46,7 @@ fn int_array(py: Python<'_>, v: Vec<i64>) -> Py<PyAny> {
 }
 
 fn pair_array(py: Python<'_>, flat: Vec<i64>) -> PyResult<Py<PyAny>> {
-    let flat: Vec<isize> = flat.into_iter().map(|v| v as isize).collect();
-    let k = flat.len() / 2;
-    let arr = Array2::from_shape_vec((k, 2), flat)
-        .map_err(|e| PyValueError::new_err(format!("pairs: {e}")))?;
-    Ok(arr.into_pyarray(py).into_any().unbind())
+    crate::pairs_array(py, flat.into_iter().map(|v| v as isize).collect())
 }
 
 /// Rows of valid `boxes` grouped by the tiles they meet: `(order, starts)`.

@@ -13,7 +13,6 @@ use broadphase_core::check;
 use broadphase_core::narrow::{BOX, CIRCLE};
 use broadphase_core::par::Exec;
 use broadphase_core::tree::{Attrs, HandleError, Tree};
-use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -52,14 +51,7 @@ fn handles_array(py: Python<'_>, h: Vec<u32>) -> Py<PyAny> {
 }
 
 fn packed_array(py: Python<'_>, packed: &[u64]) -> PyResult<Py<PyAny>> {
-    let mut flat = Vec::with_capacity(2 * packed.len());
-    for &p in packed {
-        flat.push((p >> 32) as isize);
-        flat.push(p as u32 as isize);
-    }
-    let arr = Array2::from_shape_vec((packed.len(), 2), flat)
-        .map_err(|e| PyValueError::new_err(format!("pairs: {e}")))?;
-    Ok(arr.into_pyarray(py).into_any().unbind())
+    crate::pairs_array(py, broadphase_core::pairs::concatenate(&[packed]))
 }
 
 /// The moving tree (see `broadphase-core`'s `tree` module).

@@ -293,11 +293,12 @@ fn insertion_sort(a: &mut [u32]) {
     }
 }
 
-/// The chunks' pairs one after the other, for kernels that emit canonical order.
-pub fn concatenate(chunks: &[Pairs]) -> Vec<isize> {
-    let k: usize = chunks.iter().map(Vec::len).sum();
+/// The chunks' packed pairs one after the other as flat rows `[i, j, ...]`,
+/// for kernels that emit canonical order (and the tree's kept pairs).
+pub fn concatenate<P: AsRef<[u64]>>(chunks: &[P]) -> Vec<isize> {
+    let k: usize = chunks.iter().map(|c| c.as_ref().len()).sum();
     let mut out = Vec::with_capacity(2 * k);
-    for p in chunks.iter().flatten() {
+    for p in chunks.iter().flat_map(|c| c.as_ref()) {
         out.push((p >> 32) as isize);
         out.push((*p as u32) as isize);
     }
