@@ -1011,8 +1011,7 @@ impl Tree {
         } else {
             self.sync(ex);
             let mut spare = std::mem::take(&mut self.spare);
-            // pairs() hands the rows over: written in the merge
-            let m = self.merge(ex, &budget, max_pairs, events, !events, &mut spare);
+            let m = self.merge(ex, &budget, max_pairs, events, &mut spare);
             self.spare = spare;
             let mut m = m?;
             self.flat = m.rows.take();
@@ -1128,16 +1127,18 @@ impl Tree {
         (fresh, tests)
     }
 
-    /// The last pairs of clean objects, merged with the pairs of the dirty ones.
+    /// The last pairs of clean objects, merged with the pairs of the dirty
+    /// ones; with `events` (`update()`) also the dropped ones, else
+    /// (`pairs()`) also the rows it hands over, written in the same pass.
     fn merge(
         &self,
         ex: &Exec,
         budget: &Budget,
         max_pairs: Option<u64>,
         events: bool,
-        want_rows: bool,
         spare: &mut Vec<u64>,
     ) -> Result<Merged, TooMany> {
+        let want_rows = !events;
         let last = self.last.as_deref().unwrap_or(&[]);
         let (fresh, tests) = self.fresh_pairs(ex);
         // The last pairs in chunks fixed by their number; each chunk merges
