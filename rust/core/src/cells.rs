@@ -99,6 +99,13 @@ impl Placement {
         }
     }
 
+    /// Cells of a level `2^s` finest cells wide that the integer range `q`
+    /// (`[ix0, iy0, ix1, iy1]`) meets: the entries of a box placed there.
+    #[inline(always)]
+    pub fn cells_met(q: [u32; 4], s: u32) -> u64 {
+        ((q[2] >> s) - (q[0] >> s) + 1) as u64 * ((q[3] >> s) - (q[1] >> s) + 1) as u64
+    }
+
     /// Total entries, as a float (cannot wrap around for any count).
     pub fn total(&self) -> f64 {
         self.starts.last().map_or(0.0, |&t| t as f64)

@@ -23,10 +23,7 @@ pub fn place(boxes: &[[f64; 4]], grid: &Grid, ex: &Exec) -> Placement {
     let counts = ex.for_work(n, 1 << 13).map(bounds.len() - 1, |c| {
         boxes[bounds[c]..bounds[c + 1]]
             .iter()
-            .map(|b| {
-                let [ix0, iy0, ix1, iy1] = grid.cells_of(b);
-                (ix1 - ix0 + 1) as u64 * (iy1 - iy0 + 1) as u64
-            })
+            .map(|b| Placement::cells_met(grid.cells_of(b), 0))
             .sum::<u64>()
     });
     Placement::new(Vec::new(), bounds, &counts)

@@ -59,8 +59,7 @@ pub fn place(boxes: &[[f64; 4]], grid: &Grid, slack: u32, ex: &Exec) -> Placemen
             let l = level(q, grid.depth, slack);
             let s = grid.depth - l;
             *l_out = l as u8;
-            total += (1 + ((q[2] >> s) != (q[0] >> s)) as u64)
-                * (1 + ((q[3] >> s) != (q[1] >> s)) as u64);
+            total += Placement::cells_met(q, s);
         }
         total
     });

@@ -241,10 +241,7 @@ fn sampled_entries(boxes: &[[f64; 4]], g: &Grid) -> f64 {
     let sum: f64 = boxes
         .iter()
         .step_by(step)
-        .map(|b| {
-            let [ix0, iy0, ix1, iy1] = g.cells_of(b);
-            (ix1 - ix0 + 1) as f64 * (iy1 - iy0 + 1) as f64
-        })
+        .map(|b| Placement::cells_met(g.cells_of(b), 0) as f64)
         .sum();
     sum * boxes.len() as f64 / boxes.len().div_ceil(step) as f64
 }
