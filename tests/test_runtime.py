@@ -11,6 +11,7 @@ import pytest
 
 import broadphase as bp
 from broadphase import scenarios
+from naive import box_pairs
 
 
 def test_search_path_never_imports_numba():
@@ -120,3 +121,47 @@ def test_gil_released_by_the_tree():
 
     worst, span = _longest_pause(frames)
     assert worst < span / 2, (worst, span)
+
+
+def _dense(n, side, seed):
+    lo = np.random.default_rng(seed).random((n, 2))
+    return np.hstack([lo, lo + side])
+
+
+def test_big_results_stay_intact_while_later_searches_reuse_freed_ones():
+    # Results of 16,384+ pairs own memory that returns to a pool when NumPy
+    # frees them; a live result must never be written by a later search.
+    a_boxes, b_boxes = _dense(4000, 0.06, 1), _dense(3000, 0.08, 2)
+    want_a, want_b = box_pairs(a_boxes), box_pairs(b_boxes)
+    assert len(want_a) > 20_000 and len(want_b) > 20_000
+    a = bp.find_pairs(a_boxes)
+    b = bp.find_pairs(b_boxes)
+    assert not np.shares_memory(a, b)
+    np.testing.assert_array_equal(a, want_a)
+    view = a[::2]  # a view keeps the memory alive too
+    del a
+    c = bp.find_pairs(b_boxes)
+    assert not np.shares_memory(c, view) and not np.shares_memory(c, b)
+    np.testing.assert_array_equal(view, want_a[::2])
+    b[:] = -1  # scribbled over, then freed: its memory comes back whole
+    del b
+    for _ in range(3):
+        np.testing.assert_array_equal(bp.find_pairs(b_boxes), want_b)
+    np.testing.assert_array_equal(c, want_b)
+    assert c.dtype == np.intp and c.flags.c_contiguous and c.flags.writeable
+
+
+def test_a_freed_result_is_the_next_results_memory():
+    code = (
+        "import numpy as np, broadphase as bp\n"
+        "lo = np.random.default_rng(0).random((4000, 2)); b = np.hstack([lo, lo + 0.06])\n"
+        "a = bp.find_pairs(b); keep = bp.find_pairs(b); at = a.ctypes.data; del a\n"
+        # without the pool, this array would take the freed memory
+        "other = np.ones_like(keep)\n"
+        "c = bp.find_pairs(b)\n"
+        "print(c.ctypes.data == at, np.array_equal(c, keep))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["True", "True"]

@@ -11,8 +11,8 @@ use broadphase_core::check::{self, BadRow};
 use broadphase_core::pairs::TooMany;
 use broadphase_core::par::Exec;
 use broadphase_core::{morton, world, Filters, Method, Narrow, Search, Shapes};
-use numpy::ndarray::{Array1, Array2};
-use numpy::{IntoPyArray, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
+use numpy::ndarray::{Array1, Array2, ArrayView2};
+use numpy::{IntoPyArray, PyArray2, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
@@ -108,11 +108,40 @@ impl From<BadRow> for Outcome {
     }
 }
 
+/// The memory of a big result array: it goes back to the core's scratch
+/// pool when NumPy frees the array, so the next search of about that size
+/// writes its pairs into pages it already has (`scratch::result`).
+#[pyclass(frozen, module = "broadphase._core")]
+struct PairMemory {
+    /// Never changed while the object lives: the arrays over it stay valid.
+    flat: Vec<isize>,
+}
+
+impl Drop for PairMemory {
+    fn drop(&mut self) {
+        broadphase_core::scratch::give(std::mem::take(&mut self.flat));
+    }
+}
+
+/// Flat pairs `[i0, j0, ...]` as a `(k, 2)` intp array that owns them.
 fn pairs_array(py: Python<'_>, flat: Vec<isize>) -> PyResult<Py<PyAny>> {
     let k = flat.len() / 2;
-    let arr = Array2::from_shape_vec((k, 2), flat)
-        .map_err(|e| PyValueError::new_err(format!("pairs: {e}")))?;
-    Ok(arr.into_pyarray(py).into_any().unbind())
+    let bad = |e: numpy::ndarray::ShapeError| PyValueError::new_err(format!("pairs: {e}"));
+    if !broadphase_core::scratch::worth_keeping(&flat) {
+        let arr = Array2::from_shape_vec((k, 2), flat).map_err(bad)?;
+        return Ok(arr.into_pyarray(py).into_any().unbind());
+    }
+    let owner = Bound::new(py, PairMemory { flat })?;
+    let view = ArrayView2::from_shape((k, 2), &owner.get().flat[..2 * k]).map_err(bad)?;
+    // SAFETY: `view` points into the vector that `owner` holds, and `owner`
+    // becomes the array's base, which NumPy keeps alive as long as the array
+    // (and any view of it).  `owner` is frozen and its vector private, so the
+    // memory is neither changed from Rust nor reallocated while it lives; it
+    // is given back only when the last reference drops.  Tested in
+    // tests/test_core.py (results stay intact while later searches run, and
+    // a freed result's memory is reused).
+    let arr = unsafe { PyArray2::borrow_from_array(&view, owner.clone().into_any()) };
+    Ok(arr.into_any().unbind())
 }
 
 /// Every colliding pair of boxes (or of circles, given `circles`), canonical.

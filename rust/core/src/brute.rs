@@ -7,7 +7,7 @@
 //! sprites, every frame) run serially on the calling thread.
 
 use crate::narrow::{overlap_mask, Narrow};
-use crate::pairs::{concatenate, finish, Budget, Sink, TooMany};
+use crate::pairs::{finish, Buckets, Budget, Sink, TooMany};
 use crate::par::{balanced, chunk_count, Exec};
 
 /// Up to this many boxes, one serial pass.
@@ -30,7 +30,7 @@ pub fn find(
         }
     };
     if n <= SERIAL || !ex.is_parallel() {
-        return Ok(concatenate(&finish(vec![rows(0, n)])?));
+        return Ok(finish(vec![rows(0, n)])?.concatenate());
     }
     // row i tests n - i - 1 pairs
     let mut cum = vec![0.0f64; n + 1];
@@ -40,7 +40,7 @@ pub fn find(
     let nch = chunk_count(n, 256, 64);
     let bounds = balanced(&cum, nch);
     let chunks = ex.map(nch, |c| rows(bounds[c], bounds[c + 1]));
-    Ok(concatenate(&finish(chunks)?))
+    Ok(finish(chunks)?.concatenate())
 }
 
 /// Rows `lo..hi` against every later box; `T`: the narrow phase is trivial.
@@ -54,7 +54,7 @@ fn rows<'a, const T: bool>(
     lo: usize,
     hi: usize,
 ) -> Sink<'a> {
-    let mut out = Sink::new(budget);
+    let mut out = Sink::new(budget, Buckets::one());
     let [x0, y0, x1, y1] = cols;
     let n = x0.len();
     for i in lo..hi {

@@ -50,7 +50,7 @@
 use crate::key::{self, Layout};
 use crate::morton::{decode, encode};
 use crate::narrow::{boxes_overlap, Narrow};
-use crate::pairs::{canonical, finish, Budget, Sink, TooMany};
+use crate::pairs::{canonical, finish, Buckets, Budget, Sink, TooMany};
 use crate::par::{balanced, chunk_count, even_bounds, Exec};
 use crate::radix;
 use crate::scratch::{self, Pooled};
@@ -452,15 +452,23 @@ fn walk_sorted<V: View + ?Sized>(
         lay,
         narrow,
         most,
+        buckets: Buckets::for_objects(boxes.len()),
     };
     let trivial = narrow.is_trivial();
-    let results = ex.map(nch, |c| {
-        if trivial {
-            w.chunk::<true>(budget, cb[c], cb[c + 1])
-        } else {
-            w.chunk::<false>(budget, cb[c], cb[c + 1])
-        }
-    });
+    // The pairs end in canonical order and the tests are summed: which
+    // chunks share a sink changes neither.
+    let results = ex.fold(
+        nch,
+        || (Sink::new(budget, w.buckets), 0u64),
+        |(mut out, tests), c| {
+            let t = if trivial {
+                w.chunk::<true>(&mut out, cb[c], cb[c + 1])
+            } else {
+                w.chunk::<false>(&mut out, cb[c], cb[c + 1])
+            };
+            (out, tests + t)
+        },
+    );
     tick("walk");
     let tests = results.iter().map(|r| r.1).sum();
     let sinks = results.into_iter().map(|r| r.0).collect();
@@ -480,6 +488,8 @@ struct Walk<'a> {
     lay: Layout,
     narrow: &'a Narrow<'a>,
     most: usize,
+    /// How the chunks split their pairs by `i` for the canonical order.
+    buckets: Buckets,
 }
 
 /// Does the cell at finest corner `(cx, cy)`, `2^s` finest cells wide, hold
@@ -494,13 +504,8 @@ impl Walk<'_> {
         self.ckeys[c]
     }
 
-    /// Walk cells `c0..c1`: their pairs and candidate tests.
-    fn chunk<'b, const T: bool>(
-        &self,
-        budget: &'b Budget,
-        c0: usize,
-        c1: usize,
-    ) -> (Sink<'b>, u64) {
+    /// Walk cells `c0..c1`: their pairs into `out`, and the candidate tests.
+    fn chunk<const T: bool>(&self, out: &mut Sink, c0: usize, c1: usize) -> u64 {
         let depth = self.grid.depth;
         let lay = self.lay;
         let ents = self.ents;
@@ -509,7 +514,6 @@ impl Walk<'_> {
         let mut stack: Vec<Ent> = Vec::with_capacity(self.most);
         // end code and entry count of each stacked cell
         let mut cells: Vec<(u64, usize)> = Vec::with_capacity(depth as usize + 2);
-        let mut out = Sink::new(budget);
         let mut tests = 0u64;
         if c0 < c1 && lay.levels_vary() {
             let ck0 = self.cell_key_at(c0);
@@ -608,7 +612,7 @@ impl Walk<'_> {
             stack.extend_from_slice(own);
             cells.push((start + (1u64 << (2 * s)), own.len()));
         }
-        (out, tests)
+        tests
     }
 }
 

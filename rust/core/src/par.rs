@@ -149,6 +149,25 @@ impl Exec {
         }
     }
 
+    /// Chunks `0..n` folded into accumulators: `f(acc, c)` for every chunk,
+    /// each accumulator made by `init`, every accumulator returned.
+    ///
+    /// Which chunks share an accumulator, and how many there are, depends on
+    /// the threads and their timing: only for results that end up the same
+    /// whatever the grouping (pairs put in canonical order, counts summed).
+    /// Serially, one accumulator takes every chunk in order.
+    pub fn fold<A: Send>(
+        &self,
+        n: usize,
+        init: impl Fn() -> A + Sync + Send,
+        f: impl Fn(A, usize) -> A + Sync + Send,
+    ) -> Vec<A> {
+        match &self.pool {
+            Some(p) if n > 1 => p.install(|| (0..n).into_par_iter().fold(&init, &f).collect()),
+            _ => vec![(0..n).fold(init(), f)],
+        }
+    }
+
     /// `[f(0), ..., f(n - 1)]` into `out` (cleared first, its capacity
     /// reused), written straight in, in pieces of at least `grain` if parallel.
     pub fn collect_into<T: Send>(

@@ -54,7 +54,7 @@ macro_rules! pooled {
 }
 pub(crate) use pooled;
 
-pooled!(u8, u32, u64, usize, f64, [f64; 4], (u64, u32));
+pooled!(u8, u32, u64, usize, isize, f64, [f64; 4], (u64, u32));
 
 fn bytes<T>(v: &Vec<T>) -> usize {
     v.capacity() * std::mem::size_of::<T>()
@@ -80,20 +80,29 @@ pub fn end() {
     }
 }
 
-/// A zeroed vector of `len` elements for a result that leaves the core.
+/// An empty vector with room for `len` elements, for a result that leaves
+/// the core: a buffer that an earlier result gave back ([`give`], once its
+/// NumPy array was freed) when the pool has one, else fresh memory.
 ///
 /// Large ones are backed by huge pages where the system offers them on
 /// request (Linux's `madvise` mode): a 32 MB result then costs 16 page
-/// faults instead of 8,192.
-pub fn zeroed_result<T: Clone + Default>(len: usize) -> Vec<T> {
-    let mut v: Vec<T> = Vec::with_capacity(len);
-    advise_huge(&mut v);
-    v.resize(len, T::default());
+/// faults instead of 8,192.  A reused one costs none: a loop that searches
+/// and drops the result every frame writes into pages it already has.
+pub fn result<T: Pooled>(len: usize) -> Vec<T> {
+    let mut v: Vec<T> = take(len);
+    if v.capacity() * std::mem::size_of::<T>() >= MIN_BYTES {
+        advise_huge(&mut v);
+    }
     v
 }
 
+/// Whether [`give`] would keep `v` (it is big enough to be worth it).
+pub fn worth_keeping<T>(v: &Vec<T>) -> bool {
+    (MIN_BYTES..=MAX_BYTES).contains(&bytes(v))
+}
+
 /// `v.resize(len, value)`, asking for huge pages under the new capacity when
-/// it grows (see [`zeroed_result`]): a structure of a million objects then
+/// it grows (see [`result`]): a structure of a million objects then
 /// faults in hundreds of pages on first use instead of tens of thousands.
 pub fn resize_huge<T: Clone>(v: &mut Vec<T>, len: usize, value: T) {
     if len > v.capacity() {
@@ -158,7 +167,7 @@ pub fn filled<T: Pooled + Clone>(len: usize, value: T) -> Vec<T> {
 /// Give a vector back for later searches (or free it, past the bounds).
 pub fn give<T: Pooled>(v: Vec<T>) {
     let size = bytes(&v);
-    if !(MIN_BYTES..=MAX_BYTES).contains(&size) {
+    if !worth_keeping(&v) {
         return;
     }
     let epoch = EPOCH.load(Ordering::Relaxed);
@@ -200,6 +209,7 @@ fn evict_stale(epoch: u64) {
     drop_older::<u32>(epoch);
     drop_older::<u64>(epoch);
     drop_older::<usize>(epoch);
+    drop_older::<isize>(epoch);
     drop_older::<f64>(epoch);
     drop_older::<[f64; 4]>(epoch);
     drop_older::<(u64, u32)>(epoch);
@@ -249,6 +259,17 @@ mod tests {
 
     #[test]
     fn reuse_bounds_and_staleness() {
+        // A result's buffer, given back, is the next result's memory.
+        let r: Vec<i16> = result(3 << 20);
+        assert!(r.is_empty() && r.capacity() >= 3 << 20);
+        let at = r.as_ptr();
+        give(r);
+        let r: Vec<i16> = result(1 << 20);
+        assert_eq!(r.as_ptr(), at);
+        assert!(r.is_empty());
+        drop(r);
+        let small: Vec<i16> = result(10);
+        assert!(small.capacity() >= 10 && !worth_keeping(&small));
         let v: Vec<i16> = take(1 << 20);
         let p = v.as_ptr();
         give(v);
@@ -275,15 +296,6 @@ mod tests {
         // released: nothing of this type is kept any more
         release();
         assert!(i16::pool().lock().unwrap().is_empty());
-    }
-
-    #[test]
-    fn huge_result_is_zeroed_and_whole() {
-        let v: Vec<isize> = zeroed_result(3 << 20);
-        assert_eq!(v.len(), 3 << 20);
-        assert!(v.iter().all(|&x| x == 0));
-        let small: Vec<u8> = zeroed_result(10);
-        assert_eq!(small, vec![0u8; 10]);
     }
 
     #[test]

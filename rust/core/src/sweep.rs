@@ -16,7 +16,7 @@
 //! sweep suits small n or data spread along one axis.
 
 use crate::narrow::{boxes_overlap, Narrow};
-use crate::pairs::{canonical, finish, Budget, Sink, TooMany};
+use crate::pairs::{canonical, finish, Buckets, Budget, Sink, TooMany};
 use crate::par::{chunk_count, even_bounds, Exec};
 use crate::radix;
 use crate::scratch;
@@ -78,15 +78,20 @@ pub fn find(
         top,
         narrow,
     };
-    let chunks = ex.for_work(n, 1 << 13).map(nch, |c| {
-        if narrow.is_trivial() {
-            sw.chunk::<true>(budget, cb[c], cb[c + 1])
-        } else {
-            sw.chunk::<false>(budget, cb[c], cb[c + 1])
-        }
-    });
+    // The pairs end in canonical order: which chunks share a sink is free.
+    let sinks = ex.for_work(n, 1 << 13).fold(
+        nch,
+        || Sink::new(budget, Buckets::for_objects(n)),
+        |out, c| {
+            if narrow.is_trivial() {
+                sw.chunk::<true>(out, cb[c], cb[c + 1])
+            } else {
+                sw.chunk::<false>(out, cb[c], cb[c + 1])
+            }
+        },
+    );
     scratch::give(sorted);
-    Ok(canonical(&finish(chunks)?, n, ex))
+    Ok(canonical(&finish(sinks)?, n, ex))
 }
 
 /// A box in sweep order: its quantized low edge on the sweep axis, the box,
@@ -116,8 +121,7 @@ impl Sweep<'_> {
     /// Box `a` meets the run of boxes after it whose key is not past the
     /// quantized high edge of `a` (the module's proof); the run ends at the
     /// first key above it.
-    fn chunk<'b, const T: bool>(&self, budget: &'b Budget, lo: usize, hi: usize) -> Sink<'b> {
-        let mut out = Sink::new(budget);
+    fn chunk<'b, const T: bool>(&self, mut out: Sink<'b>, lo: usize, hi: usize) -> Sink<'b> {
         for (a, ra) in self.sorted[lo..hi].iter().enumerate() {
             let top = quantize(ra.b[self.hi], self.origin, self.sc, self.top);
             for rb in &self.sorted[lo + a + 1..] {
