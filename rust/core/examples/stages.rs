@@ -78,7 +78,10 @@ fn main() {
             method,
             max_pairs: None,
         };
-        pairs = find_pairs_with(&s, &ex, &mut tick).unwrap().len() / 2;
+        let flat = find_pairs_with(&s, &ex, &mut tick).unwrap();
+        pairs = flat.len() / 2;
+        // as the Python layer does once NumPy frees the result
+        broadphase_core::scratch::give(flat);
         let total = start.elapsed().as_secs_f64() * 1e3;
         if times.last().map(|t| t.0) != Some("total") && times.len() == stage {
             times.push(("total", Vec::new()));
@@ -86,6 +89,20 @@ fn main() {
         times[stage].1.push(total);
     }
     println!("{name} n={n} {method:?} threads={threads}: {pairs} pairs");
+    if std::env::var("TESTS").is_ok() {
+        let bounds = scan_boxes(&boxes, &ex).unwrap();
+        let s = Search {
+            boxes: &boxes,
+            bounds,
+            narrow: Narrow::default(),
+            method,
+            max_pairs: None,
+        };
+        println!(
+            "tests {}",
+            broadphase_core::search::find_pairs_counted(&s, &ex).1
+        );
+    }
     for (s, mut v) in times {
         v.sort_by(f64::total_cmp);
         println!("  {s:16} {:8.2} ({:.2})", v[0], v[v.len() / 2]);

@@ -144,16 +144,28 @@ impl Bucket {
     /// it is and a new one begins.
     #[inline(always)]
     fn push(&mut self, p: u64) {
-        if self.cur.len() == self.cur.capacity() && self.cur.len() >= BLOCK {
-            self.next_block();
+        if self.cur.len() == self.cur.capacity() {
+            self.make_room();
         }
-        self.cur.push(p);
+        let len = self.cur.len();
+        self.cur.spare_capacity_mut()[0].write(p);
+        // SAFETY: make_room left len < capacity, and the slot at len (the
+        // first spare one) was just written: the first len + 1 elements are
+        // initialised.  Checked by every test that stores pairs
+        // (`canonical_sorts_like_a_sort` compares them all).
+        unsafe { self.cur.set_len(len + 1) };
     }
 
+    /// Room for one more pair: the block doubles up to [`BLOCK`] pairs,
+    /// then a full one is kept and a new one begins.
     #[cold]
-    fn next_block(&mut self) {
-        let full = std::mem::replace(&mut self.cur, Pairs::with_capacity(BLOCK));
-        self.full.push(full);
+    fn make_room(&mut self) {
+        if self.cur.len() < BLOCK {
+            self.cur.reserve(self.cur.len().max(BUF));
+        } else {
+            let full = std::mem::replace(&mut self.cur, Pairs::with_capacity(BLOCK));
+            self.full.push(full);
+        }
     }
 
     /// The stored pairs, block by block, in the order they came.
