@@ -460,13 +460,12 @@ fn walk_sorted<V: View + ?Sized>(
     let results = ex.fold(
         nch,
         || (Sink::new(budget, w.buckets), 0u64),
-        |(mut out, tests), c| {
-            let t = if trivial {
-                w.chunk::<true>(&mut out, cb[c], cb[c + 1])
+        |(out, tests), c| {
+            *tests += if trivial {
+                w.chunk::<true>(out, cb[c], cb[c + 1])
             } else {
-                w.chunk::<false>(&mut out, cb[c], cb[c + 1])
+                w.chunk::<false>(out, cb[c], cb[c + 1])
             };
-            (out, tests + t)
         },
     );
     tick("walk");

@@ -77,6 +77,12 @@ pub fn available_memory() -> u64 {
         .unwrap_or(1 << 40)
 }
 
+/// What a mutex holds, also after a panic while it was held (the panic
+/// goes on to the caller anyway).
+fn unpoisoned<T>(m: Mutex<T>) -> T {
+    m.into_inner().unwrap_or_else(|e| e.into_inner())
+}
+
 /// Where the chunks of a step run: on the calling thread, or on a pool.
 #[derive(Clone)]
 pub struct Exec {
@@ -142,9 +148,17 @@ impl Exec {
     }
 
     /// `f(0), ..., f(n - 1)`, in that order, computed in parallel if allowed.
+    ///
+    /// Every chunk is a task of its own that an idle thread can take
+    /// (`with_max_len(1)`): rayon otherwise runs a quarter of the chunks (with
+    /// 2 threads) as one sequential piece, and when the costly chunks sit
+    /// together (the pairs of big boxes, which often come first) one thread
+    /// ends up with most of the work.
     pub fn map<T: Send>(&self, n: usize, f: impl Fn(usize) -> T + Sync + Send) -> Vec<T> {
         match &self.pool {
-            Some(p) if n > 1 => p.install(|| (0..n).into_par_iter().map(&f).collect()),
+            Some(p) if n > 1 => {
+                p.install(|| (0..n).into_par_iter().with_max_len(1).map(&f).collect())
+            }
             _ => (0..n).map(f).collect(),
         }
     }
@@ -152,19 +166,51 @@ impl Exec {
     /// Chunks `0..n` folded into accumulators: `f(acc, c)` for every chunk,
     /// each accumulator made by `init`, every accumulator returned.
     ///
-    /// Which chunks share an accumulator, and how many there are, depends on
-    /// the threads and their timing: only for results that end up the same
+    /// Each thread fills one accumulator of its own, and every chunk is a
+    /// task an idle thread can take (as in [`Exec::map`]): so there are
+    /// about as many accumulators as threads, however many chunks.  Which
+    /// chunks share an accumulator, and how many there are, depends on the
+    /// threads and their timing: only for results that end up the same
     /// whatever the grouping (pairs put in canonical order, counts summed).
     /// Serially, one accumulator takes every chunk in order.
     pub fn fold<A: Send>(
         &self,
         n: usize,
         init: impl Fn() -> A + Sync + Send,
-        f: impl Fn(A, usize) -> A + Sync + Send,
+        f: impl Fn(&mut A, usize) + Sync + Send,
     ) -> Vec<A> {
         match &self.pool {
-            Some(p) if n > 1 => p.install(|| (0..n).into_par_iter().fold(&init, &f).collect()),
-            _ => vec![(0..n).fold(init(), f)],
+            Some(p) if n > 1 => {
+                let own: Vec<Mutex<Option<A>>> = (0..p.current_num_threads())
+                    .map(|_| Mutex::new(None))
+                    .collect();
+                let extra: Mutex<Vec<A>> = Mutex::new(Vec::new());
+                p.install(|| {
+                    (0..n).into_par_iter().with_max_len(1).for_each(|c| {
+                        // Only this thread locks its slot, so the lock is
+                        // free, unless `f` waited on the pool and this thread
+                        // took another chunk meanwhile: that chunk gets an
+                        // accumulator of its own (never a deadlock).
+                        let slot = rayon::current_thread_index().and_then(|t| own.get(t));
+                        match slot.map(Mutex::try_lock) {
+                            Some(Ok(mut a)) => f(a.get_or_insert_with(&init), c),
+                            _ => {
+                                let mut a = init();
+                                f(&mut a, c);
+                                extra.lock().unwrap_or_else(|e| e.into_inner()).push(a);
+                            }
+                        }
+                    })
+                });
+                let mut out: Vec<A> = own.into_iter().filter_map(unpoisoned).collect();
+                out.extend(unpoisoned(extra));
+                out
+            }
+            _ => {
+                let mut a = init();
+                (0..n).for_each(|c| f(&mut a, c));
+                vec![a]
+            }
         }
     }
 
@@ -202,6 +248,7 @@ impl Exec {
             Some(p) if parts.len() > 1 => p.install(|| {
                 parts
                     .into_par_iter()
+                    .with_max_len(1)
                     .enumerate()
                     .map(|(c, s)| f(c, s))
                     .collect()

@@ -121,7 +121,7 @@ impl Sweep<'_> {
     /// Box `a` meets the run of boxes after it whose key is not past the
     /// quantized high edge of `a` (the module's proof); the run ends at the
     /// first key above it.
-    fn chunk<'b, const T: bool>(&self, mut out: Sink<'b>, lo: usize, hi: usize) -> Sink<'b> {
+    fn chunk<const T: bool>(&self, out: &mut Sink, lo: usize, hi: usize) {
         for (a, ra) in self.sorted[lo..hi].iter().enumerate() {
             let top = quantize(ra.b[self.hi], self.origin, self.sc, self.top);
             for rb in &self.sorted[lo + a + 1..] {
@@ -136,6 +136,5 @@ impl Sweep<'_> {
                 );
             }
         }
-        out
     }
 }
