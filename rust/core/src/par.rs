@@ -454,6 +454,31 @@ mod tests {
     }
 
     #[test]
+    fn fold_takes_every_chunk_once_in_one_accumulator_per_thread() {
+        for w in [1, 2, 3, 8] {
+            let ex = Exec::new(Some(w));
+            let threads = w.min(available_threads());
+            // uneven chunks: the first few cost far more than the rest
+            let accs = ex.fold(200, Vec::new, |acc: &mut Vec<usize>, c| {
+                let spin = if c < 8 { 20_000 } else { 10 };
+                acc.push(c + (0..spin).map(|x| x & 0).sum::<usize>());
+            });
+            assert!(!accs.is_empty() && accs.len() <= threads, "{w}: {}", accs.len());
+            let mut all: Vec<usize> = accs.into_iter().flatten().collect();
+            all.sort_unstable();
+            assert_eq!(all, (0..200).collect::<Vec<_>>());
+            // a chunk that waits on the pool itself: never a deadlock, and
+            // a chunk its thread took meanwhile gets an accumulator of its own
+            let accs = ex.fold(50, Vec::new, |acc: &mut Vec<usize>, c| {
+                acc.push(c + ex.map(4, |i| i).iter().sum::<usize>() - 6);
+            });
+            let mut all: Vec<usize> = accs.into_iter().flatten().collect();
+            all.sort_unstable();
+            assert_eq!(all, (0..50).collect::<Vec<_>>());
+        }
+    }
+
+    #[test]
     fn install_keeps_threads_awake_and_lets_them_go() {
         let ex = Exec::new(Some(2));
         for _ in 0..50 {
