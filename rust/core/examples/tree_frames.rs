@@ -71,6 +71,10 @@ fn main() {
             tm.push(t.elapsed().as_secs_f64() * 1e3);
             let t = Instant::now();
             let k = tree.pairs(&ex, None).unwrap().len();
+            // as the Python layer does: the rows handed over, freed later
+            if let Some(rows) = tree.take_rows() {
+                broadphase_core::scratch::give(rows);
+            }
             tp.push(t.elapsed().as_secs_f64() * 1e3);
             assert_eq!(k, want);
         }

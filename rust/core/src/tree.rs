@@ -61,6 +61,7 @@ use crate::narrow::{BOX, CIRCLE};
 use crate::pairs::{Budget, TooMany};
 use crate::par::{chunk_count, even_bounds, split_at_bounds, Exec, Scatter};
 use crate::quadtree;
+use crate::scratch;
 use crate::search::{self, Method, Search, WHOLE_ON_POOL};
 use crate::world::Grid;
 
@@ -1174,17 +1175,19 @@ impl Tree {
         let mut pairs = std::mem::take(spare);
         pairs.truncate(total);
         pairs.resize(total, 0);
-        let mut rows = if want_rows {
-            vec![0isize; 2 * total]
+        // The rows go to Python: memory a freed result gave back, written
+        // once (never zeroed first).
+        let mut rows: Vec<isize> = if want_rows {
+            scratch::result(2 * total)
         } else {
             Vec::new()
         };
         let rb: Vec<usize> = ob.iter().map(|&o| 2 * o).collect();
         let pparts = split_at_bounds(&mut pairs, &ob);
-        let rparts = if rows.is_empty() {
-            (0..nch).map(|_| &mut [][..]).collect()
+        let rparts = if want_rows {
+            split_at_bounds(&mut rows.spare_capacity_mut()[..2 * total], &rb)
         } else {
-            split_at_bounds(&mut rows, &rb)
+            (0..nch).map(|_| &mut [][..]).collect()
         };
         let parts: Vec<_> = pparts.into_iter().zip(rparts).collect();
         let olds = mx.each(parts, |c, (out, rout)| {
@@ -1193,9 +1196,9 @@ impl Tree {
             let (mut f, mut o) = (0, 0);
             let mut put = |p: u64, o: &mut usize| {
                 out[*o] = p;
-                if !rout.is_empty() {
-                    rout[2 * *o] = (p >> 32) as isize;
-                    rout[2 * *o + 1] = p as u32 as isize;
+                if want_rows {
+                    rout[2 * *o].write((p >> 32) as isize);
+                    rout[2 * *o + 1].write(p as u32 as isize);
                 }
                 *o += 1;
             };
@@ -1215,9 +1218,19 @@ impl Tree {
             for &p in &fr[f..] {
                 put(p, &mut o);
             }
-            debug_assert_eq!(o, out.len());
+            // every slot of this chunk's part written (the rows' too)
+            assert_eq!(o, out.len(), "a merge chunk fills its part exactly");
             old_dirty
         });
+        if want_rows {
+            // SAFETY: the row parts tile 0..2 * total (rb runs from 0 to
+            // 2 * total, twice the pair bounds), and each chunk wrote the
+            // two row slots of every pair slot of its part, all of which it
+            // filled (asserted above).  Tested by the tree tests comparing
+            // `pairs()` rows with the naive pairs frame by frame
+            // (`merge_in_chunks_keeps_every_pair` and tests/test_tree.py).
+            unsafe { rows.set_len(2 * total) };
+        }
         Ok(Merged {
             pairs,
             rows: want_rows.then_some(rows),
