@@ -56,6 +56,13 @@ def owned_pairs(
     """The pairs tile ``tile`` owns, as global rows, and their bucket cuts."""
 def sort_pairs(pairs: _IP, lo: int, hi: int) -> _IP:
     """Pairs whose first value is in ``[lo, hi)``, in canonical order (a new array)."""
+class PairMemory:
+    """The memory under a big pair array (its ``base``).
+
+    Given back to the core's scratch pool when NumPy frees the array, so the
+    next search of about that size writes into pages it already has.
+    """
+
 def release_scratch() -> None:
     """Free the kept scratch buffers and give free memory back to the system."""
 def stages(

@@ -381,6 +381,7 @@ fn stages(
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PairMemory>()?;
     m.add_function(wrap_pyfunction!(find_pairs, m)?)?;
     m.add_function(wrap_pyfunction!(scan_boxes, m)?)?;
     m.add_function(wrap_pyfunction!(circle_boxes, m)?)?;

@@ -32,9 +32,10 @@ pub fn pack(i: u32, j: u32) -> u64 {
     ((i.min(j) as u64) << 32) | i.max(j) as u64
 }
 
-/// Bytes a stored pair costs at the peak of a search: the chunk buffer
-/// (8), the bucketed copy (8), the row sort's partners (4) and the result
-/// (16), rounded up.
+/// Bytes a stored pair costs at the peak of a search: its bucket's block
+/// (8, up to a block per bucket and sink more), the result (16), and the
+/// in-cache temporaries of the bucket being put in order (at most 12 per
+/// pair of that bucket), rounded up.
 pub const BYTES_PER_PAIR: u64 = 40;
 
 /// How many pairs a search may store before it only counts the rest.
