@@ -14,6 +14,14 @@ from broadphase import scenarios
 from naive import box_pairs
 
 
+def _child(code):
+    """What a fresh interpreter running ``code`` prints (it must succeed)."""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
 def test_search_path_never_imports_numba():
     code = (
         "import sys, numpy as np, broadphase as bp\n"
@@ -28,10 +36,7 @@ def test_search_path_never_imports_numba():
         "assert 'numba' not in sys.modules, sorted(m for m in sys.modules if 'numba' in m)\n"
         "print('ok')\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=120)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "ok"
+    assert _child(code).strip() == "ok"
 
 
 def test_many_python_threads_at_once_agree():
@@ -161,7 +166,4 @@ def test_a_freed_result_is_the_next_results_memory():
         "c = bp.find_pairs(b)\n"
         "print(c.ctypes.data == at, np.array_equal(c, keep))\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=120)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.split() == ["True", "True"]
+    assert _child(code).split() == ["True", "True"]

@@ -56,6 +56,13 @@ fn main() {
     let ex = Exec::new(Some(threads));
     let mut times: Vec<(&'static str, Vec<f64>)> = Vec::new();
     let mut pairs = 0;
+    let search = |bounds| Search {
+        boxes: &boxes,
+        bounds,
+        narrow: Narrow::default(),
+        method,
+        max_pairs: None,
+    };
     for _ in 0..rounds {
         let start = Instant::now();
         let mut last = Instant::now();
@@ -71,14 +78,7 @@ fn main() {
             stage += 1;
         };
         tick("scan");
-        let s = Search {
-            boxes: &boxes,
-            bounds,
-            narrow: Narrow::default(),
-            method,
-            max_pairs: None,
-        };
-        let flat = find_pairs_with(&s, &ex, &mut tick).unwrap();
+        let flat = find_pairs_with(&search(bounds), &ex, &mut tick).unwrap();
         pairs = flat.len() / 2;
         // as the Python layer does once NumPy frees the result
         broadphase_core::scratch::give(flat);
@@ -90,14 +90,7 @@ fn main() {
     }
     println!("{name} n={n} {method:?} threads={threads}: {pairs} pairs");
     if std::env::var("TESTS").is_ok() {
-        let bounds = scan_boxes(&boxes, &ex).unwrap();
-        let s = Search {
-            boxes: &boxes,
-            bounds,
-            narrow: Narrow::default(),
-            method,
-            max_pairs: None,
-        };
+        let s = search(scan_boxes(&boxes, &ex).unwrap());
         println!(
             "tests {}",
             broadphase_core::search::find_pairs_counted(&s, &ex).1
