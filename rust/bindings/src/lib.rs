@@ -138,8 +138,8 @@ fn pairs_array(py: Python<'_>, flat: Vec<isize>) -> PyResult<Py<PyAny>> {
     // (and any view of it).  `owner` is frozen and its vector private, so the
     // memory is neither changed from Rust nor reallocated while it lives; it
     // is given back only when the last reference drops.  Tested in
-    // tests/test_core.py (results stay intact while later searches run, and
-    // a freed result's memory is reused).
+    // tests/test_runtime.py (results stay intact while later searches run,
+    // and a freed result's memory is reused).
     let arr = unsafe { PyArray2::borrow_from_array(&view, owner.clone().into_any()) };
     Ok(arr.into_any().unbind())
 }

@@ -452,14 +452,14 @@ fn walk_sorted<V: View + ?Sized>(
         lay,
         narrow,
         most,
-        buckets: Buckets::for_objects(boxes.len()),
     };
     let trivial = narrow.is_trivial();
     // The pairs end in canonical order and the tests are summed: which
     // chunks share a sink changes neither.
+    let buckets = Buckets::for_objects(boxes.len());
     let results = ex.fold(
         nch,
-        || (Sink::new(budget, w.buckets), 0u64),
+        || (Sink::new(budget, buckets), 0u64),
         |(out, tests), c| {
             *tests += if trivial {
                 w.chunk::<true>(out, cb[c], cb[c + 1])
@@ -487,8 +487,6 @@ struct Walk<'a> {
     lay: Layout,
     narrow: &'a Narrow<'a>,
     most: usize,
-    /// How the chunks split their pairs by `i` for the canonical order.
-    buckets: Buckets,
 }
 
 /// Does the cell at finest corner `(cx, cy)`, `2^s` finest cells wide, hold

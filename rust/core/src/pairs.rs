@@ -1,8 +1,9 @@
-//! Pair output: per-chunk buffers and the one canonical pair order.
+//! Pair output: sinks of found pairs and the one canonical pair order.
 //!
-//! Kernels split their work into chunks fixed by the data; each chunk stores
-//! its pairs, packed as `min << 32 | max` (object indices are below `2^31`),
-//! in buffers of its own, one per [`Buckets`] bucket of `i`.  [`canonical`]
+//! Kernels split their work into chunks fixed by the data; a [`Sink`] (one
+//! per pool thread, or one per chunk for kernels that keep chunk order)
+//! stores their pairs, packed as `min << 32 | max` (object indices are below
+//! `2^31`), in one buffer per [`Buckets`] bucket of `i`.  [`canonical`]
 //! then turns them into the public convention: rows `(i, j)`, `i < j`, sorted
 //! by `(i, j)`, as a flat `[i0, j0, i1, j1, ...]` vector of `isize` (NumPy's
 //! `intp`).
@@ -14,8 +15,8 @@
 //! 2. per bucket, in cache: a counting sort by `i` gives every object's row
 //!    of partners, and each row is sorted (insertion sort for the usual few
 //!    partners, a library sort for the long rows of big boxes), written
-//!    straight into the result.  Buckets and, within a bucket, chunks are
-//!    taken in order: the result never depends on the thread count.
+//!    straight into the result.  The result is the pairs fully sorted, so it
+//!    never depends on which sink held a pair, nor on the thread count.
 
 use crate::par::{split_at_bounds, Exec};
 use crate::scratch;
@@ -121,6 +122,11 @@ impl Buckets {
         }
     }
 
+    /// One empty [`Bucket`] per bucket.
+    fn empty(&self) -> Vec<Bucket> {
+        (0..self.count).map(|_| Bucket::default()).collect()
+    }
+
     /// The bucket of packed pair `p`.
     #[inline(always)]
     fn of(&self, p: u64) -> usize {
@@ -207,7 +213,7 @@ impl<'a> Sink<'a> {
             buf: [0; BUF],
             fill: 0,
             buckets,
-            out: (0..buckets.count).map(|_| Bucket::default()).collect(),
+            out: buckets.empty(),
             stored: 0,
             budget,
             reported: 0,
@@ -230,14 +236,8 @@ impl<'a> Sink<'a> {
     /// The local buffer's pairs into their buckets.
     fn spill(&mut self) {
         let pairs = &self.buf[..self.fill];
-        if let [only] = &mut self.out[..] {
-            for &p in pairs {
-                only.push(p);
-            }
-        } else {
-            for &p in pairs {
-                self.out[self.buckets.of(p)].push(p);
-            }
+        for &p in pairs {
+            self.out[self.buckets.of(p)].push(p);
         }
         self.stored += pairs.len();
         self.fill = 0;
@@ -289,11 +289,12 @@ pub struct Stored {
 impl Stored {
     /// Chunk-ordered pairs (each a [`pack`]) into `buckets`, as kernels' sinks
     /// would have stored them.
-    pub fn from_chunks(chunks: &[Pairs], buckets: Buckets) -> Stored {
+    #[cfg(test)]
+    fn from_chunks(chunks: &[Pairs], buckets: Buckets) -> Stored {
         let sinks = chunks
             .iter()
             .map(|c| {
-                let mut out: Vec<Bucket> = (0..buckets.count).map(|_| Bucket::default()).collect();
+                let mut out = buckets.empty();
                 for &p in c {
                     out[buckets.of(p)].push(p);
                 }
@@ -341,9 +342,8 @@ pub fn finish(sinks: Vec<Sink>) -> Result<Stored, TooMany> {
 ///
 /// Per bucket, in parallel: a counting sort by `i` gives every object's row
 /// of partners, and each row is sorted (insertion sort for the usual few
-/// partners, a library sort for the long rows of big boxes).  Buckets are
-/// laid out one after the other, chunk by chunk within a bucket, so the
-/// result never depends on the thread count.
+/// partners, a library sort for the long rows of big boxes).  The result
+/// is the stored pairs sorted, whichever sinks held them.
 pub fn canonical(stored: &Stored, n: usize, ex: &Exec) -> Vec<isize> {
     let Stored { buckets, sinks } = stored;
     let nb = buckets.count;

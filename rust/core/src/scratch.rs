@@ -90,9 +90,7 @@ pub fn end() {
 /// and drops the result every frame writes into pages it already has.
 pub fn result<T: Pooled>(len: usize) -> Vec<T> {
     let mut v: Vec<T> = take(len);
-    if v.capacity() * std::mem::size_of::<T>() >= MIN_BYTES {
-        advise_huge(&mut v);
-    }
+    advise_huge(&mut v);
     v
 }
 
