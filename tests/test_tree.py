@@ -528,6 +528,25 @@ def test_move_without_cell_change_relinks_nothing():
     tree.validate()
 
 
+def test_stats_place_what_moved_since_the_tree_last_placed_objects():
+    # a move only stores boxes; stats() places the moved objects first
+    tree = bp.LinearQuadtree((0, 0, 16, 16), 2)  # cells of 4 x 4
+    h = tree.insert([[0.5, 0.5, 1, 1], [8.5, 8.5, 9, 9]])
+    s = tree.stats()
+    assert s["levels"].tolist() == [0, 0, 2] and s["entries"] == 2 and s["relinked"] == 2
+    tree.move(h[0], [1, 1, 12, 12])  # spans 4 finest cells: 2 x 2 cells of level 1
+    tree.move(h[1], [13, 13, 13.5, 13.5])
+    tree.validate()
+    tree.move(h[1], [8.6, 8.6, 9, 9])  # back in its own cell
+    tree.move(h[1], [8.7, 8.7, 9.1, 9.1])  # this last move keeps its cell
+    s = tree.stats()
+    assert s["levels"].tolist() == [0, 1, 1] and s["entries"] == 5
+    # every move since the last placing counts: object 0's, not object 1's round trip
+    assert s["relinked"] == 1
+    tree.validate()
+    assert tree.pairs().tolist() == [[0, 1]]
+
+
 # --------------------------------------------------------------------------
 # Contacts against set differences
 

@@ -459,12 +459,15 @@ class LinearQuadtree:
         dict
             ``objects``; ``outside``: objects not wholly inside ``bounds``;
             ``levels``: objects entered at each level, 0 (the whole world) to
-            ``depth``; ``relinked``: objects the last insert or move placed
+            ``depth``; ``relinked``: objects the last insert placed, or that
+            the moves since the tree last placed objects (at a query,
+            :meth:`pairs` or :meth:`stats`: a move only stores boxes) took
             into other cells (many per move means cells too fine, or a
-            margin too small); ``entries``, ``candidate_tests`` and
-            ``pairs`` of the last :meth:`pairs` call (candidate tests are the
-            box tests it made: many per pair means cells too coarse), and
-            ``rebuilt``: whether it searched from scratch.
+            margin too small); ``entries``: (object, cell) entries as placed
+            now; ``candidate_tests`` and ``pairs`` of the last :meth:`pairs`
+            call (candidate tests are the box tests it made: many per pair
+            means cells too coarse), and ``rebuilt``: whether it searched
+            from scratch.
 
         Examples
         --------

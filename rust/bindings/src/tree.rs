@@ -256,8 +256,8 @@ impl PyTree {
     }
 
     /// `(relinked, entries, candidate_tests, pairs, rebuilt, levels, outside)`.
-    fn stats(&self) -> (u64, u64, u64, u64, bool, Vec<u64>, usize) {
-        let s = self.inner.stats();
+    fn stats(&mut self) -> (u64, u64, u64, u64, bool, Vec<u64>, usize) {
+        let s = self.inner.stats(&Exec::new(self.workers));
         (
             s.relinked,
             s.entries,

@@ -78,7 +78,7 @@ fn main() {
             tp.push(t.elapsed().as_secs_f64() * 1e3);
             assert_eq!(k, want);
         }
-        let s = tree.stats();
+        let s = tree.stats(&ex);
         println!(
             "move {label}: move {:.3} pairs {:.3} find_pairs {:.3} ms; {} pairs, {} tests, rebuilt {}",
             median(tm),

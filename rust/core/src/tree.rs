@@ -14,14 +14,17 @@
 //! seeds' linear array).  Inserting, moving to other cells and removing are
 //! O(1) per object; a move that keeps its cells relinks nothing.
 //!
-//! # Lists kept up to date when read
-//! A move or insert stores the object's box and placement at once and marks
-//! it *stale*; the lists catch up at their next reader (a query, or
-//! `pairs()` on its incremental path): each stale object is relinked, or
-//! only its box copies rewritten when it kept its cells, O(1) each; when
+//! # Placements and lists kept up to date when read
+//! An insert stores the object's box and placement and marks it *stale*; a
+//! move stores only the box and marks the object stale and *unplaced*.
+//! Their next reader (a query, `pairs()` on its incremental path, `stats()`)
+//! first places every unplaced object ([`Tree::settle`]: in parallel for
+//! many), then brings the lists up to date: each stale object is relinked,
+//! or only its box copies rewritten when it kept its cells, O(1) each; when
 //! more than [`RELAYOUT_SHARE`] of the objects are stale the lists are laid
 //! out anew, cell after cell.  So frames that move everything and search
-//! from scratch never touch the lists.
+//! from scratch (which reads only the boxes) never place an object nor
+//! touch the lists: a move is a store of boxes.
 //!
 //! # Fat boxes
 //! With a margin `m > 0` an object is placed by its box grown by `m` (its
@@ -72,6 +75,11 @@ pub const MAX_DEPTH: u32 = 12;
 const NONE: u32 = u32::MAX;
 /// Level of a free slot.
 const FREE: u8 = u8::MAX;
+/// Bit of [`Tree::stale`]: the lists do not match the object.
+const STALE: u8 = 1;
+/// Bit of [`Tree::stale`]: moved since placed (its `place` is outdated;
+/// implies [`STALE`]).
+const UNPLACED: u8 = 2;
 /// Above this share of dirty objects, [`Tree::pairs`] searches from scratch
 /// (the default of [`Tree::rebuild_share`]).
 pub const REBUILD_SHARE: f64 = 0.1;
@@ -185,9 +193,10 @@ pub enum HandleError {
 /// Counts of the last calls, to tune the depth by.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Stats {
-    /// Objects the last insert or move entered into other cells.
+    /// Objects the last insert placed, or that the moves since the last
+    /// [`Tree::settle`] took into other cells.
     pub relinked: u64,
-    /// Entries (object, cell) of the live objects at the last `pairs()`.
+    /// Entries (object, cell) of the live objects as placed now.
     pub entries: u64,
     /// Box tests the last `pairs()` made.
     pub candidate_tests: u64,
@@ -219,7 +228,11 @@ pub struct Tree {
     /// Its entries' locations in the lists, four per slot.
     loc: Vec<u32>,
     dirty: Vec<bool>,
-    stale: Vec<bool>,
+    /// [`STALE`] and [`UNPLACED`] bits per slot; the stale ones are listed
+    /// in `stale_list`, each once.
+    stale: Vec<u8>,
+    /// Slots with the [`UNPLACED`] bit.
+    unplaced: usize,
     mark: Vec<u32>,
     lists: CellLists,
     // objects per level, live
@@ -269,6 +282,7 @@ impl Tree {
             loc: Vec::new(),
             dirty: Vec::new(),
             stale: Vec::new(),
+            unplaced: 0,
             mark: Vec::new(),
             lists: CellLists::new(cell_base(depth + 1)),
             per_level: vec![0; depth as usize + 1],
@@ -335,12 +349,17 @@ impl Tree {
         (self.kinds[h as usize] == CIRCLE).then(|| self.circles.get(h as usize))
     }
 
-    /// The counts of the last calls.
-    pub fn stats(&self) -> Stats {
-        self.stats
+    /// The counts of the last calls, every moved object placed first.
+    pub fn stats(&mut self, ex: &Exec) -> Stats {
+        self.settle(ex);
+        Stats {
+            entries: self.nentries,
+            ..self.stats
+        }
     }
 
-    /// Live objects entered at each level, 0 to `depth`.
+    /// Live objects entered at each level, 0 to `depth` (as placed by the
+    /// last [`Tree::settle`]).
     pub fn levels(&self) -> &[u64] {
         &self.per_level
     }
@@ -438,11 +457,11 @@ impl Tree {
         parts.concat()
     }
 
-    /// New boxes (and circles) for checked handles; relinks only objects
-    /// whose cells change.
+    /// New boxes (and circles) for checked handles.
     ///
-    /// The new placements are computed first (in parallel for big batches:
-    /// they only read the tree), then stored in handle order.
+    /// Only the boxes are stored (in parallel for big batches); the objects
+    /// are placed at the next reader ([`Tree::settle`]), and relinked there
+    /// only if their cells changed.
     pub fn move_to(
         &mut self,
         handles: &[i64],
@@ -455,50 +474,30 @@ impl Tree {
         if ex.is_parallel() && circles.is_none() {
             return ex.install(|| self.move_in_parallel(handles, boxes, &ex));
         }
-        let mut relinked = 0;
         for (k, (&h, b)) in handles.iter().zip(boxes).enumerate() {
             let h = h as usize;
-            let keep = self.margin > 0.0 && inside(&self.fat[h], b);
             self.boxes[h] = *b;
             if let Some(c) = circles {
                 let slots = self.place.len();
                 self.circles.set(h, c[k], slots);
             }
             self.touch(h);
-            self.mark_stale(h); // its box copies at least
-            if !keep {
-                self.set_fat(h);
-                let p = self.placement(&self.fat_of(h));
-                if p != self.place[h] {
-                    self.set_place(h, p);
-                    relinked += 1;
-                }
-            }
+            self.mark_unplaced(h);
         }
-        self.stats.relinked = relinked;
     }
 
     /// [`Tree::move_to`] of boxes on the pool: chunks fixed by the data store
-    /// each object's box and placement, and collect what the serial
-    /// bookkeeping then adds (new dirty and stale marks, level counts).
+    /// each object's box and mark it, and collect the objects newly marked
+    /// (then listed serially, in chunk order).
     fn move_in_parallel(&mut self, handles: &[i64], boxes: &[[f64; 4]], ex: &Exec) {
         let n = handles.len();
         let nch = chunk_count(n, MOVE_GRAIN, 256);
         let cb = even_bounds(n, nch);
-        let (grid, margin, depth) = (self.grid, self.margin, self.grid.depth as usize);
         let bx = Scatter::new(&mut self.boxes);
-        let fat = Scatter::new(&mut self.fat);
-        let place = Scatter::new(&mut self.place);
         let dirty = Scatter::new(&mut self.dirty);
         let stale = Scatter::new(&mut self.stale);
         let parts = ex.map(nch, |c| {
-            let mut out = Moved {
-                dirty: Vec::new(),
-                stale: Vec::new(),
-                levels: vec![0i64; depth + 1],
-                entries: 0,
-                relinked: 0,
-            };
+            let mut out = Moved::default();
             for k in cb[c]..cb[c + 1] {
                 let (h, b) = (handles[k] as usize, boxes[k]);
                 // SAFETY: the handles were checked (`check_handles`: live,
@@ -510,43 +509,81 @@ impl Tree {
                         dirty.write(h, true);
                         out.dirty.push(h as u32);
                     }
-                    if !stale.read(h) {
-                        stale.write(h, true);
-                        out.stale.push(h as u32);
+                    let m = stale.read(h);
+                    if m & UNPLACED == 0 {
+                        stale.write(h, STALE | UNPLACED);
+                        out.unplaced += 1;
+                        if m & STALE == 0 {
+                            out.stale.push(h as u32);
+                        }
                     }
+                }
+            }
+            out
+        });
+        for m in parts {
+            self.dirty_list.extend(m.dirty);
+            self.stale_list.extend(m.stale);
+            self.unplaced += m.unplaced;
+        }
+    }
+
+    /// Place every unplaced object by its box now (grown into a new fat box
+    /// when it left its old one); count those whose cells changed as
+    /// `stats().relinked`.  In parallel for many (the placements only read
+    /// the tree), applied serially in list order.
+    ///
+    /// Every reader of the placements calls this first; `stats()` too.
+    pub fn settle(&mut self, ex: &Exec) {
+        if self.unplaced == 0 {
+            return;
+        }
+        let list = &self.stale_list;
+        let nch = chunk_count(list.len(), MOVE_GRAIN, 256);
+        let cb = even_bounds(list.len(), nch);
+        let (grid, margin) = (self.grid, self.margin);
+        let (boxes, place) = (&self.boxes, &self.place);
+        let fat = Scatter::new(&mut self.fat);
+        let stale = Scatter::new(&mut self.stale);
+        let changed = ex.for_work(list.len(), 2 * MOVE_GRAIN).map(nch, |c| {
+            let mut out = Vec::new();
+            for &h in &list[cb[c]..cb[c + 1]] {
+                let h = h as usize;
+                // SAFETY: the stale list holds each slot once (`validate`
+                // checks it), so chunk c alone touches position h of `stale`
+                // and `fat` while they are scattered: one writer, no race.
+                // Tested in parallel against a serial tree, with and without
+                // margins: `parallel_move_equals_serial_move` (tests/tree.rs).
+                unsafe {
+                    if stale.read(h) & UNPLACED == 0 {
+                        continue;
+                    }
+                    stale.write(h, STALE);
+                    let b = &boxes[h];
                     let f = if margin > 0.0 {
-                        if inside(&fat.read(h), &b) {
+                        if inside(&fat.read(h), b) {
                             continue; // still inside its fat box: placement stands
                         }
-                        let f = grown(&b, margin);
+                        let f = grown(b, margin);
                         fat.write(h, f);
                         f
                     } else {
-                        b
+                        *b
                     };
                     let p = placement(&grid, &f);
-                    let old = place.read(h);
-                    if p != old {
-                        place.write(h, p);
-                        out.levels[old.level as usize] -= 1;
-                        out.levels[p.level as usize] += 1;
-                        out.entries += (p.nx * p.ny) as i64 - (old.nx * old.ny) as i64;
-                        out.relinked += 1;
+                    if p != place[h] {
+                        out.push((h as u32, p));
                     }
                 }
             }
             out
         });
         let mut relinked = 0;
-        for m in parts {
-            self.dirty_list.extend(m.dirty);
-            self.stale_list.extend(m.stale);
-            for (l, d) in m.levels.into_iter().enumerate() {
-                self.per_level[l] = (self.per_level[l] as i64 + d) as u64;
-            }
-            self.nentries = (self.nentries as i64 + m.entries) as u64;
-            relinked += m.relinked;
+        for (h, p) in changed.into_iter().flatten() {
+            self.set_place(h as usize, p);
+            relinked += 1;
         }
+        self.unplaced = 0;
         self.stats.relinked = relinked;
     }
 
@@ -556,6 +593,10 @@ impl Tree {
         for &h in handles {
             let h = h as usize;
             self.touch(h);
+            if self.stale[h] & UNPLACED != 0 {
+                self.stale[h] &= !UNPLACED;
+                self.unplaced -= 1;
+            }
             self.count_kinds(h, -1);
             self.unlink(h);
             self.set_place(h, FREE_PLACE);
@@ -627,9 +668,18 @@ impl Tree {
 
     /// Note that `h`'s entries in the lists no longer match it.
     fn mark_stale(&mut self, h: usize) {
-        if !self.stale[h] {
-            self.stale[h] = true;
+        if self.stale[h] == 0 {
+            self.stale[h] = STALE;
             self.stale_list.push(h as u32);
+        }
+    }
+
+    /// Note that `h` moved: its placement (and so its lists) are outdated.
+    fn mark_unplaced(&mut self, h: usize) {
+        if self.stale[h] & UNPLACED == 0 {
+            self.mark_stale(h);
+            self.stale[h] |= UNPLACED;
+            self.unplaced += 1;
         }
     }
 
@@ -682,6 +732,7 @@ impl Tree {
         if self.stale_list.is_empty() {
             return;
         }
+        self.settle(ex);
         if self.stale_list.len() as f64 > self.relayout_share * self.count.max(1) as f64 {
             self.relayout(ex);
         } else {
@@ -702,7 +753,7 @@ impl Tree {
             }
         }
         for &h in &self.stale_list {
-            self.stale[h as usize] = false;
+            self.stale[h as usize] = 0;
         }
         self.stale_list.clear();
     }
@@ -756,7 +807,7 @@ impl Tree {
         resize_huge(&mut self.linked, len, FREE_PLACE);
         resize_huge(&mut self.loc, 4 * len, NONE);
         resize_huge(&mut self.dirty, len, false);
-        resize_huge(&mut self.stale, len, false);
+        resize_huge(&mut self.stale, len, 0);
         resize_huge(&mut self.mark, len, 0);
     }
 
@@ -1027,7 +1078,6 @@ impl Tree {
             self.dirty[h as usize] = false;
         }
         self.dirty_list.clear();
-        self.stats.entries = self.nentries;
         self.stats.candidate_tests = tests;
         self.stats.pairs = new.len() as u64;
         self.stats.rebuilt = rebuild;
@@ -1248,13 +1298,13 @@ impl Tree {
     fn check_lists_of(&self, h: usize) -> Result<(), String> {
         let l = self.linked[h];
         if l.level == FREE {
-            return if self.place[h].level == FREE || self.stale[h] {
+            return if self.place[h].level == FREE || self.stale[h] != 0 {
                 Ok(())
             } else {
                 Err(format!("object {h}: not in the lists nor stale"))
             };
         }
-        if !self.stale[h] && (l != self.place[h]) {
+        if self.stale[h] == 0 && (l != self.place[h]) {
             return Err(format!(
                 "object {h}: linked at {l:?}, placed at {:?}",
                 self.place[h]
@@ -1269,7 +1319,7 @@ impl Tree {
                     self.lists.cell_of(at)
                 ));
             }
-            if !self.stale[h] && e.b != self.boxes[h] {
+            if self.stale[h] == 0 && e.b != self.boxes[h] {
                 return Err(format!(
                     "object {h}: entry {r} holds box {:?}, not {:?}",
                     e.b, self.boxes[h]
@@ -1312,6 +1362,9 @@ impl Tree {
                 continue;
             }
             per_level[p.level as usize] += 1;
+            if self.stale[h] & UNPLACED != 0 {
+                continue; // moved since placed: checked once placed
+            }
             let b = &self.boxes[h];
             let f = &self.fat_of(h);
             if !(f[0] <= b[0] && f[1] <= b[1] && b[2] <= f[2] && b[3] <= f[3]) {
@@ -1359,7 +1412,23 @@ impl Tree {
                 "{in_lists} entries in the lists, {linked_entries} linked"
             ));
         }
-        let mut stale: Vec<u32> = (0..n as u32).filter(|&h| self.stale[h as usize]).collect();
+        let mut stale: Vec<u32> = (0..n as u32)
+            .filter(|&h| self.stale[h as usize] != 0)
+            .collect();
+        if self
+            .stale
+            .iter()
+            .any(|&m| m == UNPLACED || m > STALE | UNPLACED)
+        {
+            return Err("an unplaced object not marked stale".into());
+        }
+        let unplaced = self.stale.iter().filter(|&&m| m & UNPLACED != 0).count();
+        if unplaced != self.unplaced {
+            return Err(format!(
+                "{unplaced} unplaced objects, {} counted",
+                self.unplaced
+            ));
+        }
         let mut listed = self.stale_list.clone();
         listed.sort_unstable();
         stale.sort_unstable();
@@ -1379,13 +1448,12 @@ impl Tree {
     }
 }
 
-/// What one chunk of a parallel move found.
+/// What one chunk of a parallel move marked.
+#[derive(Default)]
 struct Moved {
     dirty: Vec<u32>,
     stale: Vec<u32>,
-    levels: Vec<i64>,
-    entries: i64,
-    relinked: u64,
+    unplaced: usize,
 }
 
 /// Whether box `b` lies inside the fat box `f`.

@@ -318,7 +318,7 @@ fn frames_of_many_objects() {
         };
         for frame in 0..8 {
             assert_eq!(tree.pairs(&ex, None).unwrap(), &model(&boxes)[..]);
-            assert_eq!(tree.stats().rebuilt, frame == 0 || frame % 4 == 1);
+            assert_eq!(tree.stats(&ex).rebuilt, frame == 0 || frame % 4 == 1);
             // a few objects (incremental), or all of them (from scratch)
             let moving: Vec<i64> = if frame % 4 == 0 {
                 (0..n as i64).collect()
@@ -356,7 +356,7 @@ fn parallel_move_equals_serial_move() {
             assert!(a.check_handles(&handles, None).is_ok());
             a.move_to(&handles, &new, None, &par);
             b.move_to(&handles, &new, None, &ser);
-            assert_eq!(a.stats().relinked, b.stats().relinked);
+            assert_eq!(a.stats(&par).relinked, b.stats(&ser).relinked);
             assert_eq!(a.levels(), b.levels());
             a.validate().unwrap();
             assert_eq!(a.pairs(&par, None).unwrap(), b.pairs(&ser, None).unwrap());
@@ -393,7 +393,7 @@ fn parallel_incremental_frames() {
             .collect();
         for (t, ex) in &mut trees {
             assert_eq!(t.pairs(ex, None).unwrap(), &want[..]);
-            assert_eq!(t.stats().rebuilt, frame == 0);
+            assert_eq!(t.stats(ex).rebuilt, frame == 0);
         }
         let moving: Vec<i64> = (0..n as i64).filter(|k| k % 2 == frame % 2).collect();
         let new = jiggle(&mut boxes, &moving, 3.0, &mut rnd);
@@ -454,7 +454,7 @@ fn merge_in_chunks_keeps_every_pair() {
                     .collect();
                 assert_eq!(rows, flat);
             }
-            assert_eq!(t.stats().rebuilt, frame == 0);
+            assert_eq!(t.stats(ex).rebuilt, frame == 0);
         }
         last = want;
         // 1% of the objects, spread over the handles
