@@ -65,7 +65,7 @@ use crate::pairs::{Budget, TooMany};
 use crate::par::{chunk_count, even_bounds, split_at_bounds, Exec, Scatter};
 use crate::quadtree;
 use crate::scratch;
-use crate::search::{self, Method, Search, WHOLE_ON_POOL};
+use crate::search::{self, Method, Search};
 use crate::world::Grid;
 
 /// Deepest tree: the list heads of all levels take `4^(depth + 1) / 3`
@@ -1007,8 +1007,8 @@ impl Tree {
         Ok(ev)
     }
 
-    /// [`Tree::refresh`] run on the pool as a whole when the tree is worth
-    /// it (as a search is: its stages then wake the pool once).
+    /// [`Tree::refresh`] run on the pool as a whole when an incremental frame
+    /// is worth it (as a search is: its stages then wake the pool once).
     fn refresh_on_pool(
         &mut self,
         ex: &Exec,
@@ -1018,12 +1018,11 @@ impl Tree {
         // An incremental frame with few dirty objects and few pairs runs
         // here, serially: that costs less than waking the pool.  One whose
         // queries or merge split into chunks runs on the pool as a whole.
-        let worth = if self.will_rebuild() {
-            self.count >= WHOLE_ON_POOL
-        } else {
-            self.dirty_list.len() >= 2 * QUERY_GRAIN
-                || self.last.as_ref().map_or(0, |l| l.len()) >= 2 * MERGE_GRAIN
-        };
+        // A search from scratch goes to the pool by itself (as a whole, when
+        // worth it: `find_pairs`' rule).
+        let worth = !self.will_rebuild()
+            && (self.dirty_list.len() >= 2 * QUERY_GRAIN
+                || self.last.as_ref().map_or(0, |l| l.len()) >= 2 * MERGE_GRAIN);
         let on = if worth { ex.clone() } else { Exec::serial() };
         on.install(|| self.refresh(ex, max_pairs, events))
     }
@@ -1050,7 +1049,8 @@ impl Tree {
         };
         let rebuild = self.will_rebuild();
         let (new, tests, ev) = if rebuild {
-            let (new, tests, flat) = self.search(ex, max_pairs)?;
+            let spare = std::mem::take(&mut self.spare);
+            let (new, tests, flat) = self.search(ex, max_pairs, spare)?;
             self.flat = Some(flat);
             let ev = events.then(|| {
                 let old = self.last.as_deref().unwrap_or(&[]);
@@ -1094,9 +1094,15 @@ impl Tree {
         &self,
         ex: &Exec,
         max_pairs: Option<u64>,
+        mut out: Vec<u64>,
     ) -> Result<(Vec<u64>, u64, Vec<isize>), TooMany> {
-        let live: Vec<u32> = self.live().map(|h| h as u32).collect();
-        let compact = live.len() < self.place.len();
+        // free slots leave holes: the search then runs over the live rows
+        let compact = self.count < self.place.len();
+        let live: Vec<u32> = if compact {
+            self.live().map(|h| h as u32).collect()
+        } else {
+            Vec::new()
+        };
         let (boxes, circles, kinds, groups, cats, masks);
         let narrow = if compact {
             boxes = gather_rows(&self.boxes, &live);
@@ -1138,10 +1144,12 @@ impl Tree {
             flat.iter_mut()
                 .for_each(|v| *v = live[*v as usize] as isize);
         }
-        let out = flat
-            .chunks_exact(2)
-            .map(|p| ((p[0] as u64) << 32) | p[1] as u64)
-            .collect();
+        // packed into the old pairs' buffer (no fresh pages)
+        out.clear();
+        out.extend(
+            flat.chunks_exact(2)
+                .map(|p| ((p[0] as u64) << 32) | p[1] as u64),
+        );
         Ok((out, tests, flat))
     }
 
