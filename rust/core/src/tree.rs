@@ -52,9 +52,11 @@
 //! pairs fixed by their number, writing the rows `pairs()` hands over in the
 //! same pass).  When more than
 //! [`REBUILD_SHARE`] of the objects are dirty, a search from scratch
-//! ([`crate::search`]) is cheaper than the queries and replaces them.
-//! Either way the result is the set of colliding pairs of the live objects,
-//! as [`crate::find_pairs`] would give it.
+//! ([`crate::search`]) is cheaper than the queries and replaces them; a
+//! single move of more than that share settles it in advance, and the
+//! tree keeps no more marks until then (a frame that moves everything only
+//! stores boxes).  Either way the result is the set of colliding pairs of
+//! the live objects, as [`crate::find_pairs`] would give it.
 
 use crate::check::bounds_of;
 use crate::lists::{self, CellLists, Entry, LATER_COLUMN, LATER_ROW};
@@ -244,6 +246,10 @@ pub struct Tree {
     ngrouped: usize,
     nmasked: usize,
     dirty_list: Vec<u32>,
+    /// Every object counts as dirty (a move of more than `rebuild_share` of
+    /// them): the next refresh searches from scratch, and no more marks are
+    /// kept until then (those set before are in `dirty_list`).
+    all_dirty: bool,
     stale_list: Vec<u32>,
     epoch: u32,
     last: Option<Vec<u64>>,
@@ -293,6 +299,7 @@ impl Tree {
             ngrouped: 0,
             nmasked: 0,
             dirty_list: Vec::new(),
+            all_dirty: false,
             stale_list: Vec::new(),
             epoch: 0,
             last: None,
@@ -470,6 +477,12 @@ impl Tree {
         ex: &Exec,
     ) {
         let n = handles.len();
+        // n distinct objects moved: beyond the share, the next refresh
+        // searches from scratch whatever else moves, so dirty marks would
+        // never be read
+        if self.beyond_rebuild(n) {
+            self.all_dirty = true;
+        }
         let ex = ex.for_work(n, 2 * MOVE_GRAIN);
         if ex.is_parallel() && circles.is_none() {
             return ex.install(|| self.move_in_parallel(handles, boxes, &ex));
@@ -487,10 +500,12 @@ impl Tree {
     }
 
     /// [`Tree::move_to`] of boxes on the pool: chunks fixed by the data store
-    /// each object's box and mark it, and collect the objects newly marked
-    /// (then listed serially, in chunk order).
+    /// each object's box and mark it (dirty only while marks are kept), and
+    /// collect the objects newly marked (then listed serially, in chunk
+    /// order).
     fn move_in_parallel(&mut self, handles: &[i64], boxes: &[[f64; 4]], ex: &Exec) {
         let n = handles.len();
+        let mark_dirty = !self.all_dirty;
         let nch = chunk_count(n, MOVE_GRAIN, 256);
         let cb = even_bounds(n, nch);
         let bx = Scatter::new(&mut self.boxes);
@@ -505,7 +520,7 @@ impl Tree {
                 // these arrays while they are scattered: one writer, no race.
                 unsafe {
                     bx.write(h, b);
-                    if !dirty.read(h) {
+                    if mark_dirty && !dirty.read(h) {
                         dirty.write(h, true);
                         out.dirty.push(h as u32);
                     }
@@ -823,7 +838,7 @@ impl Tree {
 
     /// Mark `h` changed since the last `pairs()`.
     fn touch(&mut self, h: usize) {
-        if !self.dirty[h] {
+        if !self.dirty[h] && !self.all_dirty {
             self.dirty[h] = true;
             self.dirty_list.push(h as u32);
         }
@@ -1032,8 +1047,13 @@ impl Tree {
     fn will_rebuild(&self) -> bool {
         match &self.last {
             None => true,
-            Some(_) => self.dirty_list.len() as f64 > self.rebuild_share * self.count.max(1) as f64,
+            Some(_) => self.all_dirty || self.beyond_rebuild(self.dirty_list.len()),
         }
+    }
+
+    /// Whether `dirty` dirty objects are more than `rebuild_share` of them.
+    fn beyond_rebuild(&self, dirty: usize) -> bool {
+        dirty as f64 > self.rebuild_share * self.count.max(1) as f64
     }
 
     fn refresh(
@@ -1078,6 +1098,7 @@ impl Tree {
             self.dirty[h as usize] = false;
         }
         self.dirty_list.clear();
+        self.all_dirty = false;
         self.stats.candidate_tests = tests;
         self.stats.pairs = new.len() as u64;
         self.stats.rebuilt = rebuild;

@@ -368,6 +368,73 @@ fn parallel_move_equals_serial_move() {
     }
 }
 
+/// A move of more than `rebuild_share` of the objects stops keeping dirty
+/// marks (the next refresh searches from scratch): moves before it, the
+/// events of that refresh, and the incremental frames after it stay exact,
+/// on the serial and the parallel move (20,000 objects).
+#[test]
+fn a_big_move_after_small_ones_then_small_ones_again() {
+    let n = 20_000usize;
+    let mut rnd = lcg(31337);
+    let mut boxes = scattered(n, 2000.0, 8.0, &mut rnd);
+    let model = |boxes: &[[f64; 4]]| -> Vec<u64> {
+        naive::pairs(boxes, &Narrow::default())
+            .into_iter()
+            .map(|(i, j)| ((i as u64) << 32) | j as u64)
+            .collect()
+    };
+    let mut trees: Vec<(Tree, Exec)> = [Some(1), Some(2)]
+        .into_iter()
+        .map(|w| {
+            let ex = Exec::new(w);
+            let mut t = Tree::new([0.0, 0.0, 2000.0, 2000.0], 7, 0.0);
+            t.insert(&boxes, None, Attrs::default(), &ex);
+            (t, ex)
+        })
+        .collect();
+    let first = model(&boxes);
+    for (t, ex) in &mut trees {
+        assert_eq!(t.pairs(ex, None).unwrap(), &first[..]);
+    }
+    // a few, then every other object: marks set before the switch
+    let few: Vec<i64> = (0..n as i64).filter(|k| k % 97 == 3).collect();
+    let many: Vec<i64> = (0..n as i64).filter(|k| k % 2 == 0).collect();
+    let new_few = jiggle(&mut boxes, &few, 5.0, &mut rnd);
+    let new_many = jiggle(&mut boxes, &many, 5.0, &mut rnd);
+    let now = model(&boxes);
+    for (t, ex) in &mut trees {
+        t.move_to(&few, &new_few, None, ex);
+        t.move_to(&many, &new_many, None, ex);
+        t.validate().unwrap();
+        let ev = t.update(ex, None).unwrap();
+        assert!(t.stats(ex).rebuilt);
+        assert_eq!(t.last_pairs(), &now[..]);
+        let began: Vec<u64> = now
+            .iter()
+            .copied()
+            .filter(|p| first.binary_search(p).is_err())
+            .collect();
+        let ended: Vec<u64> = first
+            .iter()
+            .copied()
+            .filter(|p| now.binary_search(p).is_err())
+            .collect();
+        assert_eq!((ev.began, ev.ended), (began, ended));
+    }
+    // then a few again: incremental, with only their marks
+    for round in 0..2 {
+        let few: Vec<i64> = (0..n as i64).filter(|k| k % 89 == round).collect();
+        let new = jiggle(&mut boxes, &few, 5.0, &mut rnd);
+        let want = model(&boxes);
+        for (t, ex) in &mut trees {
+            t.move_to(&few, &new, None, ex);
+            assert_eq!(t.pairs(ex, None).unwrap(), &want[..]);
+            assert!(!t.stats(ex).rebuilt);
+            t.validate().unwrap();
+        }
+    }
+}
+
 /// Incremental frames with more dirty objects than one query chunk: the
 /// queries run in parallel chunks (and the refresh on the pool), and agree
 /// with the model and with one thread.
