@@ -1236,7 +1236,9 @@ impl Tree {
             })
             .collect();
         let mx = ex.for_work(last.len(), 2 * MERGE_GRAIN);
-        let clean = |p: u64| !self.dirty[(p >> 32) as usize] && !self.dirty[p as u32 as usize];
+        // both marks read, one branch on the pair (clean nearly always)
+        let dirty: &[bool] = &self.dirty;
+        let clean = |p: u64| !(dirty[(p >> 32) as usize] | dirty[p as u32 as usize]);
         let kept = mx.map(nch, |c| {
             last[lb[c]..lb[c + 1]].iter().filter(|&&p| clean(p)).count()
         });
@@ -1273,6 +1275,7 @@ impl Tree {
             let mut old_dirty = Vec::new();
             let fr = &fresh[fb[c]..fb[c + 1]];
             let (mut f, mut o) = (0, 0);
+            let mut next = fr.first().copied().unwrap_or(u64::MAX);
             let mut put = |p: u64, o: &mut usize| {
                 out[*o] = p;
                 if want_rows {
@@ -1288,9 +1291,10 @@ impl Tree {
                     }
                     continue;
                 }
-                while f < fr.len() && fr[f] < p {
-                    put(fr[f], &mut o);
+                while next < p {
+                    put(next, &mut o);
                     f += 1;
+                    next = fr.get(f).copied().unwrap_or(u64::MAX);
                 }
                 put(p, &mut o);
             }
