@@ -296,6 +296,35 @@ fn jiggle(
         .collect()
 }
 
+/// The naive reference's pairs of plain boxes, packed `i << 32 | j`.
+fn packed_naive(boxes: &[[f64; 4]]) -> Vec<u64> {
+    naive::pairs(boxes, &Narrow::default())
+        .into_iter()
+        .map(|(i, j)| ((i as u64) << 32) | j as u64)
+        .collect()
+}
+
+/// Trees over `[0, world]^2` holding `boxes`, on one thread and on two.
+fn on_one_and_two_threads(boxes: &[[f64; 4]], world: f64, depth: u32) -> Vec<(Tree, Exec)> {
+    [Some(1), Some(2)]
+        .into_iter()
+        .map(|w| {
+            let ex = Exec::new(w);
+            let mut t = Tree::new([0.0, 0.0, world, world], depth, 0.0);
+            t.insert(boxes, None, Attrs::default(), &ex);
+            (t, ex)
+        })
+        .collect()
+}
+
+/// The pairs of sorted `a` that sorted `b` lacks.
+fn minus(a: &[u64], b: &[u64]) -> Vec<u64> {
+    a.iter()
+        .copied()
+        .filter(|p| b.binary_search(p).is_err())
+        .collect()
+}
+
 /// Many objects, few moving each frame: the kept pairs and the queries of
 /// the moved ones (the incremental path), and every object moving (the
 /// search from scratch), against the model, on several threads.
@@ -310,12 +339,7 @@ fn frames_of_many_objects() {
         let attrs = Attrs::default();
         let h = tree.insert(&boxes, None, attrs, &ex);
         assert_eq!(h, (0..n).collect::<Vec<_>>());
-        let model = |boxes: &[[f64; 4]]| -> Vec<u64> {
-            naive::pairs(boxes, &Narrow::default())
-                .into_iter()
-                .map(|(i, j)| ((i as u64) << 32) | j as u64)
-                .collect()
-        };
+        let model = packed_naive;
         for frame in 0..8 {
             assert_eq!(tree.pairs(&ex, None).unwrap(), &model(&boxes)[..]);
             assert_eq!(tree.stats(&ex).rebuilt, frame == 0 || frame % 4 == 1);
@@ -377,21 +401,8 @@ fn a_big_move_after_small_ones_then_small_ones_again() {
     let n = 20_000usize;
     let mut rnd = lcg(31337);
     let mut boxes = scattered(n, 2000.0, 8.0, &mut rnd);
-    let model = |boxes: &[[f64; 4]]| -> Vec<u64> {
-        naive::pairs(boxes, &Narrow::default())
-            .into_iter()
-            .map(|(i, j)| ((i as u64) << 32) | j as u64)
-            .collect()
-    };
-    let mut trees: Vec<(Tree, Exec)> = [Some(1), Some(2)]
-        .into_iter()
-        .map(|w| {
-            let ex = Exec::new(w);
-            let mut t = Tree::new([0.0, 0.0, 2000.0, 2000.0], 7, 0.0);
-            t.insert(&boxes, None, Attrs::default(), &ex);
-            (t, ex)
-        })
-        .collect();
+    let model = packed_naive;
+    let mut trees = on_one_and_two_threads(&boxes, 2000.0, 7);
     let first = model(&boxes);
     for (t, ex) in &mut trees {
         assert_eq!(t.pairs(ex, None).unwrap(), &first[..]);
@@ -409,17 +420,10 @@ fn a_big_move_after_small_ones_then_small_ones_again() {
         let ev = t.update(ex, None).unwrap();
         assert!(t.stats(ex).rebuilt);
         assert_eq!(t.last_pairs(), &now[..]);
-        let began: Vec<u64> = now
-            .iter()
-            .copied()
-            .filter(|p| first.binary_search(p).is_err())
-            .collect();
-        let ended: Vec<u64> = first
-            .iter()
-            .copied()
-            .filter(|p| now.binary_search(p).is_err())
-            .collect();
-        assert_eq!((ev.began, ev.ended), (began, ended));
+        assert_eq!(
+            (ev.began, ev.ended),
+            (minus(&now, &first), minus(&first, &now))
+        );
     }
     // then a few again: incremental, with only their marks
     for round in 0..2 {
@@ -443,21 +447,12 @@ fn parallel_incremental_frames() {
     let n = 5000u32;
     let mut rnd = lcg(777);
     let mut boxes = scattered(n as usize, 1000.0, 10.0, &mut rnd);
-    let mut trees: Vec<(Tree, Exec)> = [Some(1), Some(2)]
-        .into_iter()
-        .map(|w| {
-            let ex = Exec::new(w);
-            let mut t = Tree::new([0.0, 0.0, 1000.0, 1000.0], 6, 0.0);
-            t.rebuild_share = 1.0; // never from scratch after the first call
-            t.insert(&boxes, None, Attrs::default(), &ex);
-            (t, ex)
-        })
-        .collect();
+    let mut trees = on_one_and_two_threads(&boxes, 1000.0, 6);
+    for (t, _) in &mut trees {
+        t.rebuild_share = 1.0; // never from scratch after the first call
+    }
     for frame in 0..4 {
-        let want: Vec<u64> = naive::pairs(&boxes, &Narrow::default())
-            .into_iter()
-            .map(|(i, j)| ((i as u64) << 32) | j as u64)
-            .collect();
+        let want = packed_naive(&boxes);
         for (t, ex) in &mut trees {
             assert_eq!(t.pairs(ex, None).unwrap(), &want[..]);
             assert_eq!(t.stats(ex).rebuilt, frame == 0);
@@ -479,37 +474,16 @@ fn merge_in_chunks_keeps_every_pair() {
     let n = 20_000usize;
     let mut rnd = lcg(4242);
     let mut boxes = scattered(n, 1000.0, 16.0, &mut rnd);
-    let mut trees: Vec<(Tree, Exec)> = [Some(1), Some(2)]
-        .into_iter()
-        .map(|w| {
-            let ex = Exec::new(w);
-            let mut t = Tree::new([0.0, 0.0, 1000.0, 1000.0], 6, 0.0);
-            t.insert(&boxes, None, Attrs::default(), &ex);
-            (t, ex)
-        })
-        .collect();
+    let mut trees = on_one_and_two_threads(&boxes, 1000.0, 6);
     let mut last: Vec<u64> = Vec::new();
     for frame in 0..4 {
-        let want: Vec<u64> = naive::pairs(&boxes, &Narrow::default())
-            .into_iter()
-            .map(|(i, j)| ((i as u64) << 32) | j as u64)
-            .collect();
+        let want = packed_naive(&boxes);
         assert!(want.len() > 200_000, "{} pairs", want.len());
         for (t, ex) in &mut trees {
             if frame % 2 == 1 {
                 let ev = t.update(ex, None).unwrap();
-                let began: Vec<u64> = want
-                    .iter()
-                    .copied()
-                    .filter(|p| last.binary_search(p).is_err())
-                    .collect();
-                let ended: Vec<u64> = last
-                    .iter()
-                    .copied()
-                    .filter(|p| want.binary_search(p).is_err())
-                    .collect();
-                assert_eq!(ev.began, began);
-                assert_eq!(ev.ended, ended);
+                assert_eq!(ev.began, minus(&want, &last));
+                assert_eq!(ev.ended, minus(&last, &want));
                 assert_eq!(t.last_pairs(), &want[..]);
                 assert!(t.take_rows().is_none()); // update() hands no rows over
             } else {
