@@ -271,6 +271,9 @@ class TreeMachine(RuleBasedStateMachine):
                 assert self.tree.boxes(h).tolist() == g
             else:
                 assert self.tree.circles(h).tolist() == g
+        # the queries placed every moved object: now every placement is checked
+        self.tree.validate()
+        assert self.tree.stats()["levels"].sum() == len(self.objs)
 
 
 TreeMachine.TestCase.settings = settings(max_examples=60, stateful_step_count=40,
