@@ -92,6 +92,8 @@ pub const RELAYOUT_SHARE: f64 = 0.125;
 const MOVE_GRAIN: usize = 1 << 13;
 /// Dirty objects per chunk of the parallel queries.
 const QUERY_GRAIN: usize = 256;
+/// How many queries ahead [`Tree::fresh_pairs`] asks for a query's memory.
+const AHEAD: usize = 4;
 /// Kept pairs per chunk of the parallel merge.
 const MERGE_GRAIN: usize = 1 << 14;
 
@@ -562,7 +564,13 @@ impl Tree {
         let stale = Scatter::new(&mut self.stale);
         let changed = ex.for_work(list.len(), 2 * MOVE_GRAIN).map(nch, |c| {
             let mut out = Vec::new();
-            for &h in &list[cb[c]..cb[c + 1]] {
+            let part = &list[cb[c]..cb[c + 1]];
+            for (k, &h) in part.iter().enumerate() {
+                if let Some(&a) = part.get(k + 2 * AHEAD) {
+                    // a few objects on, their records asked for now
+                    prefetch_at(boxes, a as usize);
+                    prefetch_at(place, a as usize);
+                }
                 let h = h as usize;
                 // SAFETY: the stale list holds each slot once (`validate`
                 // checks it), so chunk c alone touches position h of `stale`
@@ -752,6 +760,20 @@ impl Tree {
             self.relayout(ex);
         } else {
             for k in 0..self.stale_list.len() {
+                // a few objects on, their records asked for now (each is at
+                // a random place: the loop's time is mostly their misses);
+                // half as far on, the entries their records point to
+                if let Some(&a) = self.stale_list.get(k + 2 * AHEAD) {
+                    let a = a as usize;
+                    prefetch_at(&self.linked, a);
+                    prefetch_at(&self.loc, 4 * a);
+                }
+                if let Some(&a) = self.stale_list.get(k + AHEAD) {
+                    let a = a as usize;
+                    if self.linked[a].level != FREE {
+                        self.lists.prefetch_entry(self.loc[4 * a]);
+                    }
+                }
                 let h = self.stale_list[k] as usize;
                 if self.place[h].level == FREE {
                     continue; // removed: unlinked then
@@ -917,6 +939,28 @@ impl Tree {
             }
         }
         n
+    }
+
+    /// Ask for the first block of each cell a query of `q` reads (at most
+    /// four cells a level; a bigger query's reads stream anyway).
+    fn prefetch_query(&self, q: &[f64; 4]) {
+        let c = self.grid.cells_of(q);
+        let depth = self.grid.depth;
+        for l in 0..=depth {
+            if self.per_level[l as usize] == 0 {
+                continue;
+            }
+            let s = depth - l;
+            let (x0, y0, x1, y1) = (c[0] >> s, c[1] >> s, c[2] >> s, c[3] >> s);
+            if (x1 - x0 + 1) * (y1 - y0 + 1) > 4 {
+                continue;
+            }
+            for y in y0..=y1 {
+                for x in x0..=x1 {
+                    self.lists.prefetch_cell(self.cell_id(l, x, y));
+                }
+            }
+        }
     }
 
     /// Whether live object `o`, of box `b`, overlaps the box `q` (touching
@@ -1190,7 +1234,17 @@ impl Tree {
         let parts = ex.for_work(dirty.len(), 2 * QUERY_GRAIN).map(nch, |c| {
             let mut out = Vec::new();
             let mut tests = 0;
-            for &h in &dirty[cb[c]..cb[c + 1]] {
+            let part = &dirty[cb[c]..cb[c + 1]];
+            for (k, &h) in part.iter().enumerate() {
+                // Queries a few ahead, asked for now (their time is mostly
+                // memory): the box of the one 2 AHEAD on, the first blocks
+                // of the cells of the one AHEAD on.
+                if let Some(&a) = part.get(k + 2 * AHEAD) {
+                    lists::prefetch((&self.boxes[a as usize] as *const [f64; 4]).cast());
+                }
+                if let Some(&a) = part.get(k + AHEAD) {
+                    self.prefetch_query(&self.boxes[a as usize]);
+                }
                 let h = h as usize;
                 tests += self.partners(&narrow, h, |o| {
                     // two dirty objects: the pair once, from the lower handle
@@ -1487,6 +1541,14 @@ struct Moved {
     dirty: Vec<u32>,
     stale: Vec<u32>,
     unplaced: usize,
+}
+
+/// Ask for the cache line of `v[i]` (nothing if `i` is out of bounds).
+#[inline(always)]
+fn prefetch_at<T>(v: &[T], i: usize) {
+    if let Some(x) = v.get(i) {
+        lists::prefetch((x as *const T).cast());
+    }
 }
 
 /// Whether box `b` lies inside the fat box `f`.
