@@ -1,0 +1,37 @@
+"""Only the 1% frames of ``benchmarks/moving.py``: before/after turns of the incremental path.
+
+Usage (docs/benchmarks.md, "Moving objects"; run it with each install's
+Python in turns)::
+
+    python benchmarks/moving_few.py --n 100000 --depth 6 --frames 50
+    PYTHONPATH=/tmp/site-before python benchmarks/moving_few.py --n 100000 --depth 6 --frames 50
+
+The scene and tree of ``moving.py``; frames moving 1% of the boxes scattered
+over the handles, then the first 1% (each ``move``, ``pairs()``, then
+``find_pairs`` on the same boxes, the arrays checked equal).  Prints the
+median frame (``move`` and ``pairs()``) and its share of ``find_pairs``'
+median, without the frames that move everything first (which leave the
+lists to be laid out anew).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from moving import _frames, setup
+
+
+def main(argv=None):
+    args, scene, tree, h = setup(argv, __doc__, 50)
+    k = max(1, args.n // 100)
+    out = []
+    for name, scattered in (("scattered", True), ("first", False)):
+        t_move, t_pairs, t_find = _frames(scene, tree, h, args.frames, k, scattered=scattered)
+        frame = np.median(np.add(t_move, t_pairs))
+        find = np.median(t_find)
+        out.append(f"1% {name}: {frame * 1e3:.3f} ms, {frame / find * 100:.1f}% of find_pairs")
+    print(" | ".join(out))
+
+
+if __name__ == "__main__":
+    main()
