@@ -360,6 +360,24 @@ mod tests {
         }
     }
 
+    /// A prefetch is a hint: any address, even null or past an
+    /// allocation, and an empty list's cell, are fine (the SAFETY claim of
+    /// [`prefetch`]).
+    #[test]
+    fn prefetch_never_faults() {
+        let v = [1u8; 3];
+        prefetch(std::ptr::null());
+        prefetch(v.as_ptr().wrapping_add(1 << 20));
+        prefetch(usize::MAX as *const u8);
+        let mut lists = CellLists::new(2);
+        lists.prefetch_cell(0);
+        let at = lists.push(1, e(7));
+        lists.prefetch_cell(1);
+        lists.prefetch_entry(at);
+        lists.prefetch_entry(u32::MAX); // no such block: nothing
+        assert_eq!(lists.entry(at).id, 7);
+    }
+
     #[test]
     fn build_lays_out_cells_in_order() {
         let entries: Vec<(u32, Entry)> = (0..20u32).map(|k| (k / 9 * 2, e(k))).collect();
