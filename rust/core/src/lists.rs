@@ -20,6 +20,8 @@
 //! * [`CellLists::build`] lays out every cell's blocks one after the other,
 //!   in cell order (a fresh layout, as after many moves).
 
+use crate::cells::{prefetch, prefetch_lines};
+
 /// Entries per block: 8 boxes of 40 bytes, five cache lines.
 pub const BLOCK: usize = 8;
 /// No block.
@@ -180,16 +182,13 @@ impl CellLists {
     #[inline]
     pub fn prefetch_entry(&self, loc: u32) {
         if let Some(blk) = self.blocks.get(loc as usize / BLOCK) {
-            prefetch((&blk.e[loc as usize % BLOCK] as *const Entry).cast());
+            prefetch(&blk.e[loc as usize % BLOCK]);
         }
     }
 
     #[inline(always)]
     fn prefetch_block(&self, b: u32) {
-        let blk: *const Block = &self.blocks[b as usize];
-        for line in (0..std::mem::size_of::<Block>()).step_by(64) {
-            prefetch(blk.cast::<u8>().wrapping_add(line));
-        }
+        prefetch_lines(&self.blocks[b as usize]);
     }
 
     /// Empty every list (O(blocks)).
@@ -289,21 +288,6 @@ impl CellLists {
     }
 }
 
-/// Hint that the cache line holding `p` will be read soon.
-#[inline(always)]
-pub fn prefetch(p: *const u8) {
-    // SAFETY: a prefetch is only a hint: it never faults nor changes
-    // memory, whatever the address (callers pass addresses inside live
-    // allocations anyway).  SSE, which it needs, is part of every x86_64
-    // target.
-    #[cfg(target_arch = "x86_64")]
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast::<i8>())
-    };
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = p;
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -360,15 +344,10 @@ mod tests {
         }
     }
 
-    /// A prefetch is a hint: any address, even null or past an
-    /// allocation, and an empty list's cell, are fine (the SAFETY claim of
-    /// [`prefetch`]).
+    /// Asking for an empty cell, a cell's block or an entry, or a location
+    /// with no block, changes nothing.
     #[test]
-    fn prefetch_never_faults() {
-        let v = [1u8; 3];
-        prefetch(std::ptr::null());
-        prefetch(v.as_ptr().wrapping_add(1 << 20));
-        prefetch(usize::MAX as *const u8);
+    fn prefetch_changes_nothing() {
         let mut lists = CellLists::new(2);
         lists.prefetch_cell(0);
         let at = lists.push(1, e(7));

@@ -1240,7 +1240,7 @@ impl Tree {
                 // memory): the box of the one 2 AHEAD on, the first blocks
                 // of the cells of the one AHEAD on.
                 if let Some(&a) = part.get(k + 2 * AHEAD) {
-                    lists::prefetch((&self.boxes[a as usize] as *const [f64; 4]).cast());
+                    crate::cells::prefetch(&self.boxes[a as usize]);
                 }
                 if let Some(&a) = part.get(k + AHEAD) {
                     self.prefetch_query(&self.boxes[a as usize]);
@@ -1547,7 +1547,7 @@ struct Moved {
 #[inline(always)]
 fn prefetch_at<T>(v: &[T], i: usize) {
     if let Some(x) = v.get(i) {
-        lists::prefetch((x as *const T).cast());
+        crate::cells::prefetch(x);
     }
 }
 
