@@ -58,6 +58,7 @@
 //! stores boxes).  Either way the result is the set of colliding pairs of
 //! the live objects, as [`crate::find_pairs`] would give it.
 
+use crate::cells::Placement;
 use crate::check::bounds_of;
 use crate::lists::{self, CellLists, Entry, LATER_COLUMN, LATER_ROW};
 use crate::morton::{self, encode};
@@ -905,8 +906,7 @@ impl Tree {
         for l in 0..=depth {
             if self.per_level[l as usize] > 0 {
                 let s = depth - l;
-                visits += (((c[2] >> s) - (c[0] >> s)) as u64 + 1)
-                    * (((c[3] >> s) - (c[1] >> s)) as u64 + 1);
+                visits += Placement::cells_met(c, s);
             }
         }
         let mut n = 0u64;
@@ -951,10 +951,10 @@ impl Tree {
                 continue;
             }
             let s = depth - l;
-            let (x0, y0, x1, y1) = (c[0] >> s, c[1] >> s, c[2] >> s, c[3] >> s);
-            if (x1 - x0 + 1) * (y1 - y0 + 1) > 4 {
+            if Placement::cells_met(c, s) > 4 {
                 continue;
             }
+            let (x0, y0, x1, y1) = (c[0] >> s, c[1] >> s, c[2] >> s, c[3] >> s);
             for y in y0..=y1 {
                 for x in x0..=x1 {
                     self.lists.prefetch_cell(self.cell_id(l, x, y));
