@@ -1507,7 +1507,7 @@ impl Tree {
             .iter()
             .any(|&m| m == UNPLACED || m > STALE | UNPLACED)
         {
-            return Err("an unplaced object not marked stale".into());
+            return Err("a stale mark unplaced but not stale, or with unknown bits".into());
         }
         let unplaced = self.stale.iter().filter(|&&m| m & UNPLACED != 0).count();
         if unplaced != self.unplaced {
