@@ -169,15 +169,15 @@ enum Entries {
 }
 
 /// Read access to sorted entries: each one's key and tag.
-trait View: Sync {
+pub(crate) trait View: Sync {
     fn count(&self) -> usize;
     fn key(&self, e: usize) -> u64;
     fn tag(&self, e: usize) -> u32;
 }
 
-struct Words<'a> {
-    words: &'a [u64],
-    shift: u32,
+pub(crate) struct Words<'a> {
+    pub(crate) words: &'a [u64],
+    pub(crate) shift: u32,
 }
 
 impl View for Words<'_> {
@@ -268,6 +268,22 @@ fn fill<T: Pooled + Copy + Default + Send>(
     recs
 }
 
+/// The key layout of the entries of `place` on `grid`.
+pub(crate) fn layout(grid: &Grid, place: &Placement) -> Layout {
+    let varying = !place.levels.is_empty();
+    let min_sub = if varying {
+        QUADTREE_MIN_SUB
+    } else {
+        GRID_MIN_SUB
+    };
+    Layout::new(
+        grid.depth,
+        varying,
+        radix::digit_bits(place.total() as usize),
+        min_sub,
+    )
+}
+
 /// Every colliding pair of boxes placed by `place` on `grid`, canonical.
 ///
 /// Returns the flat pairs and the number of candidate tests.
@@ -286,18 +302,7 @@ pub fn find(
     // leaves fewer in its last digit, a whole sort pass buys them.  The
     // grid's cells hold more entries than the quadtree's (a quadtree box
     // sits where it spans at least a quarter of its cell), so it asks more.
-    let varying = !place.levels.is_empty();
-    let min_sub = if varying {
-        QUADTREE_MIN_SUB
-    } else {
-        GRID_MIN_SUB
-    };
-    let lay = Layout::new(
-        grid.depth,
-        varying,
-        radix::digit_bits(place.total() as usize),
-        min_sub,
-    );
+    let lay = layout(grid, place);
     let recs = entries(boxes, grid, lay, place, ex);
     let keys = Keys { grid, lay };
     tick("entries");
@@ -407,13 +412,13 @@ const CHECK_FROM: f64 = 1e7;
 
 /// The grid a search quantizes into and the layout of its entries' keys.
 #[derive(Clone, Copy)]
-struct Keys<'a> {
-    grid: &'a Grid,
-    lay: Layout,
+pub(crate) struct Keys<'a> {
+    pub(crate) grid: &'a Grid,
+    pub(crate) lay: Layout,
 }
 
 /// The walk over entries sorted by key: `(pairs, candidate tests)`.
-fn walk_sorted<V: View + ?Sized>(
+pub(crate) fn walk_sorted<V: View + ?Sized>(
     v: &V,
     boxes: &[[f64; 4]],
     keys: Keys,

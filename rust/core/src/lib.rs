@@ -19,6 +19,7 @@ pub mod bigint;
 pub mod brute;
 pub mod cells;
 pub mod check;
+pub mod coherent;
 pub mod count;
 pub mod grid;
 pub mod key;

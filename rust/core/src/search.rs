@@ -210,29 +210,40 @@ fn run_quadtree(s: &Search, budget: &Budget, ex: &Exec, tick: Tick) -> Found {
 }
 
 fn run_grid(s: &Search, budget: &Budget, ex: &Exec, tick: Tick) -> Found {
-    let n = s.boxes.len();
-    let world = placement_bounds(s.boxes, s.bounds);
-    let mut depth = grid_depth(s.boxes, half(world));
-    // the sample's entries foretell the budget test below: skip the depths
-    // it would reject without placing every box at each
-    let most = GRID_BUDGET * n as f64 + 1024.0;
-    while depth > 1 && sampled_entries(s.boxes, &Grid::square(world, depth)) > most {
-        depth -= 1;
-    }
-    let (g, place): (Grid, Placement) = loop {
-        let g = Grid::square(world, depth);
-        let place = grid::place(s.boxes, &g, ex);
-        // a few big boxes cover too many cells: coarsen
-        if depth <= 1 || place.total() <= most {
-            break (g, place);
-        }
-        place.give_back();
-        depth -= 1;
-    };
+    let (g, place) = grid_for(s.boxes, s.bounds, ex);
     tick("place");
     let out = cells::find(s.boxes, &g, &place, &s.narrow, budget, ex, tick);
     place.give_back();
     out
+}
+
+/// The grid method's grid for `boxes` (of bounds `bounds`), and the boxes'
+/// placement on it: cells about [`GRID_FACTOR`] typical extents wide,
+/// coarsened until the entries stay within [`GRID_BUDGET`] per box.
+pub(crate) fn grid_for(boxes: &[[f64; 4]], bounds: [f64; 4], ex: &Exec) -> (Grid, Placement) {
+    let world = placement_bounds(boxes, bounds);
+    let mut depth = grid_depth(boxes, half(world));
+    // the sample's entries foretell the budget test below: skip the depths
+    // it would reject without placing every box at each
+    let most = grid_budget(boxes.len());
+    while depth > 1 && sampled_entries(boxes, &Grid::square(world, depth)) > most {
+        depth -= 1;
+    }
+    loop {
+        let g = Grid::square(world, depth);
+        let place = grid::place(boxes, &g, ex);
+        // a few big boxes cover too many cells: coarsen
+        if depth <= 1 || place.total() <= most {
+            return (g, place);
+        }
+        place.give_back();
+        depth -= 1;
+    }
+}
+
+/// Most grid entries `n` boxes may make before the grid is coarsened.
+pub(crate) fn grid_budget(n: usize) -> f64 {
+    GRID_BUDGET * n as f64 + 1024.0
 }
 
 /// Grid entries of all boxes, estimated from an evenly strided sample.

@@ -57,9 +57,16 @@
 //! tree keeps no more marks until then (a frame that moves everything only
 //! stores boxes).  Either way the result is the set of colliding pairs of
 //! the live objects, as [`crate::find_pairs`] would give it.
+//!
+//! # Searches from scratch kept from frame to frame
+//! With every slot live and enough objects for the grid method, the search
+//! from scratch keeps its sorted grid entries, and the next one re-sorts
+//! them instead of sorting anew ([`crate::coherent`]): frames that move
+//! everything a little pay for what changed cells, not for a whole sort.
 
 use crate::cells::Placement;
 use crate::check::bounds_of;
+use crate::coherent::{self, Kept};
 use crate::lists::{self, CellLists, Entry, LATER_COLUMN, LATER_ROW};
 use crate::morton::{self, encode};
 use crate::narrow::{box_circle_overlap, boxes_overlap, circle_overlap, Filters, Narrow, Shapes};
@@ -258,6 +265,9 @@ pub struct Tree {
     last: Option<Vec<u64>>,
     /// A buffer for the next merge's pairs.
     spare: Vec<u64>,
+    /// The last search from scratch's sorted grid entries, re-sorted by the
+    /// next one ([`crate::coherent`]).
+    kept: Option<Box<Kept>>,
     /// The last `pairs()`'s rows `[i, j, ...]` (the pairs again, in the
     /// layout of a result), until taken.
     flat: Option<Vec<isize>>,
@@ -307,6 +317,7 @@ impl Tree {
             epoch: 0,
             last: None,
             spare: Vec::new(),
+            kept: None,
             flat: None,
             stats: Stats::default(),
             rebuild_share: REBUILD_SHARE,
@@ -1114,7 +1125,10 @@ impl Tree {
         let rebuild = self.will_rebuild();
         let (new, tests, ev) = if rebuild {
             let spare = std::mem::take(&mut self.spare);
-            let (new, tests, flat) = self.search(ex, max_pairs, spare)?;
+            let mut kept = self.kept.take();
+            let found = self.search(ex, max_pairs, spare, &mut kept);
+            self.kept = kept;
+            let (new, tests, flat) = found?;
             self.flat = Some(flat);
             let ev = events.then(|| {
                 let old = self.last.as_deref().unwrap_or(&[]);
@@ -1155,11 +1169,15 @@ impl Tree {
 
     /// All pairs from scratch: the pair search over the live objects;
     /// packed, and as the search's flat rows.
+    ///
+    /// With every slot live and enough objects for the grid method, the
+    /// grid entries are kept in `kept` and re-sorted by the next search.
     fn search(
         &self,
         ex: &Exec,
         max_pairs: Option<u64>,
         mut out: Vec<u64>,
+        kept: &mut Option<Box<Kept>>,
     ) -> Result<(Vec<u64>, u64, Vec<isize>), TooMany> {
         // free slots leave holes: the search then runs over the live rows
         let compact = self.count < self.place.len();
@@ -1195,14 +1213,22 @@ impl Tree {
             self.narrow()
         };
         let all = if compact { &boxes[..] } else { &self.boxes[..] };
-        let s = Search {
-            boxes: all,
-            bounds: bounds_of(all),
-            narrow,
-            method: Method::Auto,
-            max_pairs,
+        let (flat, tests) = if !compact && all.len() >= search::SWEEP_BELOW {
+            let mut k = kept.take().map(|b| *b);
+            let found = coherent::find(all, &narrow, max_pairs, ex, &mut k);
+            *kept = k.map(Box::new);
+            found
+        } else {
+            *kept = None;
+            let s = Search {
+                boxes: all,
+                bounds: bounds_of(all),
+                narrow,
+                method: Method::Auto,
+                max_pairs,
+            };
+            search::find_pairs_counted(&s, ex)
         };
-        let (flat, tests) = search::find_pairs_counted(&s, ex);
         let mut flat = flat?;
         if compact {
             // live is ascending: the handles keep the canonical order

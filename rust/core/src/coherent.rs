@@ -1,0 +1,631 @@
+//! The grid method with its sorted entries kept from one search to the next.
+//!
+//! A search from scratch ([`crate::grid`], [`crate::cells`]) spends about
+//! half its time making one entry per (box, cell met) and radix-sorting
+//! them.  The moving tree searches from scratch when most of its objects
+//! moved, and objects that move every frame move a little: most of them
+//! meet the same cells as before.  So the tree keeps the last search's
+//! sorted entries ([`Kept`]) and re-sorts them.
+//!
+//! # Derivation
+//! On one grid, an entry of box `k` in cell `c` is the word
+//! `key << shift | k << 1 | replicated`, the key being `c`'s Morton code
+//! followed by `sub`, the position of `k`'s minx in `c` (0 in every cell
+//! past `k`'s first column, whose left edge lies right of the minx).  Sorting
+//! the words sorts by key, then by `k`: the order the radix sort of a fresh
+//! search gives (stable, from entries in box order).  Between two searches:
+//! * box `k` still meets cell `c`: the entry stays, with `k`'s new `sub` and
+//!   replicated flag; its cell, so its place among other cells, is unchanged;
+//! * box `k` left `c`: the entry goes;
+//! * box `k` now meets a cell it did not: a new entry.
+//!
+//! Last search's words, updated in place and with the gone ones dropped,
+//! are still sorted by cell; only the runs of one cell can be out of order
+//! (by `sub`), which an insertion sort mends in O(entries + inversions).
+//! The new entries, from the few boxes whose cell range changed, are
+//! radix-sorted and merged in.  The result is exactly the sorted words of a
+//! fresh entry pass on the same grid, so the walk of [`crate::cells`]
+//! and its pairs are those of a search from scratch on that grid: exact for
+//! any grid (quantization stays monotone, boxes outside it are clamped into
+//! its border cells).
+//!
+//! # Chunks
+//! The per-box passes run in chunks of boxes, the per-word passes in chunks
+//! of words cut at cell starts (so a cell's run is never split), both fixed
+//! by the data: the result never depends on the threads.
+//!
+//! # When it starts anew
+//! The grid is chosen as a fresh search chooses it, and again when the
+//! number of boxes changed, when more new entries than half the old ones
+//! would come (sorting them all costs less), when the entries outgrew the
+//! grid's budget, or after [`AGE`] searches (so that the grid follows the
+//! boxes' sizes and extent).
+
+use crate::cells::{self, Keys, Words};
+use crate::check::bounds_of;
+use crate::key::Layout;
+use crate::morton::{decode, encode};
+use crate::narrow::Narrow;
+use crate::pairs::{Budget, TooMany};
+use crate::par::{chunk_count, even_bounds, split_at_bounds, Exec};
+use crate::radix;
+use crate::scratch;
+use crate::search::{self, Method, Search};
+use crate::world::Grid;
+
+/// Searches one choice of grid serves before it is chosen anew.
+pub const AGE: u32 = 64;
+/// Fewest boxes per chunk of the per-box passes.
+const BOX_GRAIN: usize = 1 << 12;
+/// Fewest words per chunk of the per-word passes.
+const WORD_GRAIN: usize = 1 << 13;
+/// The cell range of a box that met no cell (before the first search).
+const NOWHERE: Range = [1, 1, 0, 0];
+/// Deepest grid kept: cell coordinates fit 16 bits.
+pub const MAX_KEPT_DEPTH: u32 = 16;
+/// A box's `info`: its `sub` in its first column in these bits (at most
+/// [`crate::key::MAX_SUB_BITS`]), its first column in the 16 above them, and
+const SUB: u32 = 0xFF;
+/// this bit when its cell range changed since the last search.
+const CHANGED: u32 = 1 << 31;
+
+/// Cell range `[ix0, iy0, ix1, iy1]` of a box (at most [`MAX_KEPT_DEPTH`]).
+type Range = [u16; 4];
+
+/// The sorted entries of the last search, its grid and each box's cells.
+#[derive(Clone, Debug)]
+pub struct Kept {
+    grid: Grid,
+    lay: Layout,
+    /// Bits below the key in a word: box index, then the replicated flag.
+    shift: u32,
+    /// Every entry's word, sorted.
+    words: Vec<u64>,
+    /// The merge's output buffer (kept between searches: no fresh pages).
+    spare: Vec<u64>,
+    /// Each box's cell range `[ix0, iy0, ix1, iy1]` as of the last search.
+    ranges: Vec<Range>,
+    /// The ranges being computed (swapped with `ranges` after a search).
+    next: Vec<Range>,
+    /// Each box's `sub` in its first column, the column, [`CHANGED`].
+    info: Vec<u32>,
+    /// Searches since the grid was chosen.
+    age: u32,
+}
+
+/// Cells of range `r` (none for an empty one).
+#[inline(always)]
+fn area(r: Range) -> usize {
+    if r[0] > r[2] || r[1] > r[3] {
+        0
+    } else {
+        (r[2] - r[0] + 1) as usize * (r[3] - r[1] + 1) as usize
+    }
+}
+
+/// Whether range `r` holds cell `(cx, cy)`.
+#[inline(always)]
+fn holds(r: &Range, cx: u16, cy: u16) -> bool {
+    (r[0] <= cx) & (cx <= r[2]) & (r[1] <= cy) & (cy <= r[3])
+}
+
+/// Cells both ranges hold.
+#[inline(always)]
+fn common(a: Range, b: Range) -> usize {
+    area([
+        a[0].max(b[0]),
+        a[1].max(b[1]),
+        a[2].min(b[2]),
+        a[3].min(b[3]),
+    ])
+}
+
+impl Kept {
+    /// A new order for `boxes`: the grid a search from scratch would choose,
+    /// every entry made and sorted.  `None` when a word cannot hold a key
+    /// and a box index (the search from scratch then uses wider records).
+    fn new(boxes: &[[f64; 4]], ex: &Exec) -> Option<Kept> {
+        let n = boxes.len();
+        let (grid, place) = search::grid_for(boxes, bounds_of(boxes), ex);
+        let lay = cells::layout(&grid, &place);
+        place.give_back();
+        let shift = usize::BITS - n.leading_zeros() + 1; // k < n, then the flag
+        if lay.width() + shift > 64 || grid.depth > MAX_KEPT_DEPTH {
+            return None;
+        }
+        let mut kept = Kept {
+            grid,
+            lay,
+            shift,
+            words: Vec::new(),
+            spare: Vec::new(),
+            ranges: vec![NOWHERE; n],
+            next: Vec::new(),
+            info: Vec::new(),
+            age: 0,
+        };
+        kept.update(boxes, ex, true);
+        Some(kept)
+    }
+
+    /// The word of box `k`'s entry in cell `(cx, cy)`.
+    #[inline(always)]
+    fn word(&self, cx: u16, cy: u16, sub: u32, k: usize, rep: bool) -> u64 {
+        let ck = self
+            .lay
+            .cell_key(encode(cx as u64, cy as u64), self.grid.depth);
+        (self.lay.entry_key(ck, sub) << self.shift) | ((k as u64) << 1) | rep as u64
+    }
+
+    /// The cell key of a word.
+    #[inline(always)]
+    fn cell(&self, w: u64) -> u64 {
+        self.lay.cell(w >> self.shift)
+    }
+
+    /// Bring the words to `boxes` (as many as the last time).  Unless
+    /// `always`, gives up (changing nothing) when more new entries than half
+    /// the old ones would come.
+    fn update(&mut self, boxes: &[[f64; 4]], ex: &Exec, always: bool) -> bool {
+        let n = boxes.len();
+        debug_assert_eq!(n, self.ranges.len());
+        let bb = even_bounds(n, chunk_count(n, BOX_GRAIN, 256));
+        let scanned = self.scan(boxes, &bb, ex);
+        let added: usize = scanned.iter().map(|s| s.0).sum();
+        if !always && 2 * added > self.words.len() {
+            return false;
+        }
+        let (wb, low) = self.keep(ex);
+        let add = self.added(&scanned, ex);
+        self.merge(&wb, &low, add, ex);
+        std::mem::swap(&mut self.ranges, &mut self.next);
+        if self.words.len() as f64 > search::grid_budget(n) {
+            self.age = AGE; // crowded: the next search chooses a grid anew
+        }
+        true
+    }
+
+    /// Each box's new cell range (into `next`) and `info`; for each chunk
+    /// of boxes (cut at `bb`), the new entries it will make and its boxes
+    /// whose range changed.
+    fn scan(&mut self, boxes: &[[f64; 4]], bb: &[usize], ex: &Exec) -> Vec<(usize, Vec<u32>)> {
+        let n = boxes.len();
+        self.next.resize(n, NOWHERE);
+        self.info.resize(n, 0);
+        let parts: Vec<_> = split_at_bounds(&mut self.next, bb)
+            .into_iter()
+            .zip(split_at_bounds(&mut self.info, bb))
+            .collect();
+        let (grid, lay, ranges) = (&self.grid, self.lay, &self.ranges);
+        ex.for_work(n, 2 * BOX_GRAIN)
+            .each(parts, |c, (next, info)| {
+                let mut added = 0;
+                let mut changed = Vec::new();
+                for (i, (r_out, inf)) in next.iter_mut().zip(info.iter_mut()).enumerate() {
+                    let k = bb[c] + i;
+                    let b = &boxes[k];
+                    // at most 2^16 cells a side: the coordinates fit
+                    let r = grid.cells_of(b).map(|v| v as u16);
+                    // at the finest level: 2^0 finest cells a cell
+                    let sub = lay
+                        .position(grid.fine_x(b[0]), 1.0, r[0] as u32)
+                        .min(lay.sub_top());
+                    let old = ranges[k];
+                    *r_out = r;
+                    *inf = sub | (r[0] as u32) << 8;
+                    if r != old {
+                        added += area(r) - common(r, old);
+                        *inf |= CHANGED;
+                        changed.push(k as u32);
+                    }
+                }
+                (added, changed)
+            })
+    }
+
+    /// Update every word in place (new `sub` and flag; dropped where its box
+    /// left the cell) and mend the order, in chunks of words cut at cell
+    /// starts.  Returns each chunk's start and the number of words it kept
+    /// (sorted, at its front), and its lowest cell key before the update
+    /// (`u64::MAX` for an empty chunk at the end): the key range whose new
+    /// entries [`Kept::merge`] gives it.
+    fn keep(&mut self, ex: &Exec) -> (Vec<(usize, usize)>, Vec<u64>) {
+        let m = self.words.len();
+        let mut wb = even_bounds(m, chunk_count(m, WORD_GRAIN, 256));
+        // a cell's run is never split: each inner bound moves to its cell's start
+        for c in 1..wb.len() - 1 {
+            let mut b = wb[c].max(wb[c - 1]);
+            while b > 0 && b < m && self.cell(self.words[b]) == self.cell(self.words[b - 1]) {
+                b += 1;
+            }
+            wb[c] = b;
+        }
+        let low: Vec<u64> = wb[..wb.len() - 1]
+            .iter()
+            .map(|&b| self.words.get(b).map_or(u64::MAX, |&w| self.cell(w)))
+            .collect();
+        let (lay, shift) = (self.lay, self.shift);
+        let (info, next) = (&self.info, &self.next);
+        let kept = ex
+            .for_work(m, 2 * WORD_GRAIN)
+            .chunks_mut(&mut self.words, &wb, |_, _, part| {
+                keep_part(part, lay, shift, info, next)
+            });
+        let spans = wb.windows(2).zip(kept).map(|(w, k)| (w[0], k)).collect();
+        (spans, low)
+    }
+
+    /// The entries of the cells each changed box newly meets, sorted (from
+    /// [`Kept::scan`]'s chunks: how many, and which boxes).
+    fn added(&self, scanned: &[(usize, Vec<u32>)], ex: &Exec) -> Vec<u64> {
+        let mut fb = Vec::with_capacity(scanned.len() + 1);
+        fb.push(0);
+        for s in scanned {
+            fb.push(fb[fb.len() - 1] + s.0);
+        }
+        let total = fb[scanned.len()];
+        let mut add: Vec<u64> = scratch::filled(total, 0);
+        let (info, next, ranges) = (&self.info, &self.next, &self.ranges);
+        ex.for_work(total, 2 * WORD_GRAIN)
+            .chunks_mut(&mut add, &fb, |c, _, out| {
+                let mut p = 0;
+                for &k in &scanned[c].1 {
+                    let k = k as usize;
+                    let (r, old) = (next[k], ranges[k]);
+                    let rep = (r[0] != r[2]) | (r[1] != r[3]);
+                    for cy in r[1]..=r[3] {
+                        for cx in r[0]..=r[2] {
+                            if !holds(&old, cx, cy) {
+                                let sub = if cx == r[0] { info[k] & SUB } else { 0 };
+                                out[p] = self.word(cx, cy, sub, k, rep);
+                                p += 1;
+                            }
+                        }
+                    }
+                }
+                assert_eq!(p, out.len(), "a chunk makes the entries it counted");
+            });
+        radix::sort(add, self.shift, self.lay.width(), ex)
+    }
+
+    /// Merge the kept words of each chunk (`spans`: start and count) with
+    /// the added ones of its cells (from its lowest cell key in `low` to the
+    /// next chunk's) into `spare`, which becomes the words.
+    fn merge(&mut self, spans: &[(usize, usize)], low: &[u64], add: Vec<u64>, ex: &Exec) {
+        let nch = spans.len();
+        let ab: Vec<usize> = (0..=nch)
+            .map(|c| match c {
+                0 => 0,
+                c if c == nch => add.len(),
+                c => add.partition_point(|&w| self.cell(w) < low[c]),
+            })
+            .collect();
+        let mut ob = Vec::with_capacity(nch + 1);
+        ob.push(0);
+        for c in 0..nch {
+            ob.push(ob[c] + spans[c].1 + ab[c + 1] - ab[c]);
+        }
+        let total = if nch == 0 { add.len() } else { ob[nch] };
+        let mut out = std::mem::take(&mut self.spare);
+        out.clear();
+        out.resize(total, 0);
+        if nch == 0 {
+            out.copy_from_slice(&add);
+        } else {
+            let words = &self.words;
+            ex.for_work(total, 2 * WORD_GRAIN)
+                .chunks_mut(&mut out, &ob, |c, _, part| {
+                    let (s, k) = spans[c];
+                    merge_into(&words[s..s + k], &add[ab[c]..ab[c + 1]], part);
+                });
+        }
+        scratch::give(add);
+        self.spare = std::mem::replace(&mut self.words, out);
+    }
+
+    /// The walk over the kept words: `(pairs, candidate tests)`.
+    fn walk(
+        &self,
+        boxes: &[[f64; 4]],
+        narrow: &Narrow,
+        budget: &Budget,
+        ex: &Exec,
+    ) -> (Result<Vec<isize>, TooMany>, u64) {
+        let v = Words {
+            words: &self.words,
+            shift: self.shift,
+        };
+        let keys = Keys {
+            grid: &self.grid,
+            lay: self.lay,
+        };
+        cells::walk_sorted(&v, boxes, keys, narrow, budget, ex, &mut |_| {})
+    }
+}
+
+/// [`Kept::keep`] on one chunk of words: each updated or dropped, the kept
+/// ones sorted into the chunk's front; their number.
+fn keep_part(part: &mut [u64], lay: Layout, shift: u32, info: &[u32], next: &[Range]) -> usize {
+    let mask = (1u64 << shift) - 1;
+    let box_of = |w: u64| ((w & mask) >> 1) as usize;
+    let mut o = 0;
+    for i in 0..part.len() {
+        // the boxes come in random order: ask for the info of one ahead
+        if let Some(&a) = part.get(i + 16) {
+            cells::prefetch(&info[box_of(a)]);
+        }
+        let w = part[i];
+        let k = box_of(w);
+        let inf = info[k];
+        let ck = lay.cell(w >> shift);
+        let (cx, cy) = decode(lay.start(ck));
+        let (cx, cy) = (cx as u16, cy as u16);
+        let sub0 = inf & SUB;
+        let nw = if inf & CHANGED == 0 {
+            // same cells, same flag: only the first column's sub moves
+            let first = (w & 1 == 0) | (cx as u32 == (inf >> 8) & 0xFFFF);
+            let sub = if first { sub0 } else { 0 };
+            (lay.entry_key(ck, sub) << shift) | (w & mask)
+        } else {
+            let r = &next[k];
+            if !holds(r, cx, cy) {
+                continue; // the box left this cell
+            }
+            let rep = (r[0] != r[2]) | (r[1] != r[3]);
+            let sub = if cx == r[0] { sub0 } else { 0 };
+            (lay.entry_key(ck, sub) << shift) | ((k as u64) << 1) | rep as u64
+        };
+        // insertion into the kept front part[..o] (o <= i: every slot
+        // written here was read already)
+        let mut j = o;
+        while j > 0 && part[j - 1] > nw {
+            part[j] = part[j - 1];
+            j -= 1;
+        }
+        part[j] = nw;
+        o += 1;
+    }
+    o
+}
+
+/// Merge sorted `a` and `b` (disjoint) into `out` (exactly their length).
+fn merge_into(a: &[u64], b: &[u64], out: &mut [u64]) {
+    let (mut i, mut j) = (0, 0);
+    for o in out.iter_mut() {
+        let take_a = j >= b.len() || (i < a.len() && a[i] < b[j]);
+        *o = if take_a {
+            i += 1;
+            a[i - 1]
+        } else {
+            j += 1;
+            b[j - 1]
+        };
+    }
+}
+
+/// Every colliding pair of `boxes` (at least [`search::SWEEP_BELOW`] of
+/// them, where `find_pairs` picks the grid), canonical, and the candidate
+/// tests; the entries kept in `kept` for the next call, which re-sorts them
+/// when the boxes are as many (see the module's derivation).
+pub fn find(
+    boxes: &[[f64; 4]],
+    narrow: &Narrow,
+    max_pairs: Option<u64>,
+    ex: &Exec,
+    kept: &mut Option<Kept>,
+) -> (Result<Vec<isize>, TooMany>, u64) {
+    let n = boxes.len();
+    let budget = match max_pairs {
+        Some(k) => Budget::new(k),
+        None => Budget::of_memory(),
+    };
+    scratch::begin();
+    // on the pool as a whole, as a search from scratch runs
+    let out = ex.for_work(n, search::WHOLE_ON_POOL).install(|| {
+        let reused = match kept.as_mut() {
+            Some(k) if k.ranges.len() == n && k.age < AGE => k.update(boxes, ex, false),
+            _ => false,
+        };
+        if !reused {
+            *kept = Kept::new(boxes, ex);
+        }
+        kept.as_mut().map(|k| {
+            k.age += 1;
+            k.walk(boxes, narrow, &budget, ex)
+        })
+    });
+    scratch::end();
+    out.unwrap_or_else(|| {
+        let s = Search {
+            boxes,
+            bounds: bounds_of(boxes),
+            narrow: *narrow,
+            method: Method::Grid,
+            max_pairs,
+        };
+        search::find_pairs_counted(&s, ex)
+    })
+}
+
+#[cfg(test)]
+impl Kept {
+    /// The sorted words of a fresh entry pass over `boxes` on this grid:
+    /// what the kept words must equal after a search of them.
+    fn fresh_words(&self, boxes: &[[f64; 4]]) -> Vec<u64> {
+        let mut v = Vec::new();
+        for (k, b) in boxes.iter().enumerate() {
+            let r = self.grid.cells_of(b).map(|v| v as u16);
+            let sub = self
+                .lay
+                .position(self.grid.fine_x(b[0]), 1.0, r[0] as u32)
+                .min(self.lay.sub_top());
+            let rep = (r[0] != r[2]) | (r[1] != r[3]);
+            for cy in r[1]..=r[3] {
+                for cx in r[0]..=r[2] {
+                    v.push(self.word(cx, cy, if cx == r[0] { sub } else { 0 }, k, rep));
+                }
+            }
+        }
+        v.sort_unstable();
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::naive;
+    use crate::narrow::Filters;
+    use proptest::prelude::*;
+
+    fn flat(p: &[(usize, usize)]) -> Vec<isize> {
+        p.iter()
+            .flat_map(|&(i, j)| [i as isize, j as isize])
+            .collect()
+    }
+
+    /// A small deterministic generator of floats in [0, 1).
+    fn lcg(seed: u64) -> impl FnMut() -> f64 {
+        let mut state = seed;
+        move || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 11) as f64 / (1u64 << 53) as f64
+        }
+    }
+
+    /// `n` boxes in `[0, 1000)^2`: most of side about 10, a tenth of them
+    /// ten times bigger, a few points.
+    fn scene(n: usize, rnd: &mut impl FnMut() -> f64) -> Vec<[f64; 4]> {
+        (0..n)
+            .map(|k| {
+                let (x, y) = (rnd() * 1000.0, rnd() * 1000.0);
+                let s = match k % 10 {
+                    0 => 100.0 * rnd(),
+                    1 => 0.0,
+                    _ => 5.0 + 10.0 * rnd(),
+                };
+                [x, y, x + s, y + s * (0.5 + rnd())]
+            })
+            .collect()
+    }
+
+    /// Every box shifted by up to `step` per axis.
+    fn shifted(boxes: &[[f64; 4]], step: f64, rnd: &mut impl FnMut() -> f64) -> Vec<[f64; 4]> {
+        boxes
+            .iter()
+            .map(|b| {
+                let (dx, dy) = ((rnd() * 2.0 - 1.0) * step, (rnd() * 2.0 - 1.0) * step);
+                [b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy]
+            })
+            .collect()
+    }
+
+    /// One search through `kept`: its pairs equal the naive ones, and the
+    /// kept words those of a fresh entry pass.
+    fn check(boxes: &[[f64; 4]], narrow: &Narrow, ex: &Exec, kept: &mut Option<Kept>) {
+        let (got, _) = find(boxes, narrow, None, ex, kept);
+        assert_eq!(got.unwrap(), flat(&naive::pairs(boxes, narrow)));
+        let k = kept.as_ref().expect("a keepable grid");
+        assert_eq!(k.words, k.fresh_words(boxes));
+        assert_eq!(k.ranges.len(), boxes.len());
+    }
+
+    /// Frames of many boxes moving a little (the kept order re-sorted, in
+    /// several chunks of boxes and of words, on one thread and on two), then
+    /// every box thrown far (more new entries than half: a fresh order),
+    /// then some leaving the grid's bounds (clamped into its border cells).
+    #[test]
+    fn kept_words_are_a_fresh_sort_frame_after_frame() {
+        let mut rnd = lcg(2024);
+        let start = scene(24_000, &mut rnd);
+        for workers in [1, 2] {
+            let ex = Exec::new(Some(workers));
+            let mut rnd = lcg(7);
+            let mut boxes = start.clone();
+            let mut kept = None;
+            check(&boxes, &Narrow::default(), &ex, &mut kept);
+            assert!(kept.as_ref().unwrap().words.len() > 4 * WORD_GRAIN);
+            for frame in 1..4 {
+                boxes = shifted(&boxes, 3.0, &mut rnd);
+                check(&boxes, &Narrow::default(), &ex, &mut kept);
+                assert_eq!(kept.as_ref().unwrap().age, frame + 1, "re-sorted");
+            }
+            boxes = scene(boxes.len(), &mut rnd);
+            check(&boxes, &Narrow::default(), &ex, &mut kept);
+            assert_eq!(kept.as_ref().unwrap().age, 1, "a fresh order");
+            for b in boxes.iter_mut().step_by(7) {
+                *b = [
+                    b[0] * 1.2 - 100.0,
+                    b[1] - 150.0,
+                    b[2] * 1.2 - 100.0,
+                    b[3] - 150.0,
+                ];
+            }
+            check(&boxes, &Narrow::default(), &ex, &mut kept);
+            assert_eq!(kept.as_ref().unwrap().age, 2, "re-sorted");
+        }
+    }
+
+    /// The grid is chosen anew after `AGE` searches and when the number of
+    /// boxes changes; filters reach the walk.
+    #[test]
+    fn a_kept_order_ages_and_follows_the_count() {
+        let mut rnd = lcg(99);
+        let mut boxes = scene(2000, &mut rnd);
+        let groups: Vec<i64> = (0..boxes.len() as i64).map(|k| k % 3).collect();
+        let narrow = Narrow {
+            filters: Filters {
+                groups: Some(&groups),
+                ..Filters::default()
+            },
+            ..Narrow::default()
+        };
+        let ex = Exec::new(Some(2));
+        let mut kept = None;
+        for frame in 0..AGE + 3 {
+            boxes = shifted(&boxes, 2.0, &mut rnd);
+            let (got, _) = find(&boxes, &narrow, None, &ex, &mut kept);
+            let k = kept.as_ref().unwrap();
+            assert_eq!(k.age, frame % AGE + 1);
+            if frame % 16 == 0 || k.age == 1 {
+                assert_eq!(got.unwrap(), flat(&naive::pairs(&boxes, &narrow)));
+                assert_eq!(k.words, k.fresh_words(&boxes));
+            }
+        }
+        boxes.truncate(1500);
+        check(&boxes, &Narrow::default(), &ex, &mut kept);
+        assert_eq!(kept.as_ref().unwrap().age, 1);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Boxes on a coarse lattice (ties, touching edges, points) moved
+        /// by whole lattice steps, some far: every frame exact, the kept
+        /// words a fresh sort.
+        #[test]
+        fn lattice_frames(
+            raw in proptest::collection::vec((0i32..40, 0i32..40, 0i32..8, 0i32..8), 2..300),
+            moves in proptest::collection::vec(
+                proptest::collection::vec((-3i32..4, -3i32..4, 0u8..12), 1..300), 1..5),
+        ) {
+            let mut boxes: Vec<[f64; 4]> = raw
+                .iter()
+                .map(|&(x, y, w, h)| [x as f64, y as f64, (x + w) as f64, (y + h) as f64])
+                .collect();
+            let ex = Exec::new(Some(2));
+            let mut kept = None;
+            check(&boxes, &Narrow::default(), &ex, &mut kept);
+            for m in &moves {
+                for (b, &(dx, dy, far)) in boxes.iter_mut().zip(m.iter().cycle()) {
+                    let s = if far == 0 { 10.0 } else { 1.0 };
+                    let (dx, dy) = (dx as f64 * s, dy as f64 * s);
+                    *b = [b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy];
+                }
+                check(&boxes, &Narrow::default(), &ex, &mut kept);
+            }
+        }
+    }
+}
