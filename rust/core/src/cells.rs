@@ -435,21 +435,7 @@ pub(crate) fn walk_sorted<V: View + ?Sized>(
     let ex = ex.for_work(m, 1 << 13);
     let top = grid.top() as u64;
     let mut ents: Vec<Ent> = scratch::take(m);
-    ex.collect_into(&mut ents, m, 1 << 14, |e| {
-        // the boxes come in random order: ask for one a few entries ahead
-        if e + 12 < m {
-            prefetch(&boxes[(v.tag(e + 12) & !REPLICA) as usize]);
-        }
-        let tag = v.tag(e);
-        let b = boxes[(tag & !REPLICA) as usize];
-        Ent {
-            b,
-            qx: crate::world::quantize(b[0], grid.x0, grid.sx, top) as u32,
-            qy: crate::world::quantize(b[1], grid.y0, grid.sy, top) as u32,
-            tag,
-            sub: lay.sub(v.key(e)),
-        }
-    });
+    ex.collect_into(&mut ents, m, 1 << 12, |e| gather(v, boxes, keys, top, e));
     tick("gather");
     let (first, ckeys) = cells_of(v, lay, m);
     let (most, candidates) = max_stack(&first, &ckeys, lay);
@@ -498,6 +484,25 @@ pub(crate) fn walk_sorted<V: View + ?Sized>(
     let out = finish(sinks).map(|chunks| canonical(&chunks, boxes.len(), &ex));
     tick("canonical order");
     (out, tests)
+}
+
+/// Entry `e` of the sorted `v`, with its box from `boxes`.
+#[inline(always)]
+fn gather<V: View + ?Sized>(v: &V, boxes: &[[f64; 4]], keys: Keys, top: u64, e: usize) -> Ent {
+    let Keys { grid, lay } = keys;
+    // the boxes come in random order: ask for one a few entries ahead
+    if e + 12 < v.count() {
+        prefetch(&boxes[(v.tag(e + 12) & !REPLICA) as usize]);
+    }
+    let tag = v.tag(e);
+    let b = boxes[(tag & !REPLICA) as usize];
+    Ent {
+        b,
+        qx: crate::world::quantize(b[0], grid.x0, grid.sx, top) as u32,
+        qy: crate::world::quantize(b[1], grid.y0, grid.sy, top) as u32,
+        tag,
+        sub: lay.sub(v.key(e)),
+    }
 }
 
 struct Walk<'a> {

@@ -215,7 +215,10 @@ impl Exec {
     }
 
     /// `[f(0), ..., f(n - 1)]` into `out` (cleared first, its capacity
-    /// reused), written straight in, in pieces of at least `grain` if parallel.
+    /// reused), written straight in: in chunks of at least `grain` fixed by
+    /// `n`, in parallel if allowed, each one a plain loop (into which `f`
+    /// inlines: rayon's own collect left `f` a call per element in some
+    /// builds).
     pub fn collect_into<T: Send>(
         &self,
         out: &mut Vec<T>,
@@ -223,19 +226,21 @@ impl Exec {
         grain: usize,
         f: impl Fn(usize) -> T + Sync + Send,
     ) {
-        match &self.pool {
-            Some(p) if n >= 2 * grain => p.install(|| {
-                (0..n)
-                    .into_par_iter()
-                    .with_min_len(grain)
-                    .map(&f)
-                    .collect_into_vec(out)
-            }),
-            _ => {
-                out.clear();
-                out.extend((0..n).map(f));
+        out.clear();
+        out.reserve(n);
+        let bounds = even_bounds(n, chunk_count(n, grain, 256));
+        let parts = split_at_bounds(&mut out.spare_capacity_mut()[..n], &bounds);
+        self.each(parts, |c, part| {
+            for (slot, i) in part.iter_mut().zip(bounds[c]..) {
+                slot.write(f(i));
             }
-        }
+        });
+        // SAFETY: the parts tile 0..n (`bounds` runs from 0 to n) and each
+        // chunk's loop wrote every slot of its part; a panic in `f` unwinds
+        // out of `each` before this line (the written slots then leak, never
+        // drop twice).  Tested by `collect_into_fills_every_slot` below and
+        // by every search's gather (tests/methods.rs against the naive pairs).
+        unsafe { out.set_len(n) };
     }
 
     /// `f(c, parts[c])` for every part, in parallel if allowed.
@@ -441,6 +446,19 @@ impl<'a, T> Scatter<'a, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn collect_into_fills_every_slot() {
+        for workers in [1, 2, 3] {
+            let ex = Exec::new(Some(workers));
+            for n in [0usize, 1, 7, 100, 1000, 4099] {
+                let mut out = vec![String::from("old"); 3];
+                ex.collect_into(&mut out, n, 64, |i| format!("{}", i * i));
+                let want: Vec<String> = (0..n).map(|i| format!("{}", i * i)).collect();
+                assert_eq!(out, want, "n = {n}, {workers} workers");
+            }
+        }
+    }
 
     #[test]
     fn map_is_ordered_for_any_threads() {
