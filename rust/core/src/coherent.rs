@@ -83,10 +83,9 @@ pub struct Kept {
     words: Vec<u64>,
     /// The merge's output buffer (kept between searches: no fresh pages).
     spare: Vec<u64>,
-    /// Each box's cell range `[ix0, iy0, ix1, iy1]` as of the last search.
+    /// Each box's cell range `[ix0, iy0, ix1, iy1]` (as of the last search,
+    /// until [`Kept::scan`] brings it to the current boxes).
     ranges: Vec<Range>,
-    /// The ranges being computed (swapped with `ranges` after a search).
-    next: Vec<Range>,
     /// Each box's `sub` in its first column, the column, [`CHANGED`].
     info: Vec<u32>,
     /// Searches since the grid was chosen.
@@ -140,7 +139,6 @@ impl Kept {
             words: Vec::new(),
             spare: Vec::new(),
             ranges: vec![NOWHERE; n],
-            next: Vec::new(),
             info: Vec::new(),
             age: 0,
         };
@@ -164,8 +162,8 @@ impl Kept {
     }
 
     /// Bring the words to `boxes` (as many as the last time).  Unless
-    /// `always`, gives up (changing nothing) when more new entries than half
-    /// the old ones would come.
+    /// `always`, gives up when more new entries than half the old ones would
+    /// come (returns `false`; the state is then to be replaced).
     fn update(&mut self, boxes: &[[f64; 4]], ex: &Exec, always: bool) -> bool {
         let n = boxes.len();
         debug_assert_eq!(n, self.ranges.len());
@@ -178,45 +176,46 @@ impl Kept {
         let (wb, low) = self.keep(ex);
         let add = self.added(&scanned, ex);
         self.merge(&wb, &low, add, ex);
-        std::mem::swap(&mut self.ranges, &mut self.next);
         if self.words.len() as f64 > search::grid_budget(n) {
             self.age = AGE; // crowded: the next search chooses a grid anew
         }
         true
     }
 
-    /// Each box's new cell range (into `next`) and `info`; for each chunk
+    /// Each box's `info`, and its range brought to its box; for each chunk
     /// of boxes (cut at `bb`), the new entries it will make and its boxes
-    /// whose range changed.
-    fn scan(&mut self, boxes: &[[f64; 4]], bb: &[usize], ex: &Exec) -> Vec<(usize, Vec<u32>)> {
+    /// whose range changed, with their old range.
+    fn scan(
+        &mut self,
+        boxes: &[[f64; 4]],
+        bb: &[usize],
+        ex: &Exec,
+    ) -> Vec<(usize, Vec<(u32, Range)>)> {
         let n = boxes.len();
-        self.next.resize(n, NOWHERE);
         self.info.resize(n, 0);
-        let parts: Vec<_> = split_at_bounds(&mut self.next, bb)
+        let parts: Vec<_> = split_at_bounds(&mut self.ranges, bb)
             .into_iter()
             .zip(split_at_bounds(&mut self.info, bb))
             .collect();
-        let (grid, lay, ranges) = (&self.grid, self.lay, &self.ranges);
+        let (grid, lay) = (&self.grid, self.lay);
         ex.for_work(n, 2 * BOX_GRAIN)
-            .each(parts, |c, (next, info)| {
+            .each(parts, |c, (ranges, info)| {
                 let mut added = 0;
                 let mut changed = Vec::new();
-                for (i, (r_out, inf)) in next.iter_mut().zip(info.iter_mut()).enumerate() {
-                    let k = bb[c] + i;
-                    let b = &boxes[k];
+                for (i, (range, inf)) in ranges.iter_mut().zip(info.iter_mut()).enumerate() {
+                    let b = &boxes[bb[c] + i];
                     // at most 2^16 cells a side: the coordinates fit
                     let r = grid.cells_of(b).map(|v| v as u16);
                     // at the finest level: 2^0 finest cells a cell
                     let sub = lay
                         .position(grid.fine_x(b[0]), 1.0, r[0] as u32)
                         .min(lay.sub_top());
-                    let old = ranges[k];
-                    *r_out = r;
                     *inf = sub | (r[0] as u32) << 8;
-                    if r != old {
-                        added += area(r) - common(r, old);
+                    if r != *range {
+                        added += area(r) - common(r, *range);
                         *inf |= CHANGED;
-                        changed.push(k as u32);
+                        changed.push(((bb[c] + i) as u32, *range));
+                        *range = r;
                     }
                 }
                 (added, changed)
@@ -245,19 +244,20 @@ impl Kept {
             .map(|&b| self.words.get(b).map_or(u64::MAX, |&w| self.cell(w)))
             .collect();
         let (lay, shift) = (self.lay, self.shift);
-        let (info, next) = (&self.info, &self.next);
+        let (info, ranges) = (&self.info, &self.ranges);
         let kept = ex
             .for_work(m, 2 * WORD_GRAIN)
             .chunks_mut(&mut self.words, &wb, |_, _, part| {
-                keep_part(part, lay, shift, info, next)
+                keep_part(part, lay, shift, info, ranges)
             });
         let spans = wb.windows(2).zip(kept).map(|(w, k)| (w[0], k)).collect();
         (spans, low)
     }
 
     /// The entries of the cells each changed box newly meets, sorted (from
-    /// [`Kept::scan`]'s chunks: how many, and which boxes).
-    fn added(&self, scanned: &[(usize, Vec<u32>)], ex: &Exec) -> Vec<u64> {
+    /// [`Kept::scan`]'s chunks: how many, and which boxes, with their old
+    /// ranges).
+    fn added(&self, scanned: &[(usize, Vec<(u32, Range)>)], ex: &Exec) -> Vec<u64> {
         let mut fb = Vec::with_capacity(scanned.len() + 1);
         fb.push(0);
         for s in scanned {
@@ -265,18 +265,18 @@ impl Kept {
         }
         let total = fb[scanned.len()];
         let mut add: Vec<u64> = scratch::filled(total, 0);
-        let (info, next, ranges) = (&self.info, &self.next, &self.ranges);
         ex.for_work(total, 2 * WORD_GRAIN)
             .chunks_mut(&mut add, &fb, |c, _, out| {
                 let mut p = 0;
-                for &k in &scanned[c].1 {
+                for &(k, old) in &scanned[c].1 {
                     let k = k as usize;
-                    let (r, old) = (next[k], ranges[k]);
+                    let r = self.ranges[k];
                     let rep = (r[0] != r[2]) | (r[1] != r[3]);
+                    let sub0 = self.info[k] & SUB;
                     for cy in r[1]..=r[3] {
                         for cx in r[0]..=r[2] {
                             if !holds(&old, cx, cy) {
-                                let sub = if cx == r[0] { info[k] & SUB } else { 0 };
+                                let sub = if cx == r[0] { sub0 } else { 0 };
                                 out[p] = self.word(cx, cy, sub, k, rep);
                                 p += 1;
                             }
@@ -345,7 +345,7 @@ impl Kept {
 
 /// [`Kept::keep`] on one chunk of words: each updated or dropped, the kept
 /// ones sorted into the chunk's front; their number.
-fn keep_part(part: &mut [u64], lay: Layout, shift: u32, info: &[u32], next: &[Range]) -> usize {
+fn keep_part(part: &mut [u64], lay: Layout, shift: u32, info: &[u32], ranges: &[Range]) -> usize {
     let mask = (1u64 << shift) - 1;
     let box_of = |w: u64| ((w & mask) >> 1) as usize;
     let mut o = 0;
@@ -367,7 +367,7 @@ fn keep_part(part: &mut [u64], lay: Layout, shift: u32, info: &[u32], next: &[Ra
             let sub = if first { sub0 } else { 0 };
             (lay.entry_key(ck, sub) << shift) | (w & mask)
         } else {
-            let r = &next[k];
+            let r = &ranges[k];
             if !holds(r, cx, cy) {
                 continue; // the box left this cell
             }
