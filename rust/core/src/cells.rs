@@ -177,7 +177,10 @@ pub(crate) trait View: Sync {
 
 pub(crate) struct Words<'a> {
     pub(crate) words: &'a [u64],
+    /// Bits below the key: the box index above `flags` bits, the lowest of
+    /// which is the replicated flag.
     pub(crate) shift: u32,
+    pub(crate) flags: u32,
 }
 
 impl View for Words<'_> {
@@ -193,7 +196,7 @@ impl View for Words<'_> {
     #[inline(always)]
     fn tag(&self, e: usize) -> u32 {
         let p = self.words[e] & ((1u64 << self.shift) - 1);
-        (p >> 1) as u32 | if p & 1 != 0 { REPLICA } else { 0 }
+        (p >> self.flags) as u32 | if p & 1 != 0 { REPLICA } else { 0 }
     }
 }
 
@@ -314,6 +317,7 @@ pub fn find(
             let v = Words {
                 words: &words,
                 shift,
+                flags: 1,
             };
             let out = walk_sorted(&v, boxes, keys, narrow, budget, ex, tick);
             scratch::give(words);

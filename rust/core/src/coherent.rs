@@ -9,13 +9,15 @@
 //!
 //! # Derivation
 //! On one grid, an entry of box `k` in cell `c` is the word
-//! `key << shift | k << 1 | replicated`, the key being `c`'s Morton code
-//! followed by `sub`, the position of `k`'s minx in `c` (0 in every cell
-//! past `k`'s first column, whose left edge lies right of the minx).  Sorting
+//! `key << shift | k << 2 | later << 1 | replicated`, the key being `c`'s
+//! Morton code followed by `sub`, the position of `k`'s minx in `c` (0 in
+//! every cell past `k`'s first column, whose left edge lies right of the
+//! minx: `later` marks those).  Sorting
 //! the words sorts by key, then by `k`: the order the radix sort of a fresh
 //! search gives (stable, from entries in box order).  Between two searches:
 //! * box `k` still meets cell `c`: the entry stays, with `k`'s new `sub` and
-//!   replicated flag; its cell, so its place among other cells, is unchanged;
+//!   flags (the same flags and only a new `sub` when `k` meets the same
+//!   cells); its cell, so its place among other cells, is unchanged;
 //! * box `k` left `c`: the entry goes;
 //! * box `k` now meets a cell it did not: a new entry.
 //!
@@ -64,10 +66,16 @@ const NOWHERE: Range = [1, 1, 0, 0];
 /// Deepest grid kept: cell coordinates fit 16 bits.
 pub const MAX_KEPT_DEPTH: u32 = 16;
 /// A box's `info`: its `sub` in its first column in these bits (at most
-/// [`crate::key::MAX_SUB_BITS`]), its first column in the 16 above them, and
+/// [`crate::key::MAX_SUB_BITS`]), and
 const SUB: u32 = 0xFF;
 /// this bit when its cell range changed since the last search.
 const CHANGED: u32 = 1 << 31;
+
+/// Flag bits of a word below its box index: bit 0 (the box is replicated,
+/// as in every search's words) and
+const FLAGS: u32 = 2;
+/// bit 1: the entry's cell is past its box's first column (its `sub` is 0).
+const LATER: u64 = 2;
 
 /// Cell range `[ix0, iy0, ix1, iy1]` of a box (at most [`MAX_KEPT_DEPTH`]).
 type Range = [u16; 4];
@@ -77,7 +85,8 @@ type Range = [u16; 4];
 pub struct Kept {
     grid: Grid,
     lay: Layout,
-    /// Bits below the key in a word: box index, then the replicated flag.
+    /// Bits below the key in a word: box index, then the later-column and
+    /// replicated flags.
     shift: u32,
     /// Every entry's word, sorted.
     words: Vec<u64>,
@@ -86,7 +95,7 @@ pub struct Kept {
     /// Each box's cell range `[ix0, iy0, ix1, iy1]` (as of the last search,
     /// until [`Kept::scan`] brings it to the current boxes).
     ranges: Vec<Range>,
-    /// Each box's `sub` in its first column, the column, [`CHANGED`].
+    /// Each box's `sub` in its first column, and [`CHANGED`].
     info: Vec<u32>,
     /// Searches since the grid was chosen.
     age: u32,
@@ -128,7 +137,7 @@ impl Kept {
         let (grid, place) = search::grid_for(boxes, bounds_of(boxes), ex);
         let lay = cells::layout(&grid, &place);
         place.give_back();
-        let shift = usize::BITS - n.leading_zeros() + 1; // k < n, then the flag
+        let shift = usize::BITS - n.leading_zeros() + FLAGS; // k < n, then the flags
         if lay.width() + shift > 64 || grid.depth > MAX_KEPT_DEPTH {
             return None;
         }
@@ -146,13 +155,15 @@ impl Kept {
         Some(kept)
     }
 
-    /// The word of box `k`'s entry in cell `(cx, cy)`.
+    /// The word of box `k` (first column `x0`, sub there `sub0`, replicated
+    /// or not) in cell `(cx, cy)`.
     #[inline(always)]
-    fn word(&self, cx: u16, cy: u16, sub: u32, k: usize, rep: bool) -> u64 {
+    fn word(&self, cx: u16, cy: u16, x0: u16, sub0: u32, k: usize, rep: bool) -> u64 {
         let ck = self
             .lay
             .cell_key(encode(cx as u64, cy as u64), self.grid.depth);
-        (self.lay.entry_key(ck, sub) << self.shift) | ((k as u64) << 1) | rep as u64
+        let (sub, later) = if cx == x0 { (sub0, 0) } else { (0, LATER) };
+        (self.lay.entry_key(ck, sub) << self.shift) | ((k as u64) << FLAGS) | later | rep as u64
     }
 
     /// The cell key of a word.
@@ -210,7 +221,7 @@ impl Kept {
                     let sub = lay
                         .position(grid.fine_x(b[0]), 1.0, r[0] as u32)
                         .min(lay.sub_top());
-                    *inf = sub | (r[0] as u32) << 8;
+                    *inf = sub;
                     if r != *range {
                         added += area(r) - common(r, *range);
                         *inf |= CHANGED;
@@ -276,8 +287,7 @@ impl Kept {
                     for cy in r[1]..=r[3] {
                         for cx in r[0]..=r[2] {
                             if !holds(&old, cx, cy) {
-                                let sub = if cx == r[0] { sub0 } else { 0 };
-                                out[p] = self.word(cx, cy, sub, k, rep);
+                                out[p] = self.word(cx, cy, r[0], sub0, k, rep);
                                 p += 1;
                             }
                         }
@@ -334,6 +344,7 @@ impl Kept {
         let v = Words {
             words: &self.words,
             shift: self.shift,
+            flags: FLAGS,
         };
         let keys = Keys {
             grid: &self.grid,
@@ -347,33 +358,28 @@ impl Kept {
 /// ones sorted into the chunk's front; their number.
 fn keep_part(part: &mut [u64], lay: Layout, shift: u32, info: &[u32], ranges: &[Range]) -> usize {
     let mask = (1u64 << shift) - 1;
-    let box_of = |w: u64| ((w & mask) >> 1) as usize;
+    let sub_field = (lay.sub_top() as u64) << shift;
     let mut o = 0;
     for i in 0..part.len() {
-        // the boxes come in random order: ask for the info of one ahead
-        if let Some(&a) = part.get(i + 16) {
-            cells::prefetch(&info[box_of(a)]);
-        }
         let w = part[i];
-        let k = box_of(w);
+        let k = ((w & mask) >> FLAGS) as usize;
         let inf = info[k];
-        let ck = lay.cell(w >> shift);
-        let (cx, cy) = decode(lay.start(ck));
-        let (cx, cy) = (cx as u16, cy as u16);
-        let sub0 = inf & SUB;
+        let sub0 = (inf & SUB) as u64;
         let nw = if inf & CHANGED == 0 {
-            // same cells, same flag: only the first column's sub moves
-            let first = (w & 1 == 0) | (cx as u32 == (inf >> 8) & 0xFFFF);
-            let sub = if first { sub0 } else { 0 };
-            (lay.entry_key(ck, sub) << shift) | (w & mask)
+            // same cells, same flags: only the first column's sub moves
+            let sub = if w & LATER == 0 { sub0 } else { 0 };
+            (w & !sub_field) | (sub << shift)
         } else {
             let r = &ranges[k];
+            let ck = lay.cell(w >> shift);
+            let (cx, cy) = decode(lay.start(ck));
+            let (cx, cy) = (cx as u16, cy as u16);
             if !holds(r, cx, cy) {
                 continue; // the box left this cell
             }
             let rep = (r[0] != r[2]) | (r[1] != r[3]);
-            let sub = if cx == r[0] { sub0 } else { 0 };
-            (lay.entry_key(ck, sub) << shift) | ((k as u64) << 1) | rep as u64
+            let (sub, later) = if cx == r[0] { (sub0, 0) } else { (0, LATER) };
+            (lay.entry_key(ck, sub as u32) << shift) | ((k as u64) << FLAGS) | later | rep as u64
         };
         // insertion into the kept front part[..o] (o <= i: every slot
         // written here was read already)
@@ -462,7 +468,7 @@ impl Kept {
             let rep = (r[0] != r[2]) | (r[1] != r[3]);
             for cy in r[1]..=r[3] {
                 for cx in r[0]..=r[2] {
-                    v.push(self.word(cx, cy, if cx == r[0] { sub } else { 0 }, k, rep));
+                    v.push(self.word(cx, cy, r[0], sub, k, rep));
                 }
             }
         }
