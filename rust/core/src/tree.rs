@@ -733,7 +733,14 @@ impl Tree {
     fn link(&mut self, h: usize) {
         let p = self.place[h];
         let b = self.boxes[h];
-        for (r, (cell, tag)) in (0..).zip(self.cells(p).collect::<Vec<_>>()) {
+        // at most 2 x 2 cells: gathered on the stack, not in a vector
+        let mut cells = [(0u32, 0u8); 4];
+        let mut n = 0;
+        for c in self.cells(p) {
+            cells[n] = c;
+            n += 1;
+        }
+        for (r, &(cell, tag)) in cells[..n].iter().enumerate() {
             let e = Entry {
                 b,
                 id: h as u32,
