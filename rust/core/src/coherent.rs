@@ -382,13 +382,26 @@ fn keep_part(part: &mut [u64], lay: Layout, shift: u32, info: &[u32], ranges: &[
             (lay.entry_key(ck, sub as u32) << shift) | ((k as u64) << FLAGS) | later | rep as u64
         };
         // insertion into the kept front part[..o] (o <= i: every slot
-        // written here was read already)
-        let mut j = o;
-        while j > 0 && part[j - 1] > nw {
-            part[j] = part[j - 1];
-            j -= 1;
+        // written here was read already); most words stay or move one
+        // place, which the min/max does without a branch
+        if o == 0 {
+            part[0] = nw;
+        } else {
+            let prev = part[o - 1];
+            let lo = prev.min(nw);
+            part[o] = prev.max(nw);
+            part[o - 1] = lo;
+            // the front before o - 1 is sorted and at most prev: only a word
+            // that moved one place may have to go further
+            if o >= 2 && part[o - 2] > lo {
+                let mut j = o - 1;
+                while j > 0 && part[j - 1] > lo {
+                    part[j] = part[j - 1];
+                    j -= 1;
+                }
+                part[j] = lo;
+            }
         }
-        part[j] = nw;
         o += 1;
     }
     o
