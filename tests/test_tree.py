@@ -334,6 +334,33 @@ def test_moving_scene_matches_find_pairs(name, paths):
         tree.move(h[rows], boxes[rows])
 
 
+def test_frames_moving_everything_keep_matching_find_pairs():
+    """Circles, and boxes with groups, categories and masks: every object moves each
+    frame, so each ``pairs()`` searches from scratch re-sorting the last search's grid
+    order (1,500 objects and more), frame after frame equal to brute force."""
+    rng = np.random.default_rng(11)
+    n = 2500
+    c = rng.uniform(0, 1000, (n, 2))
+    r = rng.uniform(2, 12, n)
+    circles = bp.LinearQuadtree((0, 0, 1000, 1000), depth=7)
+    hc = circles.insert_circles(c, r)
+    boxes = scenarios.make("mixed", n, seed=5)
+    g, cat = rng.integers(0, 4, n), rng.integers(1, 8, n)
+    m = np.where(rng.random(n) < 0.1, cat ^ 7, 255).astype(np.uint64)
+    tree = bp.LinearQuadtree((0, 0, 1000, 1000), depth=6)
+    hb = tree.insert(boxes, groups=g, categories=cat, masks=m)
+    for _ in range(4):
+        np.testing.assert_array_equal(circles.pairs(), bp.find_circle_pairs(c, r, method="brute"))
+        want = bp.find_pairs(boxes, groups=g, categories=cat, masks=m, method="brute")
+        np.testing.assert_array_equal(tree.pairs(), want)
+        c = c + rng.uniform(-4, 4, (n, 2))
+        circles.move_circles(hc, c)
+        step = rng.uniform(-4, 4, (n, 2))
+        boxes = boxes + np.hstack([step, step])
+        tree.move(hb, boxes)
+    assert tree.stats()["rebuilt"] and circles.stats()["rebuilt"]
+
+
 def ref_placement(ix0, iy0, ix1, iy1, depth):
     """The straddler rule in plain Python: level max(XOR level, fit level), cells entered."""
     home = depth
