@@ -8,6 +8,7 @@
 
 use broadphase_core::check::bounds_of;
 use broadphase_core::par::Exec;
+use broadphase_core::testing::lcg;
 use broadphase_core::tree::{Attrs, Tree};
 use broadphase_core::{find_pairs, Method, Narrow, Search};
 use std::time::Instant;
@@ -21,13 +22,7 @@ fn main() {
     let n = 100_000usize;
     let workers: Option<usize> = std::env::args().nth(1).and_then(|a| a.parse().ok());
     let ex = Exec::new(workers);
-    let mut state = 7u64;
-    let mut rnd = move || {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (state >> 11) as f64 / (1u64 << 53) as f64
-    };
+    let mut rnd = lcg(7);
     let mut pos: Vec<[f64; 2]> = (0..n).map(|_| [rnd() * 4990.0, rnd() * 4990.0]).collect();
     let vel: Vec<[f64; 2]> = (0..n)
         .map(|_| [rnd() * 10.0 - 5.0, rnd() * 10.0 - 5.0])

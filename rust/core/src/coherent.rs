@@ -495,23 +495,13 @@ mod tests {
     use super::*;
     use crate::naive;
     use crate::narrow::Filters;
+    use crate::testing::lcg;
     use proptest::prelude::*;
 
     fn flat(p: &[(usize, usize)]) -> Vec<isize> {
         p.iter()
             .flat_map(|&(i, j)| [i as isize, j as isize])
             .collect()
-    }
-
-    /// A small deterministic generator of floats in [0, 1).
-    fn lcg(seed: u64) -> impl FnMut() -> f64 {
-        let mut state = seed;
-        move || {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (state >> 11) as f64 / (1u64 << 53) as f64
-        }
     }
 
     /// `n` boxes in `[0, 1000)^2`: most of side about 10, a tenth of them

@@ -34,6 +34,7 @@ pub mod radix;
 pub mod scratch;
 pub mod search;
 pub mod sweep;
+pub mod testing;
 pub mod tiles;
 pub mod tree;
 pub mod world;

@@ -3,6 +3,7 @@
 use broadphase_core::naive;
 use broadphase_core::narrow::{box_circle_overlap, boxes_overlap, circle_overlap, BOX, CIRCLE};
 use broadphase_core::par::Exec;
+use broadphase_core::testing::lcg;
 use broadphase_core::tree::{Attrs, Tree};
 use broadphase_core::{Filters, Narrow, Shapes};
 use proptest::prelude::*;
@@ -253,17 +254,6 @@ proptest! {
                                   ops in prop::collection::vec(op(), 1..60), workers in 1usize..3) {
         // the default shares, and each path forced: always or never from scratch
         run(depth, margin, (rebuild, relayout), ops, workers)?;
-    }
-}
-
-/// A small deterministic generator of floats in [0, 1).
-fn lcg(seed: u64) -> impl FnMut() -> f64 {
-    let mut state = seed;
-    move || {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (state >> 11) as f64 / (1u64 << 53) as f64
     }
 }
 
