@@ -361,6 +361,25 @@ def test_frames_moving_everything_keep_matching_find_pairs():
     assert tree.stats()["rebuilt"] and circles.stats()["rebuilt"]
 
 
+def test_a_floor_as_wide_as_the_world():
+    """A platformer's floor under 29,999 small boxes: the search from scratch puts it in
+    every one of 2^16 grid columns (that count once overflowed 16 bits and crashed)."""
+    n = 29_999
+    x = np.arange(n) * (400_000 / n)
+    y = np.where(np.arange(n) % 1000 == 0, 0.0, 1.0)
+    boxes = np.vstack([np.column_stack([x, y, x + 1, y + 1]), [0, 0, 400_000, 0.5]])
+    tree = bp.LinearQuadtree((0, 0, 400_000, 400_000), depth=8)
+    h = tree.insert(boxes)
+    on_floor = np.arange(0, n, 1000)
+    np.testing.assert_array_equal(tree.pairs(), np.column_stack([on_floor, np.full(30, n)]))
+    boxes[:n:3, 1::2] -= 0.75  # every third box sinks into the floor
+    tree.move(h, boxes)
+    on_floor = np.union1d(on_floor, np.arange(0, n, 3))
+    want = np.column_stack([on_floor, np.full(on_floor.size, n)])
+    np.testing.assert_array_equal(tree.pairs(), want)
+    assert tree.stats()["rebuilt"]
+
+
 def ref_placement(ix0, iy0, ix1, iy1, depth):
     """The straddler rule in plain Python: level max(XOR level, fit level), cells entered."""
     home = depth

@@ -234,7 +234,7 @@ fn entries(boxes: &[[f64; 4]], grid: &Grid, lay: Layout, place: &Placement, ex: 
 }
 
 /// `make(key, box, replicated)` for every (box, cell) entry, in box order.
-fn fill<T: Pooled + Copy + Default + Send>(
+pub(crate) fn fill<T: Pooled + Copy + Default + Send>(
     boxes: &[[f64; 4]],
     grid: &Grid,
     lay: Layout,

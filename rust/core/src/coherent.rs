@@ -26,7 +26,8 @@
 //! (by `sub`), which an insertion sort mends in O(entries + inversions).
 //! The new entries, from the few boxes whose cell range changed, are
 //! radix-sorted and merged in.  The result is exactly the sorted words of a
-//! fresh entry pass on the same grid, so the walk of [`crate::cells`]
+//! fresh entry pass on the same grid and key layout (both fixed when the
+//! order was made), so the walk of [`crate::cells`]
 //! and its pairs are those of a search from scratch on that grid: exact for
 //! any grid (quantization stays monotone, boxes outside it are clamped into
 //! its border cells).
@@ -43,7 +44,7 @@
 //! grid's budget, or after [`AGE`] searches (so that the grid follows the
 //! boxes' sizes and extent).
 
-use crate::cells::{self, Keys, Words};
+use crate::cells::{self, Keys, Placement, Words};
 use crate::check::bounds_of;
 use crate::key::Layout;
 use crate::morton::{decode, encode};
@@ -52,7 +53,7 @@ use crate::pairs::{Budget, TooMany};
 use crate::par::{chunk_count, even_bounds, split_at_bounds, Exec};
 use crate::radix;
 use crate::scratch;
-use crate::search::{self, Method, Search};
+use crate::search;
 use crate::world::Grid;
 
 /// Searches one choice of grid serves before it is chosen anew.
@@ -65,16 +66,18 @@ const WORD_GRAIN: usize = 1 << 13;
 const NOWHERE: Range = [1, 1, 0, 0];
 /// Deepest grid kept: cell coordinates fit 16 bits.
 pub const MAX_KEPT_DEPTH: u32 = 16;
-/// A box's `info`: its `sub` in its first column in these bits (at most
-/// [`crate::key::MAX_SUB_BITS`]), and
+/// The bits of a box's `info` holding its `sub` in its first column (at most
+/// [`crate::key::MAX_SUB_BITS`] of them).
 const SUB: u32 = 0xFF;
-/// this bit when its cell range changed since the last search.
+/// The bit of a box's `info` set when its cell range changed since the last
+/// search.
 const CHANGED: u32 = 1 << 31;
 
-/// Flag bits of a word below its box index: bit 0 (the box is replicated,
-/// as in every search's words) and
+/// Flag bits of a word below its box index: [`LATER`], and bit 0 set for a
+/// replicated box (as in every search's words).
 const FLAGS: u32 = 2;
-/// bit 1: the entry's cell is past its box's first column (its `sub` is 0).
+/// The flag of a word whose cell is past its box's first column (its `sub`
+/// is 0).
 const LATER: u64 = 2;
 
 /// Cell range `[ix0, iy0, ix1, iy1]` of a box (at most [`MAX_KEPT_DEPTH`]).
@@ -107,7 +110,8 @@ fn area(r: Range) -> usize {
     if r[0] > r[2] || r[1] > r[3] {
         0
     } else {
-        (r[2] - r[0] + 1) as usize * (r[3] - r[1] + 1) as usize
+        // in usize: a range of all 2^16 columns would overflow u16
+        (r[2] as usize - r[0] as usize + 1) * (r[3] as usize - r[1] as usize + 1)
     }
 }
 
@@ -130,17 +134,19 @@ fn common(a: Range, b: Range) -> usize {
 
 impl Kept {
     /// A new order for `boxes`: the grid a search from scratch would choose,
-    /// every entry made and sorted.  `None` when a word cannot hold a key
-    /// and a box index (the search from scratch then uses wider records).
-    fn new(boxes: &[[f64; 4]], ex: &Exec) -> Option<Kept> {
+    /// every entry made and sorted.  When the grid is deeper than
+    /// [`MAX_KEPT_DEPTH`] or a word cannot hold a key and a box index, the
+    /// grid and the boxes' placement on it instead (for a search from
+    /// scratch, which then uses wider records).
+    fn new(boxes: &[[f64; 4]], ex: &Exec) -> Result<Kept, (Grid, Placement)> {
         let n = boxes.len();
         let (grid, place) = search::grid_for(boxes, bounds_of(boxes), ex);
         let lay = cells::layout(&grid, &place);
-        place.give_back();
         let shift = usize::BITS - n.leading_zeros() + FLAGS; // k < n, then the flags
         if lay.width() + shift > 64 || grid.depth > MAX_KEPT_DEPTH {
-            return None;
+            return Err((grid, place));
         }
+        place.give_back();
         let mut kept = Kept {
             grid,
             lay,
@@ -152,7 +158,7 @@ impl Kept {
             age: 0,
         };
         kept.update(boxes, ex, true);
-        Some(kept)
+        Ok(kept)
     }
 
     /// The word of box `k` (first column `x0`, sub there `sub0`, replicated
@@ -315,20 +321,18 @@ impl Kept {
         for c in 0..nch {
             ob.push(ob[c] + spans[c].1 + ab[c + 1] - ab[c]);
         }
-        let total = if nch == 0 { add.len() } else { ob[nch] };
+        // `keep` makes at least one chunk (an empty one for no words)
+        debug_assert!(nch >= 1);
+        let total = ob[nch];
         let mut out = std::mem::take(&mut self.spare);
         out.clear();
         out.resize(total, 0);
-        if nch == 0 {
-            out.copy_from_slice(&add);
-        } else {
-            let words = &self.words;
-            ex.for_work(total, 2 * WORD_GRAIN)
-                .chunks_mut(&mut out, &ob, |c, _, part| {
-                    let (s, k) = spans[c];
-                    merge_into(&words[s..s + k], &add[ab[c]..ab[c + 1]], part);
-                });
-        }
+        let words = &self.words;
+        ex.for_work(total, 2 * WORD_GRAIN)
+            .chunks_mut(&mut out, &ob, |c, _, part| {
+                let (s, k) = spans[c];
+                merge_into(&words[s..s + k], &add[ab[c]..ab[c + 1]], part);
+            });
         scratch::give(add);
         self.spare = std::mem::replace(&mut self.words, out);
     }
@@ -446,24 +450,24 @@ pub fn find(
             _ => false,
         };
         if !reused {
-            *kept = Kept::new(boxes, ex);
+            *kept = None;
+            match Kept::new(boxes, ex) {
+                Ok(k) => *kept = Some(k),
+                Err((grid, place)) => {
+                    // not keepable: the search from scratch on the grid chosen
+                    let tick = &mut |_| {};
+                    let out = cells::find(boxes, &grid, &place, narrow, &budget, ex, tick);
+                    place.give_back();
+                    return out;
+                }
+            }
         }
-        kept.as_mut().map(|k| {
-            k.age += 1;
-            k.walk(boxes, narrow, &budget, ex)
-        })
+        let k = kept.as_mut().expect("kept or returned above");
+        k.age += 1;
+        k.walk(boxes, narrow, &budget, ex)
     });
     scratch::end();
-    out.unwrap_or_else(|| {
-        let s = Search {
-            boxes,
-            bounds: bounds_of(boxes),
-            narrow: *narrow,
-            method: Method::Grid,
-            max_pairs,
-        };
-        search::find_pairs_counted(&s, ex)
-    })
+    out
 }
 
 #[cfg(test)]
@@ -531,14 +535,70 @@ mod tests {
             .collect()
     }
 
+    /// Entries as `(key, box << 1 | replicated)`.
+    type KeyTags = Vec<(u64, u32)>;
+
+    /// The kept words as `(key, box << 1 | replicated)`, and the same from
+    /// the entry pass of a search from scratch on the kept grid and layout
+    /// (`cells::fill`, then sorted).
+    fn against_fill(k: &Kept, boxes: &[[f64; 4]]) -> (KeyTags, KeyTags) {
+        let mask = (1u64 << k.shift) - 1;
+        let got = k
+            .words
+            .iter()
+            .map(|&w| {
+                (
+                    w >> k.shift,
+                    ((((w & mask) >> FLAGS) << 1) | (w & 1)) as u32,
+                )
+            })
+            .collect();
+        let ex = Exec::serial();
+        let place = crate::grid::place(boxes, &k.grid, &ex);
+        let mut want = cells::fill(boxes, &k.grid, k.lay, &place, &ex, |key, i, rep| {
+            (key, ((i as u32) << 1) | rep as u32)
+        });
+        want.sort_unstable();
+        (got, want)
+    }
+
     /// One search through `kept`: its pairs equal the naive ones, and the
-    /// kept words those of a fresh entry pass.
+    /// kept words those of a fresh entry pass (this module's, with the
+    /// later-column flags, and the search's own).
     fn check(boxes: &[[f64; 4]], narrow: &Narrow, ex: &Exec, kept: &mut Option<Kept>) {
         let (got, _) = find(boxes, narrow, None, ex, kept);
         assert_eq!(got.unwrap(), flat(&naive::pairs(boxes, narrow)));
         let k = kept.as_ref().expect("a keepable grid");
         assert_eq!(k.words, k.fresh_words(boxes));
+        let (words, fill) = against_fill(k, boxes);
+        assert_eq!(words, fill);
         assert_eq!(k.ranges.len(), boxes.len());
+    }
+
+    /// A floor spanning the world on the deepest grid kept: its range holds
+    /// all 2^16 columns (counted in `usize`: in `u16` the count wrapped to 0
+    /// and the new entries overflowed their chunk).  Then it moves.
+    #[test]
+    fn a_floor_as_wide_as_the_deepest_grid() {
+        let n = 29_999;
+        let mut boxes: Vec<[f64; 4]> = (0..n)
+            .map(|k| {
+                let x = k as f64 * (400_000.0 / n as f64);
+                let y = if k % 1000 == 0 { 0.0 } else { 1.0 };
+                [x, y, x + 1.0, y + 1.0]
+            })
+            .collect();
+        boxes.push([0.0, 0.0, 400_000.0, 0.5]);
+        let ex = Exec::new(Some(2));
+        let mut kept = None;
+        check(&boxes, &Narrow::default(), &ex, &mut kept);
+        assert_eq!(kept.as_ref().unwrap().grid.depth, MAX_KEPT_DEPTH);
+        assert_eq!(kept.as_ref().unwrap().ranges[n][2], u16::MAX);
+        for b in boxes.iter_mut().step_by(3) {
+            *b = [b[0] + 0.5, b[1] - 0.75, b[2] + 0.5, b[3] - 0.75];
+        }
+        check(&boxes, &Narrow::default(), &ex, &mut kept);
+        assert_eq!(kept.as_ref().unwrap().age, 2, "re-sorted");
     }
 
     /// Frames of many boxes moving a little (the kept order re-sorted, in
