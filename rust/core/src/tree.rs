@@ -63,6 +63,7 @@
 //! from scratch keeps its sorted grid entries, and the next one re-sorts
 //! them instead of sorting anew ([`crate::coherent`]): frames that move
 //! everything a little pay for what changed cells, not for a whole sort.
+//! After [`coherent::AGE`] incremental frames in a row they are let go.
 
 use crate::cells::Placement;
 use crate::check::bounds_of;
@@ -268,6 +269,10 @@ pub struct Tree {
     /// The last search from scratch's sorted grid entries, re-sorted by the
     /// next one ([`crate::coherent`]).
     kept: Option<Box<Kept>>,
+    /// Incremental refreshes since the last search from scratch: past
+    /// [`coherent::AGE`] of them the kept entries are let go (their memory
+    /// serves no frame that moves only a few objects).
+    since_search: u32,
     /// The last `pairs()`'s rows `[i, j, ...]` (the pairs again, in the
     /// layout of a result), until taken.
     flat: Option<Vec<isize>>,
@@ -318,6 +323,7 @@ impl Tree {
             last: None,
             spare: Vec::new(),
             kept: None,
+            since_search: 0,
             flat: None,
             stats: Stats::default(),
             rebuild_share: REBUILD_SHARE,
@@ -1137,6 +1143,7 @@ impl Tree {
             self.kept = kept;
             let (new, tests, flat) = found?;
             self.flat = Some(flat);
+            self.since_search = 0;
             let ev = events.then(|| {
                 let old = self.last.as_deref().unwrap_or(&[]);
                 Events {
@@ -1146,6 +1153,10 @@ impl Tree {
             });
             (new, tests, ev)
         } else {
+            self.since_search = self.since_search.saturating_add(1);
+            if self.since_search > coherent::AGE {
+                self.kept = None;
+            }
             self.sync(ex);
             let mut spare = std::mem::take(&mut self.spare);
             let m = self.merge(ex, &budget, max_pairs, events, &mut spare);
@@ -1655,4 +1666,42 @@ fn gather_rows<T: Copy>(v: &[T], at: &[u32]) -> Vec<T> {
         return Vec::new();
     }
     at.iter().map(|&h| v[h as usize]).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::lcg;
+
+    /// Searches from scratch keep the grid order (enough objects, no free
+    /// slot); incremental frames let it go after `coherent::AGE` of them,
+    /// and a later search from scratch makes a new one.
+    #[test]
+    fn the_kept_grid_order_is_let_go_after_many_incremental_frames() {
+        let mut rnd = lcg(5);
+        let n = 2000;
+        let mut boxes: Vec<[f64; 4]> = (0..n)
+            .map(|_| {
+                let (x, y) = (rnd() * 990.0, rnd() * 990.0);
+                [x, y, x + 10.0, y + 10.0]
+            })
+            .collect();
+        let ex = Exec::new(Some(2));
+        let mut tree = Tree::new([0.0, 0.0, 1000.0, 1000.0], 6, 0.0);
+        let all: Vec<i64> = (0..n as i64).collect();
+        tree.insert(&boxes, None, Attrs::default(), &ex);
+        tree.pairs(&ex, None).unwrap();
+        assert!(tree.kept.is_some());
+        for frame in 0..=coherent::AGE {
+            assert!(tree.kept.is_some(), "frame {frame}");
+            boxes[0] = [boxes[0][0] + 0.5, boxes[0][1], boxes[0][2] + 0.5, boxes[0][3]];
+            tree.move_to(&all[..1], &boxes[..1], None, &ex);
+            tree.pairs(&ex, None).unwrap();
+            assert!(!tree.stats.rebuilt);
+        }
+        assert!(tree.kept.is_none());
+        tree.move_to(&all, &boxes, None, &ex);
+        tree.pairs(&ex, None).unwrap();
+        assert!(tree.stats.rebuilt && tree.kept.is_some());
+    }
 }
