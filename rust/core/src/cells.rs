@@ -413,6 +413,26 @@ fn max_stack(first: &[usize], ckeys: &[u64], lay: Layout) -> (usize, f64) {
 
 /// Candidate tests from which a walk first checks that its pairs fit.
 const CHECK_FROM: f64 = 1e7;
+/// Candidate tests per box from which counting the pairs first can cost
+/// less than the walk: the count (`crate::count::box_pairs`) sorts the boxes
+/// and sweeps them, from about 0.2 us a box in cache to 8 us a box for tens
+/// of millions (its sorts compare boxes at random places), where a walk's
+/// test costs a few ns.
+const COUNT_FROM_PER_BOX: f64 = 1000.0;
+
+/// Whether a walk of `candidates` tests (an upper bound, without the early
+/// stops) over `n` boxes first counts the pairs, to answer [`TooMany`]
+/// without walking: only when the pairs may not fit the budget's `limit`
+/// and the walk would be far longer than the count.  (The walk itself
+/// stores up to the limit and counts the rest, exactly, so this only saves
+/// time; 40 million uniform boxes, 1.4e9 candidates and 8e7 pairs against
+/// a limit of 5e8, once spent 340 s in the count, where the whole search
+/// takes 5 s.)
+fn worth_counting_first(candidates: f64, n: usize, limit: u64) -> bool {
+    candidates > CHECK_FROM
+        && candidates > limit as f64
+        && candidates > COUNT_FROM_PER_BOX * n as f64
+}
 
 /// The grid a search quantizes into and the layout of its entries' keys.
 #[derive(Clone, Copy)]
@@ -443,7 +463,7 @@ pub(crate) fn walk_sorted<V: View + ?Sized>(
     tick("gather");
     let (first, ckeys) = cells_of(v, lay, m);
     let (most, candidates) = max_stack(&first, &ckeys, lay);
-    if candidates > CHECK_FROM && candidates > budget.limit() as f64 && narrow.is_trivial() {
+    if narrow.is_trivial() && worth_counting_first(candidates, boxes.len(), budget.limit()) {
         // Could the pairs outgrow memory?  Count them first, in O(n log n).
         let count = crate::count::box_pairs(boxes);
         if count > budget.limit() {
@@ -646,6 +666,20 @@ impl Walk<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counting_first_only_when_the_walk_would_be_far_longer() {
+        // 60,000 identical boxes: 1.8e9 candidates, pairs beyond a small budget
+        assert!(worth_counting_first(1.8e9, 60_000, 1_000_000));
+        // ... within the budget: the walk stores them all
+        assert!(!worth_counting_first(1.8e9, 60_000, 2_000_000_000));
+        // 40 million uniform boxes, 1.4e9 candidates, 8e7 pairs: walk, store
+        // up to the limit and count the rest if need be
+        assert!(!worth_counting_first(1.4e9, 40_000_000, 500_000_000));
+        assert!(!worth_counting_first(1.4e9, 40_000_000, 10_000_000));
+        // few candidates: never
+        assert!(!worth_counting_first(5e6, 1_000, 1_000));
+    }
 
     #[test]
     fn prefetch_changes_nothing() {

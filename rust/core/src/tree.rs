@@ -1694,7 +1694,12 @@ mod tests {
         assert!(tree.kept.is_some());
         for frame in 0..=coherent::AGE {
             assert!(tree.kept.is_some(), "frame {frame}");
-            boxes[0] = [boxes[0][0] + 0.5, boxes[0][1], boxes[0][2] + 0.5, boxes[0][3]];
+            boxes[0] = [
+                boxes[0][0] + 0.5,
+                boxes[0][1],
+                boxes[0][2] + 0.5,
+                boxes[0][3],
+            ];
             tree.move_to(&all[..1], &boxes[..1], None, &ex);
             tree.pairs(&ex, None).unwrap();
             assert!(!tree.stats.rebuilt);
