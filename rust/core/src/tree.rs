@@ -67,7 +67,7 @@
 
 use crate::cells::Placement;
 use crate::check::bounds_of;
-use crate::coherent::{self, Kept};
+use crate::coherent;
 use crate::lists::{self, CellLists, Entry, LATER_COLUMN, LATER_ROW};
 use crate::morton::{self, encode};
 use crate::narrow::{box_circle_overlap, boxes_overlap, circle_overlap, Filters, Narrow, Shapes};
@@ -268,7 +268,7 @@ pub struct Tree {
     spare: Vec<u64>,
     /// The last search from scratch's sorted grid entries, re-sorted by the
     /// next one ([`crate::coherent`]).
-    kept: Option<Box<Kept>>,
+    kept: coherent::State,
     /// Incremental refreshes since the last search from scratch: past
     /// [`coherent::AGE`] of them the kept entries are let go (their memory
     /// serves no frame that moves only a few objects).
@@ -322,7 +322,7 @@ impl Tree {
             epoch: 0,
             last: None,
             spare: Vec::new(),
-            kept: None,
+            kept: coherent::State::default(),
             since_search: 0,
             flat: None,
             stats: Stats::default(),
@@ -1138,7 +1138,7 @@ impl Tree {
         let rebuild = self.will_rebuild();
         let (new, tests, ev) = if rebuild {
             let spare = std::mem::take(&mut self.spare);
-            let mut kept = self.kept.take();
+            let mut kept = std::mem::take(&mut self.kept);
             let found = self.search(ex, max_pairs, spare, &mut kept);
             self.kept = kept;
             let (new, tests, flat) = found?;
@@ -1155,7 +1155,7 @@ impl Tree {
         } else {
             self.since_search = self.since_search.saturating_add(1);
             if self.since_search > coherent::AGE {
-                self.kept = None;
+                self.kept.clear();
             }
             self.sync(ex);
             let mut spare = std::mem::take(&mut self.spare);
@@ -1195,7 +1195,7 @@ impl Tree {
         ex: &Exec,
         max_pairs: Option<u64>,
         mut out: Vec<u64>,
-        kept: &mut Option<Box<Kept>>,
+        kept: &mut coherent::State,
     ) -> Result<(Vec<u64>, u64, Vec<isize>), TooMany> {
         // free slots leave holes: the search then runs over the live rows
         let compact = self.count < self.place.len();
@@ -1232,12 +1232,9 @@ impl Tree {
         };
         let all = if compact { &boxes[..] } else { &self.boxes[..] };
         let (flat, tests) = if !compact && all.len() >= search::SWEEP_BELOW {
-            let mut k = kept.take().map(|b| *b);
-            let found = coherent::find(all, &narrow, max_pairs, ex, &mut k);
-            *kept = k.map(Box::new);
-            found
+            coherent::find(all, &narrow, max_pairs, ex, kept)
         } else {
-            *kept = None;
+            kept.clear();
             let s = Search {
                 boxes: all,
                 bounds: bounds_of(all),
@@ -1691,9 +1688,9 @@ mod tests {
         let all: Vec<i64> = (0..n as i64).collect();
         tree.insert(&boxes, None, Attrs::default(), &ex);
         tree.pairs(&ex, None).unwrap();
-        assert!(tree.kept.is_some());
+        assert!(tree.kept.is_kept());
         for frame in 0..=coherent::AGE {
-            assert!(tree.kept.is_some(), "frame {frame}");
+            assert!(tree.kept.is_kept(), "frame {frame}");
             boxes[0] = [
                 boxes[0][0] + 0.5,
                 boxes[0][1],
@@ -1704,9 +1701,9 @@ mod tests {
             tree.pairs(&ex, None).unwrap();
             assert!(!tree.stats.rebuilt);
         }
-        assert!(tree.kept.is_none());
+        assert!(!tree.kept.is_kept());
         tree.move_to(&all, &boxes, None, &ex);
         tree.pairs(&ex, None).unwrap();
-        assert!(tree.stats.rebuilt && tree.kept.is_some());
+        assert!(tree.stats.rebuilt && tree.kept.is_kept());
     }
 }
