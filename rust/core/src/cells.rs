@@ -428,10 +428,12 @@ const COUNT_FROM_PER_BOX: f64 = 1000.0;
 /// time; 40 million uniform boxes, 1.4e9 candidates and 8e7 pairs against
 /// a limit of 5e8, once spent 340 s in the count, where the whole search
 /// takes 5 s.)
-fn worth_counting_first(candidates: f64, n: usize, limit: u64) -> bool {
+/// The limit is asked for last: reading the available memory costs more than
+/// a small search.
+fn worth_counting_first(candidates: f64, n: usize, limit: impl FnOnce() -> u64) -> bool {
     candidates > CHECK_FROM
-        && candidates > limit as f64
         && candidates > COUNT_FROM_PER_BOX * n as f64
+        && candidates > limit() as f64
 }
 
 /// The grid a search quantizes into and the layout of its entries' keys.
@@ -463,7 +465,7 @@ pub(crate) fn walk_sorted<V: View + ?Sized>(
     tick("gather");
     let (first, ckeys) = cells_of(v, lay, m);
     let (most, candidates) = max_stack(&first, &ckeys, lay);
-    if narrow.is_trivial() && worth_counting_first(candidates, boxes.len(), budget.limit()) {
+    if narrow.is_trivial() && worth_counting_first(candidates, boxes.len(), || budget.limit()) {
         // Could the pairs outgrow memory?  Count them first, in O(n log n).
         let count = crate::count::box_pairs(boxes);
         if count > budget.limit() {
@@ -670,15 +672,17 @@ mod tests {
     #[test]
     fn counting_first_only_when_the_walk_would_be_far_longer() {
         // 60,000 identical boxes: 1.8e9 candidates, pairs beyond a small budget
-        assert!(worth_counting_first(1.8e9, 60_000, 1_000_000));
+        assert!(worth_counting_first(1.8e9, 60_000, || 1_000_000));
         // ... within the budget: the walk stores them all
-        assert!(!worth_counting_first(1.8e9, 60_000, 2_000_000_000));
+        assert!(!worth_counting_first(1.8e9, 60_000, || 2_000_000_000));
         // 40 million uniform boxes, 1.4e9 candidates, 8e7 pairs: walk, store
         // up to the limit and count the rest if need be
-        assert!(!worth_counting_first(1.4e9, 40_000_000, 500_000_000));
-        assert!(!worth_counting_first(1.4e9, 40_000_000, 10_000_000));
-        // few candidates: never
-        assert!(!worth_counting_first(5e6, 1_000, 1_000));
+        assert!(!worth_counting_first(1.4e9, 40_000_000, || 500_000_000));
+        assert!(!worth_counting_first(1.4e9, 40_000_000, || 10_000_000));
+        // few candidates: never, and the limit (the available memory, slow
+        // to read) is not even asked for
+        assert!(!worth_counting_first(5e6, 1_000, || unreachable!()));
+        assert!(!worth_counting_first(5e8, 1_000_000, || unreachable!()));
     }
 
     #[test]
