@@ -22,6 +22,18 @@
 //! with both, which forces `a.y0 == a.y1 == b.y0 == b.y1` (both of zero
 //! height on one line), counted by a third tree.
 
+/// The bits of `v`, as unsigned integers ordered as [`f64::total_cmp`]
+/// orders the floats (negatives flipped whole, positives above them).
+#[inline]
+fn ordered(v: f64) -> u64 {
+    let b = v.to_bits();
+    if b >> 63 == 1 {
+        !b
+    } else {
+        b | 1 << 63
+    }
+}
+
 /// A Fenwick tree of counts over ranks `0..n`.
 struct Fenwick(Vec<i64>);
 
@@ -54,18 +66,28 @@ impl Fenwick {
 pub fn box_pairs(boxes: &[[f64; 4]]) -> u64 {
     let n = boxes.len();
     let mut ys: Vec<f64> = boxes.iter().flat_map(|b| [b[1], b[3]]).collect();
-    ys.sort_by(f64::total_cmp);
+    ys.sort_unstable_by(f64::total_cmp);
     ys.dedup();
     let rank = |y: f64| ys.partition_point(|&v| v < y);
+    // Sorted as records carrying their keys (comparing boxes through their
+    // indices reads them at random: 8 us a box at 4e7 boxes); the index last,
+    // so equal keys keep the boxes' order.
     // by x0, zero-width boxes first among equal x0
-    let mut order: Vec<u32> = (0..n as u32).collect();
-    order.sort_by(|&a, &b| {
-        let (a, b) = (&boxes[a as usize], &boxes[b as usize]);
-        a[0].total_cmp(&b[0])
-            .then((a[2] > a[0]).cmp(&(b[2] > b[0])))
-    });
-    let mut by_x1: Vec<u32> = (0..n as u32).collect();
-    by_x1.sort_by(|&a, &b| boxes[a as usize][2].total_cmp(&boxes[b as usize][2]));
+    let mut keyed: Vec<(u64, bool, u32)> = boxes
+        .iter()
+        .enumerate()
+        .map(|(k, b)| (ordered(b[0]), b[2] > b[0], k as u32))
+        .collect();
+    keyed.sort_unstable();
+    let order: Vec<u32> = keyed.iter().map(|r| r.2).collect();
+    let mut keyed: Vec<(u64, u32)> = boxes
+        .iter()
+        .enumerate()
+        .map(|(k, b)| (ordered(b[2]), k as u32))
+        .collect();
+    keyed.sort_unstable();
+    let by_x1: Vec<u32> = keyed.iter().map(|r| r.1).collect();
+    drop(keyed);
     let (mut top, mut bottom, mut flat) = (
         Fenwick::new(ys.len()),
         Fenwick::new(ys.len()),
@@ -131,6 +153,28 @@ mod tests {
                 .collect();
             let want = naive::pairs(&boxes, &Narrow::default()).len() as u64;
             prop_assert_eq!(box_pairs(&boxes), want);
+        }
+    }
+
+    #[test]
+    fn ordered_is_total_cmp() {
+        let v = [
+            f64::NEG_INFINITY,
+            -1e300,
+            -2.5,
+            -f64::MIN_POSITIVE,
+            -0.0,
+            0.0,
+            f64::MIN_POSITIVE,
+            1.0,
+            2.5,
+            1e300,
+            f64::INFINITY,
+        ];
+        for a in v {
+            for b in v {
+                assert_eq!(ordered(a).cmp(&ordered(b)), a.total_cmp(&b), "{a} {b}");
+            }
         }
     }
 
