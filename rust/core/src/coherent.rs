@@ -485,10 +485,7 @@ pub fn find(
     state: &mut State,
 ) -> (Result<Vec<isize>, TooMany>, u64) {
     let n = boxes.len();
-    let budget = match max_pairs {
-        Some(k) => Budget::new(k),
-        None => Budget::of_memory(),
-    };
+    let budget = Budget::of(max_pairs);
     scratch::begin();
     // on the pool as a whole, as a search from scratch runs
     let out = ex.for_work(n, search::WHOLE_ON_POOL).install(|| {

@@ -69,6 +69,11 @@ impl Budget {
         }
     }
 
+    /// A budget of `max_pairs` when given, else of the available memory.
+    pub fn of(max_pairs: Option<u64>) -> Budget {
+        max_pairs.map_or_else(Budget::of_memory, Budget::new)
+    }
+
     /// Most pairs this budget holds.
     pub fn limit(&self) -> u64 {
         *self

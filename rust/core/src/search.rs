@@ -283,10 +283,7 @@ fn counted(s: &Search, ex: &Exec, tick: Tick) -> Found {
     if n < 2 {
         return (Ok(Vec::new()), 0);
     }
-    let budget = match s.max_pairs {
-        Some(k) => Budget::new(k),
-        None => Budget::of_memory(),
-    };
+    let budget = Budget::of(s.max_pairs);
     crate::scratch::begin();
     // The whole search runs on one pool thread (when the input is worth the
     // pool): its serial stages then share the cores with the pool's other,

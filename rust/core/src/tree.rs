@@ -1131,10 +1131,7 @@ impl Tree {
         events: bool,
     ) -> Result<Option<Events>, TooMany> {
         // the memory budget is read only for results that could exceed it
-        let budget = match max_pairs {
-            Some(k) => Budget::new(k),
-            None => Budget::of_memory(),
-        };
+        let budget = Budget::of(max_pairs);
         let rebuild = self.will_rebuild();
         let (new, tests, ev) = if rebuild {
             let spare = std::mem::take(&mut self.spare);
