@@ -428,6 +428,7 @@ const COUNT_FROM_PER_BOX: f64 = 1000.0;
 /// time; 40 million uniform boxes, 1.4e9 candidates and 8e7 pairs against
 /// a limit of 5e8, once spent 340 s in the count, where the whole search
 /// takes 5 s.)
+///
 /// The limit is asked for last: reading the available memory costs more than
 /// a small search.
 fn worth_counting_first(candidates: f64, n: usize, limit: impl FnOnce() -> u64) -> bool {

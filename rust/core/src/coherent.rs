@@ -179,8 +179,7 @@ impl Kept {
         let ck = self
             .lay
             .cell_key(encode(cx as u64, cy as u64), self.grid.depth);
-        let (sub, later) = if cx == x0 { (sub0, 0) } else { (0, LATER) };
-        (self.lay.entry_key(ck, sub) << self.shift) | ((k as u64) << FLAGS) | later | rep as u64
+        word(self.lay, self.shift, ck, cx == x0, sub0, k, rep)
     }
 
     /// The cell key of a word.
@@ -369,6 +368,15 @@ impl Kept {
     }
 }
 
+/// The word of box `k` in the cell of key `ck`: in its first column (with
+/// `sub0`, its minx's position there) or a later one (`sub` 0, [`LATER`]),
+/// replicated or not.  The one place that lays a word out.
+#[inline(always)]
+fn word(lay: Layout, shift: u32, ck: u64, first: bool, sub0: u32, k: usize, rep: bool) -> u64 {
+    let (sub, later) = if first { (sub0, 0) } else { (0, LATER) };
+    (lay.entry_key(ck, sub) << shift) | ((k as u64) << FLAGS) | later | rep as u64
+}
+
 /// [`Kept::keep`] on one chunk of words: each updated or dropped, the kept
 /// ones sorted into the chunk's front; their number.
 fn keep_part(part: &mut [u64], lay: Layout, shift: u32, info: &[u32], ranges: &[Range]) -> usize {
@@ -393,8 +401,7 @@ fn keep_part(part: &mut [u64], lay: Layout, shift: u32, info: &[u32], ranges: &[
                 continue; // the box left this cell
             }
             let rep = (r[0] != r[2]) | (r[1] != r[3]);
-            let (sub, later) = if cx == r[0] { (sub0, 0) } else { (0, LATER) };
-            (lay.entry_key(ck, sub as u32) << shift) | ((k as u64) << FLAGS) | later | rep as u64
+            word(lay, shift, ck, cx == r[0], sub0 as u32, k, rep)
         };
         // insertion into the kept front part[..o] (o <= i: every slot
         // written here was read already); most words stay or move one
