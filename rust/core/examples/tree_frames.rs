@@ -1,7 +1,12 @@
-//! Frames of the moving tree without Python: `cargo run --release --example tree_frames`.
+//! Frames of the moving tree without Python:
+//!
+//! ```text
+//! cargo run --release --example tree_frames -- [threads] [speed]
+//! ```
 //!
 //! 100,000 boxes of 10 x 10 in a 5,000 x 5,000 world (seed 000's scene),
-//! depth 6; frames moving every box, then 1% of them, each a `move_to`
+//! depth 6, velocities uniform in `[-5, 5)` per axis times `speed` (1 by
+//! default); frames moving every box, then 1% of them, each a `move_to`
 //! and a `pairs()`; and the search from scratch on the same boxes.  Prints
 //! the median milliseconds of each part (for development; the committed
 //! figures come from `benchmarks/moving.py`).
@@ -22,10 +27,14 @@ fn main() {
     let n = 100_000usize;
     let workers: Option<usize> = std::env::args().nth(1).and_then(|a| a.parse().ok());
     let ex = Exec::new(workers);
+    let speed: f64 = std::env::args()
+        .nth(2)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(1.0);
     let mut rnd = lcg(7);
     let mut pos: Vec<[f64; 2]> = (0..n).map(|_| [rnd() * 4990.0, rnd() * 4990.0]).collect();
     let vel: Vec<[f64; 2]> = (0..n)
-        .map(|_| [rnd() * 10.0 - 5.0, rnd() * 10.0 - 5.0])
+        .map(|_| [(rnd() * 10.0 - 5.0) * speed, (rnd() * 10.0 - 5.0) * speed])
         .collect();
     let boxes = |pos: &[[f64; 2]]| -> Vec<[f64; 4]> {
         pos.iter()

@@ -415,9 +415,9 @@ fn max_stack(first: &[usize], ckeys: &[u64], lay: Layout) -> (usize, f64) {
 const CHECK_FROM: f64 = 1e7;
 /// Candidate tests per box from which counting the pairs first can cost
 /// less than the walk: the count (`crate::count::box_pairs`) sorts the boxes
-/// and sweeps them, from about 0.2 us a box in cache to 8 us a box for tens
-/// of millions (its sorts compare boxes at random places), where a walk's
-/// test costs a few ns.
+/// and sweeps them with trees of counts, a few thousand times a walk's test
+/// per box once the boxes outgrow the caches (docs/benchmarks.md, "On the
+/// Rust core (issue 19)").
 const COUNT_FROM_PER_BOX: f64 = 1000.0;
 
 /// Whether a walk of `candidates` tests (an upper bound, without the early
@@ -425,9 +425,9 @@ const COUNT_FROM_PER_BOX: f64 = 1000.0;
 /// without walking: only when the pairs may not fit the budget's `limit`
 /// and the walk would be far longer than the count.  (The walk itself
 /// stores up to the limit and counts the rest, exactly, so this only saves
-/// time; 40 million uniform boxes, 1.4e9 candidates and 8e7 pairs against
-/// a limit of 5e8, once spent 340 s in the count, where the whole search
-/// takes 5 s.)
+/// time: uniform boxes, tens of candidates a box and pairs far below the
+/// limit, once went through the count whenever their candidates' bound
+/// passed it, at 4e7 boxes seventy times the whole search.)
 ///
 /// The limit is asked for last: reading the available memory costs more than
 /// a small search.

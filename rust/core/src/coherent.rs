@@ -62,9 +62,8 @@ pub const AGE: u32 = 64;
 /// A search re-sorts the kept order only while the entries of cells newly
 /// met stay within this fraction (1 / `GIVE_UP`) of all: boxes that move
 /// farther also change places more inside their cells, and the re-sort then
-/// costs more than sorting anew (`tree_frames` at twice `moving.py`'s
-/// speeds: 11% new entries and 5.5 ms against 4.8 ms from scratch; at its
-/// speeds 5.5% and 4.2 against 4.6).
+/// costs more than sorting anew (docs/benchmarks.md, "Four sessions after",
+/// has the measurements).
 const GIVE_UP: usize = 16;
 /// Searches from scratch, the one whose re-sort gave up included, before
 /// an order is kept again (making one costs about a tenth of a search more).
