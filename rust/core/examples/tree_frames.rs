@@ -11,11 +11,9 @@
 //! the median milliseconds of each part (for development; the committed
 //! figures come from `benchmarks/moving.py`).
 
-use broadphase_core::check::bounds_of;
 use broadphase_core::par::Exec;
-use broadphase_core::testing::lcg;
+use broadphase_core::testing::{lcg, search_plain, Bouncing};
 use broadphase_core::tree::{Attrs, Tree};
-use broadphase_core::{find_pairs, Method, Narrow, Search};
 use std::time::Instant;
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -31,19 +29,10 @@ fn main() {
         .nth(2)
         .and_then(|a| a.parse().ok())
         .unwrap_or(1.0);
-    let mut rnd = lcg(7);
-    let mut pos: Vec<[f64; 2]> = (0..n).map(|_| [rnd() * 4990.0, rnd() * 4990.0]).collect();
-    let vel: Vec<[f64; 2]> = (0..n)
-        .map(|_| [(rnd() * 10.0 - 5.0) * speed, (rnd() * 10.0 - 5.0) * speed])
-        .collect();
-    let boxes = |pos: &[[f64; 2]]| -> Vec<[f64; 4]> {
-        pos.iter()
-            .map(|p| [p[0], p[1], p[0] + 10.0, p[1] + 10.0])
-            .collect()
-    };
+    let mut scene = Bouncing::new(n, speed, &mut lcg(7));
     let mut tree = Tree::new([0.0, 0.0, 5000.0, 5000.0], 6, 0.0);
     let t = Instant::now();
-    tree.insert(&boxes(&pos), None, Attrs::default(), &ex);
+    tree.insert(&scene.boxes(), None, Attrs::default(), &ex);
     println!("insert {:.2} ms", t.elapsed().as_secs_f64() * 1e3);
     tree.pairs(&ex, None).unwrap();
     for (label, every) in [("all", 1usize), ("1%", 100)] {
@@ -52,23 +41,11 @@ fn main() {
             .collect();
         let (mut tm, mut tp, mut tf) = (vec![], vec![], vec![]);
         for _ in 0..30 {
-            for &k in &moving {
-                let k = k as usize;
-                for a in 0..2 {
-                    pos[k][a] = (pos[k][a] + vel[k][a]).clamp(0.0, 4990.0);
-                }
-            }
-            let b = boxes(&pos);
+            scene.step(&moving);
+            let b = scene.boxes();
             let mb: Vec<[f64; 4]> = moving.iter().map(|&k| b[k as usize]).collect();
-            let s = Search {
-                boxes: &b,
-                bounds: bounds_of(&b),
-                narrow: Narrow::default(),
-                method: Method::Auto,
-                max_pairs: None,
-            };
             let t = Instant::now();
-            let want = find_pairs(&s, &ex).unwrap().len() / 2;
+            let want = search_plain(&b, &ex).len() / 2;
             tf.push(t.elapsed().as_secs_f64() * 1e3);
             let t = Instant::now();
             tree.move_to(&moving, &mb, None, &ex);
