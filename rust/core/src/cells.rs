@@ -354,14 +354,22 @@ pub(crate) fn prefetch<T>(v: &T) {
 
 /// Hint that all of `v` will be read soon: each cache line it spans.
 #[inline(always)]
-pub(crate) fn prefetch_lines<T>(v: &T) {
+pub(crate) fn prefetch_slice<T>(v: &[T]) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        let p = (v as *const T).cast::<i8>();
-        for off in (0..std::mem::size_of::<T>()).step_by(64) {
-            // SAFETY: as in `prefetch`; the addresses lie inside `v`.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(off)) };
+        if v.is_empty() {
+            return;
+        }
+        let first = v.as_ptr() as usize;
+        let end = first + std::mem::size_of_val(v);
+        let mut line = first & !63;
+        while line < end {
+            // SAFETY: as in `prefetch`; each address is inside `v` or on a
+            // line holding part of it (a hint: never dereferenced, so never
+            // a fault, wherever it points).
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(line as *const i8) };
+            line += 64;
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
@@ -693,8 +701,9 @@ mod tests {
             prefetch(b);
         }
         assert!(v.iter().all(|b| *b == [1.0, 2.0, 3.0, 4.0]));
-        prefetch_lines(&[[1.0f64; 4]; 64]);
-        prefetch_lines(&[0u8; 1000]);
+        prefetch_slice(&v[3..40]);
+        prefetch_slice(&[0u8; 1000][1..999]);
+        prefetch_slice::<u8>(&[]);
         assert!(v.iter().all(|b| *b == [1.0, 2.0, 3.0, 4.0]));
     }
 }

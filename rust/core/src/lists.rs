@@ -1,31 +1,60 @@
-//! Per-cell linked lists of objects, unrolled: the moving tree's cells.
+//! Per-cell lists of objects, each cell's entries in one run: the moving tree's cells.
 //!
 //! Seeds 001 and 002 keep each cell's objects in a doubly linked list of
 //! one node per object, so that moving an object to another cell is O(1).
 //! Walking such a list jumps to a random address per object: on a machine
 //! whose memory answers in ~100 ns that is the whole cost of a query (an
-//! object's neighbours were 40 list nodes in 40 places).  Here each cell's
-//! list links *blocks* of [`BLOCK`] entries, and an entry carries the copy of
-//! its object's box that queries test: a query reads a cell's candidates
-//! in a few cache lines.
+//! object's neighbours were 40 list nodes in 40 places).  Unrolling the list
+//! into linked blocks of a few entries, each carrying a copy of its object's
+//! box, cut that to one jump per block; but the blocks of a cell are still
+//! found one from the other, each jump waiting for the block before it.
+//!
+//! Here the list of a cell is unrolled into a single block, a *run* of
+//! `MIN_RUN << class` consecutive entries of which the first `len` are used,
+//! found from the cell's `head` word.  A query knows from that word every
+//! cache line it will read and asks for all of them at once, a few queries
+//! ahead ([`CellLists::prefetch_cell`]), so a cell costs one wait however
+//! many entries it holds.
 //!
 //! # Invariants
-//! * A cell's chain starts at `head[cell]`; every block of it records that
-//!   cell; the first block holds 1 to `BLOCK` entries, every later one
-//!   exactly `BLOCK`; empty cells have no block.
-//! * [`CellLists::push`] appends to the first block (or puts a new block in
-//!   front); [`CellLists::remove`] fills the hole with the first block's last
-//!   entry, so both keep the shape above and cost O(1).  The caller is told
-//!   which entry moved, to update its back-pointer.
-//! * [`CellLists::build`] lays out every cell's blocks one after the other,
-//!   in cell order (a fresh layout, as after many moves).
+//! * `head[cell]` is `start << 32 | len`: the cell's entries are
+//!   `e[start..start + len]`; 0 for an empty cell, which has no run.  A
+//!   zeroed table is all empty cells, so a deep tree's table is memory the
+//!   OS maps on first touch: untouched cells cost nothing.
+//! * A run of class `k` holds `MIN_RUN << k` slots and starts at a multiple
+//!   of [`MIN_RUN`]; `class[cell]` is the class of the cell's run.  The runs,
+//!   used and free, tile `e` exactly; `runs[start / MIN_RUN]` records each
+//!   run's cell (`NONE` when free) and class, so the runs can be walked in
+//!   order ([`CellLists::clear`], [`CellLists::check`]).
+//! * A used run holds 1 to its capacity entries.  [`CellLists::push`] appends
+//!   to the run; a full run first moves to a run of twice the capacity.
+//!   [`CellLists::remove`] fills the hole with the run's last entry; an
+//!   emptied run is freed, and one at most a quarter full moves to a run of
+//!   half the capacity.  Free runs are reused by class; when they hold more
+//!   slots than the used runs (and more than [`COMPACT_FROM`]), the next push
+//!   lays the used runs out anew, one after the other.
+//! * Every entry that changes place is reported to the caller (`moved`), to
+//!   update its back-pointer.
+//!
+//! # Costs
+//! Push and remove are O(1) amortized, as a growing array's push is: a run
+//! of capacity `c` moves (O(c)) only after at least `c / 4` pushes or
+//! removals since it was last made, and a compaction (O(slots)) only after
+//! the free runs grew to as many slots as the used ones.  The slots in use
+//! are at most four times the entries (a run is at least a quarter full),
+//! plus at most as many again in free runs.
 
-use crate::cells::{prefetch, prefetch_lines};
+use crate::cells::{prefetch, prefetch_slice};
 
-/// Entries per block: 8 boxes of 40 bytes, five cache lines.
-pub const BLOCK: usize = 8;
-/// No block.
+/// No entry.
 pub const NONE: u32 = u32::MAX;
+/// Slots of a run of class 0; every run holds `MIN_RUN << class`.
+pub const MIN_RUN: usize = 4;
+/// Free slots below which the runs are never laid out anew.
+pub const COMPACT_FROM: usize = 1 << 12;
+/// Most entries of a cell a query asks for ahead (the memory system
+/// streams the rest of a longer run by itself).
+const PREFETCH_ENTRIES: usize = 32;
 
 /// An object's presence in one cell.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -51,238 +80,322 @@ pub fn tag(r: usize, nx: u8) -> u8 {
     r as u8 | if col > 0 { LATER_COLUMN } else { 0 } | if row > 0 { LATER_ROW } else { 0 }
 }
 
-/// `repr(C)`: the header first, so that the first line read of a block
-/// holds its length and link with its first entries (Rust's own layout
-/// puts them after the entries, a line of their own).
-#[derive(Clone, Debug)]
-#[repr(C)]
-struct Block {
-    cell: u32,
-    len: u32,
-    next: u32,
-    e: [Entry; BLOCK],
+/// Slots of a run of class `k`.
+#[inline]
+fn cap(k: u8) -> usize {
+    MIN_RUN << k
+}
+
+/// The class of a fresh run for `m` entries, with room for a quarter more
+/// (arrivals before the run must move).
+fn fit(m: usize) -> u8 {
+    let want = m + m / 4 + 1;
+    let mut k = 0;
+    while cap(k) < want {
+        k += 1;
+    }
+    k
 }
 
 /// The lists of every cell of every level.
 #[derive(Clone, Debug)]
 pub struct CellLists {
-    head: Vec<u32>,
-    blocks: Vec<Block>,
-    free: Vec<u32>,
+    /// Per cell: `start << 32 | len`, 0 when empty.
+    head: Vec<u64>,
+    /// Per cell: the class of its run (meaningful while it has one).
+    class: Vec<u8>,
+    /// The runs' slots.
+    e: Vec<Entry>,
+    /// Per `MIN_RUN` slots, at the start of each run: its cell (`NONE` when
+    /// free) and class.
+    runs: Vec<(u32, u8)>,
+    /// Starts of the free runs, by class.
+    free: Vec<Vec<u32>>,
+    /// Slots in free runs.
+    free_slots: usize,
 }
 
 impl CellLists {
     /// Empty lists for `cells` cells.
     pub fn new(cells: usize) -> CellLists {
         CellLists {
-            head: vec![NONE; cells],
-            blocks: Vec::new(),
+            head: vec![0; cells],
+            class: vec![0; cells],
+            e: Vec::new(),
+            runs: Vec::new(),
             free: Vec::new(),
+            free_slots: 0,
         }
     }
 
-    /// Add `e` to `cell`; its location.
-    pub fn push(&mut self, cell: u32, e: Entry) -> u32 {
-        let first = self.head[cell as usize];
-        let b = if first != NONE && (self.blocks[first as usize].len as usize) < BLOCK {
-            first
+    /// `(start, len)` of `cell`'s entries.
+    #[inline]
+    fn run(&self, cell: usize) -> (usize, usize) {
+        let r = self.head[cell];
+        ((r >> 32) as usize, r as u32 as usize)
+    }
+
+    #[inline]
+    fn set_run(&mut self, cell: usize, start: usize, len: usize) {
+        self.head[cell] = if len == 0 {
+            0
         } else {
-            let blk = Block {
-                cell,
-                len: 0,
-                next: first,
-                e: [Entry::default(); BLOCK],
-            };
-            let b = match self.free.pop() {
-                Some(b) => {
-                    self.blocks[b as usize] = blk;
-                    b
-                }
-                None => {
-                    self.blocks.push(blk);
-                    (self.blocks.len() - 1) as u32
-                }
-            };
-            self.head[cell as usize] = b;
-            b
+            ((start as u64) << 32) | len as u64
         };
-        let blk = &mut self.blocks[b as usize];
-        blk.e[blk.len as usize] = e;
-        blk.len += 1;
-        b * BLOCK as u32 + blk.len - 1
     }
 
-    /// Take out the entry at `loc`.  Returns the entry that moved into its
-    /// place and where it was, if one did.
-    pub fn remove(&mut self, loc: u32) -> Option<(Entry, u32)> {
-        let (b, i) = (loc as usize / BLOCK, loc as usize % BLOCK);
-        let cell = self.blocks[b].cell as usize;
-        let first = self.head[cell] as usize;
-        let last = self.blocks[first].len as usize - 1;
-        let moved = self.blocks[first].e[last];
-        let from = (first * BLOCK + last) as u32;
-        self.blocks[first].len -= 1;
-        if self.blocks[first].len == 0 {
-            self.head[cell] = self.blocks[first].next;
-            self.free.push(first as u32);
+    /// A run of class `k` for `cell` (a free one, else new slots at the end);
+    /// its start.
+    fn alloc(&mut self, cell: usize, k: u8) -> usize {
+        let reused = self.free.get_mut(k as usize).and_then(Vec::pop);
+        let start = match reused {
+            Some(s) => {
+                self.free_slots -= cap(k);
+                s as usize
+            }
+            None => {
+                let s = self.e.len();
+                // locations are u32: a tree of 2^32 entries would need
+                // 160 GiB of them, far past any memory this runs in
+                assert!(
+                    s + cap(k) <= u32::MAX as usize,
+                    "cell lists past 2^32 slots"
+                );
+                self.e.resize(s + cap(k), Entry::default());
+                self.runs.resize(self.e.len() / MIN_RUN, (NONE, 0));
+                s
+            }
+        };
+        self.runs[start / MIN_RUN] = (cell as u32, k);
+        self.class[cell] = k;
+        start
+    }
+
+    /// Give the run at `start` of class `k` back.
+    fn release(&mut self, start: usize, k: u8) {
+        self.runs[start / MIN_RUN] = (NONE, k);
+        if self.free.len() <= k as usize {
+            self.free.resize(k as usize + 1, Vec::new());
         }
-        if from == loc {
-            return None;
+        self.free[k as usize].push(start as u32);
+        self.free_slots += cap(k);
+    }
+
+    /// Move `cell`'s entries to a new run of class `k`.
+    fn relocate(&mut self, cell: usize, k: u8, moved: &mut impl FnMut(&Entry, u32)) {
+        let (s, len) = self.run(cell);
+        let old = self.class[cell];
+        let t = self.alloc(cell, k);
+        // two distinct runs: the ranges do not overlap
+        self.e.copy_within(s..s + len, t);
+        self.release(s, old);
+        self.set_run(cell, t, len);
+        for (i, x) in self.e[t..t + len].iter().enumerate() {
+            moved(x, (t + i) as u32);
         }
-        self.blocks[b].e[i] = moved;
-        Some((moved, from))
+    }
+
+    /// Lay the used runs out anew one after the other (each fitted to its
+    /// entries), dropping the free ones.
+    fn compact(&mut self, moved: &mut impl FnMut(&Entry, u32)) {
+        let old_e = std::mem::take(&mut self.e);
+        let old_runs = std::mem::take(&mut self.runs);
+        self.free.clear();
+        self.free_slots = 0;
+        let mut i = 0;
+        while i < old_runs.len() {
+            let (cell, k) = old_runs[i];
+            if cell != NONE {
+                let (s, len) = self.run(cell as usize);
+                let t = self.alloc(cell as usize, fit(len));
+                self.e[t..t + len].copy_from_slice(&old_e[s..s + len]);
+                self.set_run(cell as usize, t, len);
+                for (j, x) in self.e[t..t + len].iter().enumerate() {
+                    moved(x, (t + j) as u32);
+                }
+            }
+            i += cap(k) / MIN_RUN;
+        }
+    }
+
+    /// Add `e` to `cell`; its location.  `moved(entry, loc)` is told of every
+    /// other entry that changed place.
+    pub fn push(&mut self, cell: u32, e: Entry, mut moved: impl FnMut(&Entry, u32)) -> u32 {
+        if self.free_slots > COMPACT_FROM.max(self.e.len() - self.free_slots) {
+            self.compact(&mut moved);
+        }
+        let c = cell as usize;
+        let (mut s, len) = self.run(c);
+        if len == 0 {
+            s = self.alloc(c, 0);
+        } else if len == cap(self.class[c]) {
+            self.relocate(c, self.class[c] + 1, &mut moved);
+            s = self.run(c).0;
+        }
+        self.e[s + len] = e;
+        self.set_run(c, s, len + 1);
+        (s + len) as u32
+    }
+
+    /// Take the entry at `loc` out of `cell`'s list.  `moved(entry, loc)` is
+    /// told of every entry that changed place (the one that filled the hole,
+    /// or all of them when the run shrinks).
+    pub fn remove(&mut self, cell: u32, loc: u32, mut moved: impl FnMut(&Entry, u32)) {
+        let c = cell as usize;
+        let (s, len) = self.run(c);
+        let (loc, last) = (loc as usize, s + len - 1);
+        debug_assert!((s..=last).contains(&loc), "entry {loc} not in cell {cell}");
+        if loc != last {
+            self.e[loc] = self.e[last];
+            moved(&self.e[loc], loc as u32);
+        }
+        let k = self.class[c];
+        if len == 1 {
+            self.release(s, k);
+            self.set_run(c, 0, 0);
+        } else {
+            self.set_run(c, s, len - 1);
+            if k > 0 && len - 1 <= cap(k) / 4 {
+                self.relocate(c, k - 1, &mut moved);
+            }
+        }
     }
 
     /// The entry at `loc`.
     #[inline]
     pub fn entry(&self, loc: u32) -> &Entry {
-        &self.blocks[loc as usize / BLOCK].e[loc as usize % BLOCK]
+        &self.e[loc as usize]
     }
 
     /// The entry at `loc`, to change its box.
     #[inline]
     pub fn entry_mut(&mut self, loc: u32) -> &mut Entry {
-        &mut self.blocks[loc as usize / BLOCK].e[loc as usize % BLOCK]
+        &mut self.e[loc as usize]
     }
 
-    /// The cell whose list holds `loc`.
-    pub fn cell_of(&self, loc: u32) -> u32 {
-        self.blocks[loc as usize / BLOCK].cell
+    /// Whether `cell`'s list holds the location `loc`.
+    pub fn holds(&self, cell: u32, loc: u32) -> bool {
+        let (s, len) = self.run(cell as usize);
+        (s..s + len).contains(&(loc as usize))
     }
 
     /// `f` of every entry of `cell`.
-    ///
-    /// The next block is asked for before this one's entries are read, so
-    /// its memory answers while they are tested (a query's time is mostly
-    /// the first touch of each block).
     #[inline]
-    pub fn each(&self, cell: u32, mut f: impl FnMut(&Entry)) {
-        let mut b = self.head[cell as usize];
-        while b != NONE {
-            let blk = &self.blocks[b as usize];
-            if blk.next != NONE {
-                self.prefetch_block(blk.next);
-            }
-            blk.e[..blk.len as usize].iter().for_each(&mut f);
-            b = blk.next;
-        }
+    pub fn each(&self, cell: u32, f: impl FnMut(&Entry)) {
+        let (s, len) = self.run(cell as usize);
+        self.e[s..s + len].iter().for_each(f);
     }
 
-    /// Ask for the first block of `cell`'s list (a hint: nothing is read,
-    /// nothing can fail).
+    /// Ask for the cache lines of `cell`'s entries, up to
+    /// `PREFETCH_ENTRIES` of them (a hint: nothing is read, nothing can fail).
     #[inline]
     pub fn prefetch_cell(&self, cell: u32) {
-        let b = self.head[cell as usize];
-        if b != NONE {
-            self.prefetch_block(b);
+        let (s, len) = self.run(cell as usize);
+        if len > 0 {
+            prefetch_slice(&self.e[s..s + len.min(PREFETCH_ENTRIES)]);
         }
     }
 
     /// Ask for the entry at `loc`.
     #[inline]
     pub fn prefetch_entry(&self, loc: u32) {
-        if let Some(blk) = self.blocks.get(loc as usize / BLOCK) {
-            prefetch(&blk.e[loc as usize % BLOCK]);
+        if let Some(x) = self.e.get(loc as usize) {
+            prefetch(x);
         }
     }
 
-    #[inline(always)]
-    fn prefetch_block(&self, b: u32) {
-        prefetch_lines(&self.blocks[b as usize]);
-    }
-
-    /// Empty every list (O(blocks)).
+    /// Empty every list (O(runs)).
     pub fn clear(&mut self) {
-        for blk in &self.blocks {
-            self.head[blk.cell as usize] = NONE;
+        let mut i = 0;
+        while i < self.runs.len() {
+            let (cell, k) = self.runs[i];
+            if cell != NONE {
+                self.head[cell as usize] = 0;
+            }
+            i += cap(k) / MIN_RUN;
         }
-        self.blocks.clear();
+        self.e.clear();
+        self.runs.clear();
         self.free.clear();
+        self.free_slots = 0;
     }
 
     /// Empty lists, then `entries` (sorted by cell) laid out cell after
-    /// cell; `put(k, loc)` is told where entry `k` went.
+    /// cell, each run with room for a quarter more; `put(k, loc)` is told
+    /// where entry `k` went.
     pub fn build(&mut self, entries: &[(u32, Entry)], mut put: impl FnMut(usize, u32)) {
         self.clear();
-        // the blocks, counted: a run of m entries of one cell takes ceil(m / BLOCK)
-        let (mut blocks, mut k) = (0, 0);
-        while k < entries.len() {
-            let m = entries[k..]
-                .iter()
-                .take_while(|e| e.0 == entries[k].0)
-                .count();
-            blocks += m.div_ceil(BLOCK);
-            k += m;
-        }
-        if blocks > self.blocks.capacity() {
-            self.blocks.reserve(blocks);
-            crate::scratch::advise_huge(&mut self.blocks);
-        }
         let mut k = 0;
         while k < entries.len() {
             let cell = entries[k].0;
-            let m = entries[k..].iter().take_while(|e| e.0 == cell).count();
-            let nb = m.div_ceil(BLOCK);
-            let first = self.blocks.len();
-            // the first block takes the remainder, the others are full
-            let mut fill = m - BLOCK * (nb - 1);
-            for j in 0..nb {
-                let mut blk = Block {
-                    cell,
-                    len: fill as u32,
-                    next: if j + 1 < nb {
-                        (first + j + 1) as u32
-                    } else {
-                        NONE
-                    },
-                    e: [Entry::default(); BLOCK],
-                };
-                for (t, slot) in blk.e[..fill].iter_mut().enumerate() {
-                    *slot = entries[k].1;
-                    put(k, ((first + j) * BLOCK + t) as u32);
-                    k += 1;
-                }
-                self.blocks.push(blk);
-                fill = BLOCK;
+            let m = entries[k..].iter().take_while(|x| x.0 == cell).count();
+            if self.e.capacity() == 0 {
+                // the slots, at most twice the entries: asked for once, in
+                // huge pages where the system has them
+                self.e.reserve(2 * entries.len() + MIN_RUN);
+                crate::scratch::advise_huge(&mut self.e);
             }
-            self.head[cell as usize] = first as u32;
+            let s = self.alloc(cell as usize, fit(m));
+            for (t, x) in entries[k..k + m].iter().enumerate() {
+                self.e[s + t] = x.1;
+                put(k + t, (s + t) as u32);
+            }
+            self.set_run(cell as usize, s, m);
+            k += m;
         }
     }
 
     /// Check the invariants; the entries in all lists.
     pub fn check(&self) -> Result<usize, String> {
-        let mut seen = 0;
-        let mut blocks = 0;
-        for (c, &first) in self.head.iter().enumerate() {
-            let mut b = first;
-            let mut at = 0;
-            while b != NONE {
-                let blk = &self.blocks[b as usize];
-                if blk.cell as usize != c {
+        if self.e.len() != MIN_RUN * self.runs.len() {
+            return Err(format!(
+                "{} slots for {} granules",
+                self.e.len(),
+                self.runs.len()
+            ));
+        }
+        let (mut seen, mut used, mut free, mut nfree) = (0, 0, 0, 0);
+        let mut i = 0;
+        while i < self.runs.len() {
+            let (cell, k) = self.runs[i];
+            let start = i * MIN_RUN;
+            if cell == NONE {
+                if !self
+                    .free
+                    .get(k as usize)
+                    .is_some_and(|f| f.contains(&(start as u32)))
+                {
+                    return Err(format!("free run at {start} not in the free list"));
+                }
+                free += cap(k);
+                nfree += 1;
+            } else {
+                let (s, len) = self.run(cell as usize);
+                if s != start || self.class[cell as usize] != k || len == 0 || len > cap(k) {
                     return Err(format!(
-                        "block {b} in the list of cell {c} says cell {}",
-                        blk.cell
+                        "run at {start} of class {k} for cell {cell}, whose head says \
+                         start {s}, {len} entries, class {}",
+                        self.class[cell as usize]
                     ));
                 }
-                let len = blk.len as usize;
-                if len == 0 || len > BLOCK || (at > 0 && len != BLOCK) {
-                    return Err(format!("block {b} of cell {c} holds {len} entries"));
-                }
                 seen += len;
-                blocks += 1;
-                if blocks > self.blocks.len() {
-                    return Err("a list has a cycle".into());
-                }
-                at += 1;
-                b = blk.next;
+                used += 1;
             }
+            i += cap(k) / MIN_RUN;
         }
-        if blocks + self.free.len() != self.blocks.len() {
+        if i != self.runs.len() {
+            return Err("the runs overrun the slots".into());
+        }
+        let listed: usize = self.free.iter().map(Vec::len).sum();
+        if free != self.free_slots || nfree != listed {
             return Err(format!(
-                "{blocks} blocks in lists and {} free of {}",
-                self.free.len(),
-                self.blocks.len()
+                "{nfree} free runs of {free} slots; {listed} listed, {} slots counted",
+                self.free_slots
             ));
+        }
+        let nonempty = self.head.iter().filter(|&&h| h != 0).count();
+        if nonempty != used {
+            return Err(format!("{nonempty} cells with entries and {used} runs"));
         }
         Ok(seen)
     }
@@ -300,60 +413,142 @@ mod tests {
         }
     }
 
+    /// Lists and the location of every id, kept up to date from what
+    /// `push` and `remove` report, as the tree keeps its back-pointers.
+    struct Model {
+        lists: CellLists,
+        locs: Vec<Option<u32>>,
+        cells: Vec<Vec<u32>>,
+    }
+
+    impl Model {
+        fn new(cells: usize) -> Model {
+            Model {
+                lists: CellLists::new(cells),
+                locs: Vec::new(),
+                cells: vec![Vec::new(); cells],
+            }
+        }
+
+        fn push(&mut self, cell: u32) {
+            let id = self.locs.len() as u32;
+            let locs = &mut self.locs;
+            let at = self.lists.push(cell, e(id), |m, at| {
+                assert!(locs[m.id as usize].is_some(), "a moved entry is live");
+                locs[m.id as usize] = Some(at);
+            });
+            locs.push(Some(at));
+            self.cells[cell as usize].push(id);
+        }
+
+        fn remove(&mut self, id: usize) {
+            let at = self.locs[id].unwrap();
+            let cell = (0..self.cells.len())
+                .find(|&c| self.cells[c].contains(&(id as u32)))
+                .unwrap();
+            assert!(self.lists.holds(cell as u32, at));
+            let locs = &mut self.locs;
+            self.lists.remove(cell as u32, at, |m, to| {
+                assert_ne!(m.id as usize, id, "the removed entry is not reported");
+                locs[m.id as usize] = Some(to);
+            });
+            locs[id] = None;
+            self.cells[cell].retain(|&x| x != id as u32);
+        }
+
+        fn check(&self) -> Result<(), TestCaseError> {
+            let total = self.lists.check().map_err(TestCaseError::fail)?;
+            prop_assert_eq!(total, self.cells.iter().map(Vec::len).sum::<usize>());
+            for (c, want) in self.cells.iter().enumerate() {
+                let mut got = Vec::new();
+                self.lists.each(c as u32, |x| got.push(x.id));
+                got.sort_unstable();
+                let mut want = want.clone();
+                want.sort_unstable();
+                prop_assert_eq!(got, want);
+            }
+            for (id, loc) in self.locs.iter().enumerate() {
+                if let Some(l) = loc {
+                    prop_assert_eq!(self.lists.entry(*l).id, id as u32);
+                }
+            }
+            Ok(())
+        }
+    }
+
     proptest! {
-        /// Pushes and removals against a model: each cell's ids as a multiset,
-        /// every location kept up to date from what `remove` reports.
+        /// Pushes and removals against a model: each cell's ids as a
+        /// multiset, every location kept up to date from what the lists
+        /// report.  Runs grow, shrink and are freed and reused.
         #[test]
-        fn lists_keep_their_entries(ops in prop::collection::vec((0u32..4, any::<bool>(), any::<usize>()), 0..200)) {
-            let mut lists = CellLists::new(4);
-            let mut locs: Vec<Option<u32>> = Vec::new(); // by id
-            let mut model: Vec<Vec<u32>> = vec![Vec::new(); 4];
+        fn lists_keep_their_entries(ops in prop::collection::vec((0u32..4, 0u8..3, any::<usize>()), 0..300)) {
+            let mut m = Model::new(4);
             for (cell, add, pick) in ops {
-                let live: Vec<usize> = (0..locs.len()).filter(|&i| locs[i].is_some()).collect();
-                if add || live.is_empty() {
-                    let id = locs.len() as u32;
-                    locs.push(Some(lists.push(cell, e(id))));
-                    model[cell as usize].push(id);
+                let live: Vec<usize> = (0..m.locs.len()).filter(|&i| m.locs[i].is_some()).collect();
+                if add > 0 || live.is_empty() {
+                    m.push(cell);
                 } else {
-                    let id = live[pick % live.len()];
-                    let loc = locs[id].unwrap();
-                    let cell = lists.cell_of(loc) as usize;
-                    if let Some((moved, from)) = lists.remove(loc) {
-                        prop_assert_eq!(locs[moved.id as usize], Some(from));
-                        locs[moved.id as usize] = Some(loc);
-                    }
-                    locs[id] = None;
-                    model[cell].retain(|&x| x != id as u32);
+                    m.remove(live[pick % live.len()]);
                 }
-                let total = lists.check().map_err(TestCaseError::fail)?;
-                prop_assert_eq!(total, model.iter().map(Vec::len).sum::<usize>());
-                for (c, want) in model.iter().enumerate() {
-                    let mut got = Vec::new();
-                    lists.each(c as u32, |x| got.push(x.id));
-                    got.sort_unstable();
-                    let mut want = want.clone();
-                    want.sort_unstable();
-                    prop_assert_eq!(got, want);
-                }
-                for (id, loc) in locs.iter().enumerate() {
-                    if let Some(l) = loc {
-                        prop_assert_eq!(lists.entry(*l).id, id as u32);
-                    }
-                }
+                m.check()?;
             }
         }
     }
 
-    /// Asking for an empty cell, a cell's block or an entry, or a location
-    /// with no block, changes nothing.
+    /// A cell filled past its run's capacity moves to runs twice as large,
+    /// emptied it shrinks and frees its run, which a later cell reuses.
+    #[test]
+    fn runs_grow_shrink_and_are_reused() {
+        let mut m = Model::new(3);
+        for _ in 0..100 {
+            m.push(1);
+        }
+        m.check().unwrap();
+        assert_eq!(cap(m.lists.class[1]), 128, "4 slots doubled five times");
+        for id in 0..98 {
+            m.remove(id);
+            m.check().unwrap();
+        }
+        assert_eq!(m.lists.class[1], 0, "two entries: back to the smallest run");
+        let slots = m.lists.e.len();
+        m.remove(98);
+        m.remove(99);
+        m.check().unwrap();
+        assert_eq!(m.lists.head[1], 0, "an empty cell has no run");
+        m.push(2);
+        m.check().unwrap();
+        assert_eq!(m.lists.e.len(), slots, "the freed run is reused");
+    }
+
+    /// Free runs holding more slots than the used ones are dropped by the
+    /// next push, which lays the used runs out anew; every location follows.
+    #[test]
+    fn free_runs_are_compacted_away() {
+        let cells = 2 * COMPACT_FROM / MIN_RUN;
+        let mut m = Model::new(cells);
+        for c in 0..cells {
+            m.push(c as u32);
+        }
+        for id in 0..cells - 1 {
+            m.remove(id);
+        }
+        assert_eq!(m.lists.free_slots, (cells - 1) * MIN_RUN);
+        m.push(0);
+        m.check().unwrap();
+        assert_eq!(m.lists.free_slots, 0);
+        assert_eq!(m.lists.e.len(), 2 * MIN_RUN);
+    }
+
+    /// Asking for an empty cell, a cell's entries or an entry, or a location
+    /// past every slot, changes nothing.
     #[test]
     fn prefetch_changes_nothing() {
         let mut lists = CellLists::new(2);
         lists.prefetch_cell(0);
-        let at = lists.push(1, e(7));
+        let at = lists.push(1, e(7), |_, _| unreachable!());
         lists.prefetch_cell(1);
         lists.prefetch_entry(at);
-        lists.prefetch_entry(u32::MAX); // no such block: nothing
+        lists.prefetch_entry(u32::MAX); // no such slot: nothing
         assert_eq!(lists.entry(at).id, 7);
     }
 
@@ -361,18 +556,29 @@ mod tests {
     fn build_lays_out_cells_in_order() {
         let entries: Vec<(u32, Entry)> = (0..20u32).map(|k| (k / 9 * 2, e(k))).collect();
         let mut lists = CellLists::new(6);
-        lists.push(5, e(99));
+        lists.push(5, e(99), |_, _| unreachable!());
         let mut locs = [0; 20];
         lists.build(&entries, |k, loc| locs[k] = loc);
         assert_eq!(lists.check(), Ok(20));
         for (k, &loc) in locs.iter().enumerate() {
             assert_eq!(lists.entry(loc).id, k as u32);
-            assert_eq!(lists.cell_of(loc), k as u32 / 9 * 2);
+            assert!(lists.holds(k as u32 / 9 * 2, loc));
         }
+        assert!(locs.windows(2).all(|w| w[0] < w[1]), "cell after cell");
         let mut in5 = 0;
         lists.each(5, |_| in5 += 1);
         assert_eq!(in5, 0);
         assert_eq!(tag(3, 2), 3 | LATER_COLUMN | LATER_ROW);
         assert_eq!(tag(1, 1), 1 | LATER_ROW);
+    }
+
+    /// A fresh run has room for a quarter more entries than it is made for.
+    #[test]
+    fn fit_leaves_room() {
+        for m in 0..1000 {
+            let k = fit(m);
+            assert!(cap(k) > m + m / 4);
+            assert!(k == 0 || cap(k - 1) <= m + m / 4);
+        }
     }
 }

@@ -6,13 +6,15 @@
 //! that its box enters, by the quadtree rule with slack 0
 //! ([`crate::quadtree::level`]: the seeds' smallest containing cell, moved
 //! down to the object's fit level when it straddles a split line far above
-//! its size).  Each cell of every level keeps a linked list of the objects
-//! entered there ([`crate::lists`]: unrolled, blocks of entries carrying a
-//! copy of each object's box, so that a query reads its candidates from a
-//! few cache lines); all levels' cells are numbered in one linear array,
-//! level `l` from `(4^l - 1) / 3` on, in Morton order inside a level (the
-//! seeds' linear array).  Inserting, moving to other cells and removing are
-//! O(1) per object; a move that keeps its cells relinks nothing.
+//! its size).  Each cell of every level keeps a list of the objects entered
+//! there ([`crate::lists`]: the seeds' linked list unrolled into one run of
+//! entries per cell, each carrying a copy of its object's box, so that a
+//! query asks for all of a cell's candidates at once); all levels' cells
+//! are numbered in one linear array, level `l` from `(4^l - 1) / 3` on, in
+//! Morton order inside a level (the seeds' linear array).  Inserting, moving
+//! to other cells and removing are O(1) per object (amortized: a cell's run
+//! moves when it fills up or empties out); a move that keeps its cells
+//! relinks nothing.
 //!
 //! # Placements and lists kept up to date when read
 //! An insert stores the object's box and placement and marks it *stale*; a
@@ -746,13 +748,17 @@ impl Tree {
             cells[n] = c;
             n += 1;
         }
+        let loc = &mut self.loc;
         for (r, &(cell, tag)) in cells[..n].iter().enumerate() {
             let e = Entry {
                 b,
                 id: h as u32,
                 tag,
             };
-            self.loc[4 * h + r] = self.lists.push(cell, e);
+            // the entries of the cell that changed place: their back-pointers
+            loc[4 * h + r] = self.lists.push(cell, e, |m, at| {
+                loc[4 * m.id as usize + (m.tag & 3) as usize] = at
+            });
         }
         self.linked[h] = p;
     }
@@ -763,14 +769,18 @@ impl Tree {
         if p.level == FREE {
             return;
         }
-        for r in 0..(p.nx * p.ny) as usize {
-            if let Some((moved, from)) = self.lists.remove(self.loc[4 * h + r]) {
-                // the entry that filled the hole: its object's back-pointer
-                let k = 4 * moved.id as usize + (moved.tag & 3) as usize;
-                debug_assert_eq!(self.loc[k], from);
-                self.loc[k] = self.loc[4 * h + r];
-            }
-            self.loc[4 * h + r] = NONE;
+        let mut cells = [0u32; 4];
+        for (r, (cell, _)) in self.cells(p).enumerate() {
+            cells[r] = cell;
+        }
+        let loc = &mut self.loc;
+        for (r, &cell) in cells[..(p.nx * p.ny) as usize].iter().enumerate() {
+            let at = loc[4 * h + r];
+            // the entries of the cell that changed place: their back-pointers
+            self.lists.remove(cell, at, |m, to| {
+                loc[4 * m.id as usize + (m.tag & 3) as usize] = to
+            });
+            loc[4 * h + r] = NONE;
         }
         self.linked[h] = FREE_PLACE;
     }
@@ -965,8 +975,8 @@ impl Tree {
         n
     }
 
-    /// Ask for the first block of each cell a query of `q` reads (at most
-    /// four cells a level; a bigger query's reads stream anyway).
+    /// Ask for the entries of each cell a query of `q` reads (at most four
+    /// cells a level; a bigger query's reads stream anyway).
     fn prefetch_query(&self, q: &[f64; 4]) {
         let c = self.grid.cells_of(q);
         let depth = self.grid.depth;
@@ -1275,8 +1285,8 @@ impl Tree {
             let part = &dirty[cb[c]..cb[c + 1]];
             for (k, &h) in part.iter().enumerate() {
                 // Queries a few ahead, asked for now (their time is mostly
-                // memory): the box of the one 2 AHEAD on, the first blocks
-                // of the cells of the one AHEAD on.
+                // memory): the box of the one 2 AHEAD on, the entries of
+                // the cells of the one AHEAD on.
                 if let Some(&a) = part.get(k + 2 * AHEAD) {
                     crate::cells::prefetch(&self.boxes[a as usize]);
                 }
@@ -1437,12 +1447,12 @@ impl Tree {
         }
         for (r, (cell, tag)) in self.cells(l).enumerate() {
             let at = self.loc[4 * h + r];
+            if !self.lists.holds(cell, at) {
+                return Err(format!("object {h}: entry {r} at {at} not in cell {cell}"));
+            }
             let e = self.lists.entry(at);
-            if e.id as usize != h || e.tag != tag || self.lists.cell_of(at) != cell {
-                return Err(format!(
-                    "object {h}: entry {r} at {at} is {e:?} in cell {}, expected cell {cell}",
-                    self.lists.cell_of(at)
-                ));
+            if e.id as usize != h || e.tag != tag {
+                return Err(format!("object {h}: entry {r} at {at} is {e:?}"));
             }
             if self.stale[h] == 0 && e.b != self.boxes[h] {
                 return Err(format!(
