@@ -199,12 +199,8 @@ impl PyTree {
     fn pairs(&mut self, py: Python<'_>, max_pairs: Option<u64>) -> PyResult<Py<PyAny>> {
         let inner = &mut self.inner;
         let workers = self.workers;
-        let out = py.detach(|| inner.pairs(&Exec::new(workers), max_pairs).map(|_| ()));
-        out.map_err(too_many)?;
-        match self.inner.take_rows() {
-            Some(flat) => crate::pairs_array(py, flat),
-            None => packed_array(py, self.inner.last_pairs()),
-        }
+        let flat = py.detach(|| inner.pairs(&Exec::new(workers), max_pairs));
+        crate::pairs_array(py, flat.map_err(too_many)?)
     }
 
     /// `(began, ended)` since the last `pairs()` or `update()`.

@@ -40,10 +40,7 @@ fn main() {
         }
         let t = Instant::now();
         tree.move_to(&moving, &mb, None, &ex);
-        tree.pairs(&ex, None).unwrap();
-        if let Some(rows) = tree.take_rows() {
-            broadphase_core::scratch::give(rows);
-        }
+        broadphase_core::scratch::give(tree.pairs(&ex, None).unwrap());
         times.push(t.elapsed().as_secs_f64() * 1e3);
     }
     times.sort_by(f64::total_cmp);

@@ -46,19 +46,37 @@
 //! can run in parallel.
 //!
 //! # Pairs kept from frame to frame
-//! The tree keeps the pairs of the last [`Tree::pairs`] or [`Tree::update`]
-//! and marks every object inserted, moved or removed since (*dirty*).  The
-//! next call keeps the old pairs of two clean objects (neither moved, so
-//! their answer stands), finds the pairs of each dirty live object by a
-//! query of its box, and merges the two sorted lists (in chunks of the old
-//! pairs fixed by their number, writing the rows `pairs()` hands over in the
-//! same pass).  When more than
-//! [`REBUILD_SHARE`] of the objects are dirty, a search from scratch
-//! ([`crate::search`]) is cheaper than the queries and replaces them; a
-//! single move of more than that share settles it in advance, and the
-//! tree keeps no more marks until then (a frame that moves everything only
-//! stores boxes).  Either way the result is the set of colliding pairs of
-//! the live objects, as [`crate::find_pairs`] would give it.
+//! The tree marks every object inserted, moved or removed since the last
+//! [`Tree::pairs`] or [`Tree::update`] (*dirty*) and keeps the current pairs
+//! in two sorted lists:
+//! * the *base*: the pairs as of the last search from scratch or
+//!   consolidation, with every object changed since marked *void*;
+//! * the *delta*: the current pairs with at least one void object.
+//!
+//! The current pairs are the base pairs of two objects that are not void
+//! (*standing*: neither changed since the base was made, so their answer
+//! stands) and the delta; the two are disjoint.  A refresh queries the box
+//! of each dirty live object for its current pairs (*fresh*), replaces the
+//! delta's pairs with a dirty object by them, and marks the dirty objects
+//! void.  Both halves stay true: a pair with a dirty object is fresh and now
+//! has a void one; a pair of objects void before and not dirty stood in the
+//! delta before and stands now.  So a frame costs the queries, the delta
+//! and, for `pairs()`, one pass writing the rows it hands over (in chunks of
+//! the base fixed by its length, each merging the delta's pairs of its key
+//! range); the base is never rewritten while the delta stays small.  The
+//! standing pairs of each chunk are counted again only when objects become
+//! void; when the delta outgrows an eighth of the base, the two are
+//! consolidated into a new base.  `update()`'s events are the fresh pairs
+//! against the last pairs with a dirty object (the delta's, and the base's
+//! standing pairs of objects void only from now on).
+//!
+//! When more than [`REBUILD_SHARE`] of the objects are dirty, a search from
+//! scratch ([`crate::search`]) is cheaper than the queries and replaces them
+//! (its pairs become the base); a single move of more than that share
+//! settles it in advance, and the tree keeps no more marks until then (a
+//! frame that moves everything only stores boxes).  Either way the result
+//! is the set of colliding pairs of the live objects, as
+//! [`crate::find_pairs`] would give it.
 //!
 //! # Searches from scratch kept from frame to frame
 //! With every slot live and enough objects for the grid method, the search
@@ -80,6 +98,7 @@ use crate::quadtree;
 use crate::scratch;
 use crate::search::{self, Method, Search};
 use crate::world::Grid;
+use std::mem::MaybeUninit;
 
 /// Deepest tree: the list heads of all levels take `4^(depth + 1) / 3`
 /// words, 89 MB at depth 12.
@@ -265,8 +284,19 @@ pub struct Tree {
     all_dirty: bool,
     stale_list: Vec<u32>,
     epoch: u32,
-    last: Option<Vec<u64>>,
-    /// A buffer for the next merge's pairs.
+    /// The pairs of the last search from scratch or consolidation, packed,
+    /// sorted (`None` before the first `pairs()` or `update()`).
+    base: Option<Vec<u64>>,
+    /// Per slot: changed since `base` was made, so that its pairs there no
+    /// longer count (listed in `void_list`, each once).
+    void: Vec<bool>,
+    void_list: Vec<u32>,
+    /// The current pairs with a void object, packed, sorted.
+    delta: Vec<u64>,
+    /// Per chunk of `base` ([`base_chunks`]): its pairs of two objects that
+    /// are not void.
+    standing: Option<Vec<usize>>,
+    /// A buffer for the next consolidation's or search's pairs.
     spare: Vec<u64>,
     /// The last search from scratch's sorted grid entries, re-sorted by the
     /// next one ([`crate::coherent`]).
@@ -275,9 +305,6 @@ pub struct Tree {
     /// [`coherent::AGE`] of them the kept entries are let go (their memory
     /// serves no frame that moves only a few objects).
     since_search: u32,
-    /// The last `pairs()`'s rows `[i, j, ...]` (the pairs again, in the
-    /// layout of a result), until taken.
-    flat: Option<Vec<isize>>,
 
     stats: Stats,
     /// Above this share of dirty objects, `pairs()` searches from scratch.
@@ -322,11 +349,14 @@ impl Tree {
             all_dirty: false,
             stale_list: Vec::new(),
             epoch: 0,
-            last: None,
+            base: None,
+            void: Vec::new(),
+            void_list: Vec::new(),
+            delta: Vec::new(),
+            standing: None,
             spare: Vec::new(),
             kept: coherent::State::default(),
             since_search: 0,
-            flat: None,
             stats: Stats::default(),
             rebuild_share: REBUILD_SHARE,
             relayout_share: RELAYOUT_SHARE,
@@ -879,6 +909,7 @@ impl Tree {
         resize_huge(&mut self.linked, len, FREE_PLACE);
         resize_huge(&mut self.loc, 4 * len, NONE);
         resize_huge(&mut self.dirty, len, false);
+        resize_huge(&mut self.void, len, false);
         resize_huge(&mut self.stale, len, 0);
         resize_huge(&mut self.mark, len, 0);
     }
@@ -1071,33 +1102,59 @@ impl Tree {
     // ------------------------------------------------------------------
     // pairs
 
-    /// Every colliding pair of live objects, packed `i << 32 | j`, sorted.
+    /// Every colliding pair of live objects as rows `[i0, j0, i1, j1, ...]`
+    /// (`i < j`, sorted by `i` then `j`): the array `pairs()` hands over.
     ///
-    /// Kept for the next call, which then re-examines only what changed.
-    pub fn pairs(&mut self, ex: &Exec, max_pairs: Option<u64>) -> Result<&[u64], TooMany> {
-        self.refresh_on_pool(ex, max_pairs, false)?;
-        Ok(self.last.as_deref().unwrap_or(&[]))
+    /// The next call re-examines only what changed since.
+    pub fn pairs(&mut self, ex: &Exec, max_pairs: Option<u64>) -> Result<Vec<isize>, TooMany> {
+        let r = self.refresh_on_pool(ex, max_pairs, false)?;
+        Ok(r.rows.unwrap_or_default())
     }
 
-    /// The pairs of the last `pairs()` or `update()` (none before the first).
-    pub fn last_pairs(&self) -> &[u64] {
-        self.last.as_deref().unwrap_or(&[])
+    /// [`Tree::pairs`] packed `i << 32 | j`, sorted.
+    pub fn pairs_packed(&mut self, ex: &Exec, max_pairs: Option<u64>) -> Result<Vec<u64>, TooMany> {
+        let rows = self.pairs(ex, max_pairs)?;
+        let packed = rows
+            .chunks_exact(2)
+            .map(|r| crate::pairs::pack(r[0] as u32, r[1] as u32))
+            .collect();
+        scratch::give(rows);
+        Ok(packed)
     }
 
-    /// The last pairs as flat rows `[i0, j0, i1, j1, ...]`, when the last
-    /// call was `pairs()` (handed over once, then `None`).
-    pub fn take_rows(&mut self) -> Option<Vec<isize>> {
-        self.flat.take()
+    /// The pairs of the last `pairs()` or `update()` (none before the first),
+    /// packed, sorted.
+    pub fn last_pairs(&self) -> Vec<u64> {
+        let Some(base) = &self.base else {
+            return Vec::new();
+        };
+        let void = &self.void;
+        let mut out = Vec::with_capacity(base.len() + self.delta.len());
+        let standing = base
+            .iter()
+            .copied()
+            .filter(|&p| !(void[(p >> 32) as usize] | void[p as u32 as usize]));
+        let (mut d, delta) = (0, &self.delta);
+        for p in standing {
+            while d < delta.len() && delta[d] < p {
+                out.push(delta[d]);
+                d += 1;
+            }
+            out.push(p);
+        }
+        out.extend_from_slice(&delta[d..]);
+        out
     }
 
     /// The pairs that began and that ended since the last `pairs()` or
     /// `update()` (all current pairs began, on the first call), packed, sorted.
+    ///
+    /// Costs what changed and its neighbours: the objects changed since,
+    /// their pairs, and (only for objects changed for the first time since
+    /// the kept pairs were last consolidated) one read of the kept pairs.
     pub fn update(&mut self, ex: &Exec, max_pairs: Option<u64>) -> Result<Events, TooMany> {
-        let ev = self
-            .refresh_on_pool(ex, max_pairs, true)?
-            .unwrap_or_default();
-        self.flat = None; // only pairs() hands rows over
-        Ok(ev)
+        let r = self.refresh_on_pool(ex, max_pairs, true)?;
+        Ok(r.events.unwrap_or_default())
     }
 
     /// [`Tree::refresh`] run on the pool as a whole when an incremental frame
@@ -1107,7 +1164,7 @@ impl Tree {
         ex: &Exec,
         max_pairs: Option<u64>,
         events: bool,
-    ) -> Result<Option<Events>, TooMany> {
+    ) -> Result<Refreshed, TooMany> {
         // An incremental frame with few dirty objects and few pairs runs
         // here, serially: that costs less than waking the pool.  One whose
         // queries or merge split into chunks runs on the pool as a whole.
@@ -1115,7 +1172,7 @@ impl Tree {
         // worth it: `find_pairs`' rule).
         let worth = !self.will_rebuild()
             && (self.dirty_list.len() >= 2 * QUERY_GRAIN
-                || self.last.as_ref().map_or(0, |l| l.len()) >= 2 * MERGE_GRAIN);
+                || self.base.as_ref().map_or(0, |l| l.len()) >= 2 * MERGE_GRAIN);
         let on = if worth { ex.clone() } else { Exec::serial() };
         on.install(|| self.refresh(ex, max_pairs, events))
     }
@@ -1123,7 +1180,7 @@ impl Tree {
     /// Whether the next refresh searches from scratch (a first call, or
     /// more than `rebuild_share` of the objects dirty).
     fn will_rebuild(&self) -> bool {
-        match &self.last {
+        match &self.base {
             None => true,
             Some(_) => self.all_dirty || self.beyond_rebuild(self.dirty_list.len()),
         }
@@ -1134,62 +1191,236 @@ impl Tree {
         dirty as f64 > self.rebuild_share * self.count.max(1) as f64
     }
 
+    /// Bring the pairs up to date: the rows (for `pairs()`) or the events
+    /// (for `update()`).
     fn refresh(
         &mut self,
         ex: &Exec,
         max_pairs: Option<u64>,
         events: bool,
-    ) -> Result<Option<Events>, TooMany> {
-        // the memory budget is read only for results that could exceed it
-        let budget = Budget::of(max_pairs);
+    ) -> Result<Refreshed, TooMany> {
         let rebuild = self.will_rebuild();
-        let (new, tests, ev) = if rebuild {
+        let r = if rebuild {
             let spare = std::mem::take(&mut self.spare);
             let mut kept = std::mem::take(&mut self.kept);
             let found = self.search(ex, max_pairs, spare, &mut kept);
             self.kept = kept;
             let (new, tests, flat) = found?;
-            self.flat = Some(flat);
             self.since_search = 0;
             let ev = events.then(|| {
-                let old = self.last.as_deref().unwrap_or(&[]);
+                let old = self.last_pairs();
                 Events {
-                    began: difference(&new, old),
-                    ended: difference(old, &new),
+                    began: difference(&new, &old),
+                    ended: difference(&old, &new),
                 }
             });
-            (new, tests, ev)
+            self.set_base(new);
+            let rows = if events {
+                scratch::give(flat);
+                None
+            } else {
+                Some(flat)
+            };
+            Refreshed {
+                rows,
+                tests,
+                events: ev,
+            }
         } else {
             self.since_search = self.since_search.saturating_add(1);
             if self.since_search > coherent::AGE {
                 self.kept.clear();
             }
             self.sync(ex);
-            let mut spare = std::mem::take(&mut self.spare);
-            let m = self.merge(ex, &budget, max_pairs, events, &mut spare);
-            self.spare = spare;
-            let mut m = m?;
-            self.flat = m.rows.take();
-            // only pairs with a dirty object can have begun or ended
-            let ev = events.then(|| Events {
-                began: difference(&m.fresh, &m.old_dirty),
-                ended: difference(&m.old_dirty, &m.fresh),
-            });
-            (m.pairs, m.tests, ev)
+            self.step(ex, max_pairs, events)?
         };
         for &h in &self.dirty_list {
             self.dirty[h as usize] = false;
         }
         self.dirty_list.clear();
         self.all_dirty = false;
-        self.stats.candidate_tests = tests;
-        self.stats.pairs = new.len() as u64;
+        self.stats.candidate_tests = r.tests;
+        self.stats.pairs =
+            self.standing.iter().flatten().sum::<usize>() as u64 + self.delta.len() as u64;
         self.stats.rebuilt = rebuild;
-        // the old pairs' buffer serves the next merge (no fresh pages)
-        if let Some(old) = self.last.replace(new) {
+        Ok(r)
+    }
+
+    /// Kept pairs from now on: `new`, none void (the old base's buffer
+    /// serves the next consolidation or search: no fresh pages).
+    fn set_base(&mut self, new: Vec<u64>) {
+        for &h in &self.void_list {
+            self.void[h as usize] = false;
+        }
+        self.void_list.clear();
+        self.delta.clear();
+        self.standing = Some(
+            even_bounds(new.len(), base_chunks(new.len()))
+                .windows(2)
+                .map(|w| w[1] - w[0])
+                .collect(),
+        );
+        if let Some(old) = self.base.replace(new) {
             self.spare = old;
         }
-        Ok(ev)
+    }
+
+    /// An incremental refresh: the dirty objects' pairs by queries, the
+    /// other pairs kept (see "Pairs kept from frame to frame" above).
+    fn step(
+        &mut self,
+        ex: &Exec,
+        max_pairs: Option<u64>,
+        events: bool,
+    ) -> Result<Refreshed, TooMany> {
+        let (fresh, tests) = self.fresh_pairs(ex);
+        let base = self.base.as_deref().unwrap_or(&[]);
+        let (dirty, void) = (&self.dirty[..], &self.void[..]);
+        let has_dirty = |p: u64| dirty[(p >> 32) as usize] | dirty[p as u32 as usize];
+        // The delta's pairs with a dirty object are replaced by the fresh
+        // ones (the dirty objects' current pairs, all of them).
+        let (old_delta, kept): (Vec<u64>, Vec<u64>) =
+            self.delta.iter().partition(|&&p| has_dirty(p));
+        let delta = merge_sorted(&kept, &fresh);
+        // Dirty objects void from now on: their base pairs stop counting.
+        let newly: Vec<u32> = self
+            .dirty_list
+            .iter()
+            .copied()
+            .filter(|&h| !void[h as usize])
+            .collect();
+        let gone = |h: usize| void[h] | dirty[h];
+        let nch = base_chunks(base.len());
+        let lb = even_bounds(base.len(), nch);
+        let mx = ex.for_work(base.len(), 2 * MERGE_GRAIN);
+        let standing = match &self.standing {
+            Some(s) if newly.is_empty() => s.clone(),
+            _ => mx.map(nch, |c| {
+                base[lb[c]..lb[c + 1]]
+                    .iter()
+                    .filter(|&&p| !(gone((p >> 32) as usize) | gone(p as u32 as usize)))
+                    .count()
+            }),
+        };
+        let total = standing.iter().sum::<usize>() + delta.len();
+        // the memory budget is read only for results that could exceed it
+        if (total >= 1 << 16 || max_pairs.is_some()) && total as u64 > Budget::of(max_pairs).limit()
+        {
+            return Err(TooMany(total as u64));
+        }
+        // The last pairs with a dirty object: those of the delta, and the
+        // base pairs of objects void only from now on (a pair with an
+        // object void before was not standing).
+        let ev = events.then(|| {
+            let mut old = old_delta;
+            if !newly.is_empty() {
+                old.extend(base.iter().copied().filter(|&p| {
+                    let (i, j) = ((p >> 32) as usize, p as u32 as usize);
+                    (dirty[i] | dirty[j]) && !(void[i] | void[j])
+                }));
+                old.sort_unstable();
+            }
+            Events {
+                began: difference(&fresh, &old),
+                ended: difference(&old, &fresh),
+            }
+        });
+        for &h in &newly {
+            self.void[h as usize] = true;
+        }
+        self.void_list.extend(newly);
+        self.delta = delta;
+        self.standing = Some(standing);
+        let rows = (!events).then(|| {
+            let mut rows = scratch::result(2 * total);
+            self.merged_into(ex, &mut rows, 2, |out, p| {
+                out[0].write((p >> 32) as isize);
+                out[1].write(p as u32 as isize);
+            });
+            rows
+        });
+        // Consolidate once the delta outgrows a share of the base: the
+        // frames read the delta whole.
+        if self.delta.len() > base_len(&self.base) / 8 + MERGE_GRAIN {
+            let mut packed = std::mem::take(&mut self.spare);
+            self.merged_into(ex, &mut packed, 1, |out, p| {
+                out[0].write(p);
+            });
+            self.set_base(packed);
+        }
+        Ok(Refreshed {
+            rows,
+            tests,
+            events: ev,
+        })
+    }
+
+    /// The current pairs, the standing base pairs merged with the delta,
+    /// into `out` (emptied first): `width` slots a pair, written by `emit`.
+    /// In chunks of the base fixed by its length, each merging the delta's
+    /// pairs of its key range (base and delta are disjoint, so the ranges
+    /// split the merged order exactly).
+    fn merged_into<T: Send>(
+        &self,
+        ex: &Exec,
+        out: &mut Vec<T>,
+        width: usize,
+        emit: impl Fn(&mut [MaybeUninit<T>], u64) + Sync,
+    ) {
+        let base = self.base.as_deref().unwrap_or(&[]);
+        let (delta, void) = (&self.delta[..], &self.void[..]);
+        let standing = self.standing.as_deref().unwrap_or(&[]);
+        let nch = base_chunks(base.len());
+        let lb = even_bounds(base.len(), nch);
+        let fb: Vec<usize> = (0..=nch)
+            .map(|c| match c {
+                0 => 0,
+                c if c == nch => delta.len(),
+                c => delta.partition_point(|&f| f < base[lb[c]]),
+            })
+            .collect();
+        let mut ob = Vec::with_capacity(nch + 1);
+        ob.push(0usize);
+        for c in 0..nch {
+            ob.push(ob[c] + width * (standing[c] + fb[c + 1] - fb[c]));
+        }
+        let len = ob[nch];
+        out.clear();
+        out.reserve(len);
+        let parts = split_at_bounds(&mut out.spare_capacity_mut()[..len], &ob);
+        ex.for_work(base.len(), 2 * MERGE_GRAIN)
+            .each(parts, |c, part| {
+                let fr = &delta[fb[c]..fb[c + 1]];
+                let (mut f, mut o) = (0, 0);
+                // no pair packs to u64::MAX (i < j): the end of the delta
+                let mut next = fr.first().copied().unwrap_or(u64::MAX);
+                for &p in &base[lb[c]..lb[c + 1]] {
+                    if void[(p >> 32) as usize] | void[p as u32 as usize] {
+                        continue;
+                    }
+                    while next < p {
+                        emit(&mut part[o..o + width], next);
+                        o += width;
+                        f += 1;
+                        next = fr.get(f).copied().unwrap_or(u64::MAX);
+                    }
+                    emit(&mut part[o..o + width], p);
+                    o += width;
+                }
+                for &p in &fr[f..] {
+                    emit(&mut part[o..o + width], p);
+                    o += width;
+                }
+                // every slot of this chunk's part written
+                assert_eq!(o, part.len(), "a merge chunk fills its part exactly");
+            });
+        // SAFETY: the parts tile 0..len (ob runs from 0 to len), and each
+        // chunk wrote every slot of its part (asserted above: `emit` writes
+        // all `width` slots it is given, and the chunk's pairs are exactly
+        // its standing count plus its delta range).  Tested by the tree
+        // tests comparing `pairs()` with the naive pairs frame by frame
+        // (`merge_in_chunks_keeps_every_pair` and tests/test_tree.py).
+        unsafe { out.set_len(len) };
     }
 
     /// All pairs from scratch: the pair search over the live objects;
@@ -1307,122 +1538,6 @@ impl Tree {
         let mut fresh: Vec<u64> = parts.into_iter().flat_map(|p| p.0).collect();
         fresh.sort_unstable();
         (fresh, tests)
-    }
-
-    /// The last pairs of clean objects, merged with the pairs of the dirty
-    /// ones; with `events` (`update()`) also the dropped ones, else
-    /// (`pairs()`) also the rows it hands over, written in the same pass.
-    fn merge(
-        &self,
-        ex: &Exec,
-        budget: &Budget,
-        max_pairs: Option<u64>,
-        events: bool,
-        spare: &mut Vec<u64>,
-    ) -> Result<Merged, TooMany> {
-        let want_rows = !events;
-        let last = self.last.as_deref().unwrap_or(&[]);
-        let (fresh, tests) = self.fresh_pairs(ex);
-        // The last pairs in chunks fixed by their number; each chunk merges
-        // the fresh pairs of its key range.  A pair of two clean objects
-        // stands; the others are dropped (kept apart for events).  Kept and
-        // fresh pairs are disjoint (a fresh pair has a dirty object), so the
-        // ranges split the merged order exactly.
-        let lb = even_bounds(last.len(), chunk_count(last.len(), MERGE_GRAIN, 256));
-        let nch = lb.len() - 1;
-        let fb: Vec<usize> = (0..=nch)
-            .map(|c| match c {
-                0 => 0,
-                c if c == nch => fresh.len(),
-                c => fresh.partition_point(|&f| f < last[lb[c]]),
-            })
-            .collect();
-        let mx = ex.for_work(last.len(), 2 * MERGE_GRAIN);
-        // both marks read, one branch on the pair (clean nearly always)
-        let dirty: &[bool] = &self.dirty;
-        let clean = |p: u64| !(dirty[(p >> 32) as usize] | dirty[p as u32 as usize]);
-        let kept = mx.map(nch, |c| {
-            last[lb[c]..lb[c + 1]].iter().filter(|&&p| clean(p)).count()
-        });
-        let mut ob = Vec::with_capacity(nch + 1);
-        ob.push(0usize);
-        for c in 0..nch {
-            ob.push(ob[c] + kept[c] + fb[c + 1] - fb[c]);
-        }
-        let total = ob[nch];
-        if (total >= 1 << 16 || max_pairs.is_some()) && total as u64 > budget.limit() {
-            return Err(TooMany(total as u64));
-        }
-        // every slot is written below: only growth past the old length is
-        // filled first
-        let mut pairs = std::mem::take(spare);
-        pairs.truncate(total);
-        pairs.resize(total, 0);
-        // The rows go to Python: memory a freed result gave back, written
-        // once (never zeroed first).
-        let mut rows: Vec<isize> = if want_rows {
-            scratch::result(2 * total)
-        } else {
-            Vec::new()
-        };
-        let rb: Vec<usize> = ob.iter().map(|&o| 2 * o).collect();
-        let pparts = split_at_bounds(&mut pairs, &ob);
-        let rparts = if want_rows {
-            split_at_bounds(&mut rows.spare_capacity_mut()[..2 * total], &rb)
-        } else {
-            (0..nch).map(|_| &mut [][..]).collect()
-        };
-        let parts: Vec<_> = pparts.into_iter().zip(rparts).collect();
-        let olds = mx.each(parts, |c, (out, rout)| {
-            let mut old_dirty = Vec::new();
-            let fr = &fresh[fb[c]..fb[c + 1]];
-            let (mut f, mut o) = (0, 0);
-            let mut next = fr.first().copied().unwrap_or(u64::MAX);
-            let mut put = |p: u64, o: &mut usize| {
-                out[*o] = p;
-                if want_rows {
-                    rout[2 * *o].write((p >> 32) as isize);
-                    rout[2 * *o + 1].write(p as u32 as isize);
-                }
-                *o += 1;
-            };
-            for &p in &last[lb[c]..lb[c + 1]] {
-                if !clean(p) {
-                    if events {
-                        old_dirty.push(p);
-                    }
-                    continue;
-                }
-                while next < p {
-                    put(next, &mut o);
-                    f += 1;
-                    next = fr.get(f).copied().unwrap_or(u64::MAX);
-                }
-                put(p, &mut o);
-            }
-            for &p in &fr[f..] {
-                put(p, &mut o);
-            }
-            // every slot of this chunk's part written (the rows' too)
-            assert_eq!(o, out.len(), "a merge chunk fills its part exactly");
-            old_dirty
-        });
-        if want_rows {
-            // SAFETY: the row parts tile 0..2 * total (rb runs from 0 to
-            // 2 * total, twice the pair bounds), and each chunk wrote the
-            // two row slots of every pair slot of its part, all of which it
-            // filled (asserted above).  Tested by the tree tests comparing
-            // `pairs()` rows with the naive pairs frame by frame
-            // (`merge_in_chunks_keeps_every_pair` and tests/test_tree.py).
-            unsafe { rows.set_len(2 * total) };
-        }
-        Ok(Merged {
-            pairs,
-            rows: want_rows.then_some(rows),
-            tests,
-            fresh,
-            old_dirty: olds.into_iter().flatten().collect(),
-        })
     }
 
     // ------------------------------------------------------------------
@@ -1635,18 +1750,39 @@ pub struct Events {
     pub ended: Vec<u64>,
 }
 
-/// What [`Tree::merge`] found.
-struct Merged {
-    /// All current pairs.
-    pairs: Vec<u64>,
-    /// The same as rows `[i, j, ...]`, when asked for.
+/// What a refresh gives: the rows (for `pairs()`), the events (for
+/// `update()`), and the candidate tests it made.
+struct Refreshed {
     rows: Option<Vec<isize>>,
-    /// Candidate tests of the queries.
     tests: u64,
-    /// Current pairs with a dirty object.
-    fresh: Vec<u64>,
-    /// Last pairs with a dirty object.
-    old_dirty: Vec<u64>,
+    events: Option<Events>,
+}
+
+/// Chunks of a base of `n` pairs: fixed by `n` alone.
+fn base_chunks(n: usize) -> usize {
+    chunk_count(n, MERGE_GRAIN, 256)
+}
+
+fn base_len(base: &Option<Vec<u64>>) -> usize {
+    base.as_ref().map_or(0, Vec::len)
+}
+
+/// The union of two disjoint sorted sets.
+fn merge_sorted(a: &[u64], b: &[u64]) -> Vec<u64> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        if a[i] < b[j] {
+            out.push(a[i]);
+            i += 1;
+        } else {
+            out.push(b[j]);
+            j += 1;
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out
 }
 
 /// `a - b` of two sorted sets.
@@ -1712,5 +1848,114 @@ mod tests {
         tree.move_to(&all, &boxes, None, &ex);
         tree.pairs(&ex, None).unwrap();
         assert!(tree.stats.rebuilt && tree.kept.is_kept());
+    }
+
+    /// Every current pair of the live slots of `model`, packed, sorted.
+    fn model_pairs(model: &[Option<[f64; 4]>]) -> Vec<u64> {
+        let mut out = Vec::new();
+        for (i, a) in model.iter().enumerate() {
+            for (j, b) in model.iter().enumerate().skip(i + 1) {
+                if let (Some(a), Some(b)) = (a, b) {
+                    if boxes_overlap(a, b) {
+                        out.push(crate::pairs::pack(i as u32, j as u32));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Frames that each change a different 8% of the objects (moves,
+    /// removals, inserts into the freed slots): the void objects and the
+    /// delta grow until the delta is consolidated into the base, and every
+    /// frame, `pairs()` and `update()` taking turns, equals the model (the
+    /// events its set differences), on one thread and two.
+    #[test]
+    fn the_delta_grows_and_is_consolidated() {
+        let n = 4000;
+        let mut rnd = lcg(11);
+        let mut model: Vec<Option<[f64; 4]>> = (0..n)
+            .map(|_| {
+                let (x, y) = (rnd() * 960.0, rnd() * 960.0);
+                Some([x, y, x + 40.0, y + 40.0])
+            })
+            .collect();
+        for workers in [1, 2] {
+            let ex = Exec::new(Some(workers));
+            let mut tree = Tree::new([0.0, 0.0, 1000.0, 1000.0], 5, 0.0);
+            let boxes: Vec<[f64; 4]> = model.iter().map(|b| b.unwrap()).collect();
+            tree.insert(&boxes, None, Attrs::default(), &ex);
+            let mut model = model.clone();
+            let mut last = Vec::new();
+            let (mut incremental, mut consolidated) = (0, 0);
+            for frame in 0..12usize {
+                let want = model_pairs(&model);
+                if frame % 2 == 0 {
+                    assert_eq!(tree.pairs_packed(&ex, None).unwrap(), want, "frame {frame}");
+                } else {
+                    let ev = tree.update(&ex, None).unwrap();
+                    assert_eq!(ev.began, difference(&want, &last), "frame {frame}");
+                    assert_eq!(ev.ended, difference(&last, &want), "frame {frame}");
+                }
+                assert_eq!(tree.last_pairs(), want);
+                assert_eq!(tree.stats.pairs, want.len() as u64);
+                tree.validate().unwrap();
+                if frame > 0 {
+                    assert!(!tree.stats.rebuilt);
+                    if tree.delta.is_empty() && tree.void_list.is_empty() {
+                        consolidated += 1;
+                    } else {
+                        incremental += 1;
+                    }
+                }
+                last = want;
+                // 8% of the slots, a different set each frame: most move,
+                // every tenth is removed, and as many new boxes come in
+                let changed: Vec<usize> = (0..n)
+                    .filter(|k| k % 12 == frame % 12)
+                    .take(n * 8 / 100)
+                    .collect();
+                let (mut moved, mut to) = (Vec::new(), Vec::new());
+                let mut gone = Vec::new();
+                for (c, &k) in changed.iter().enumerate() {
+                    match model[k] {
+                        Some(b) if c % 10 != 0 => {
+                            let (dx, dy) = (rnd() * 10.0 - 5.0, rnd() * 10.0 - 5.0);
+                            let b = [b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy];
+                            model[k] = Some(b);
+                            moved.push(k as i64);
+                            to.push(b);
+                        }
+                        Some(_) => {
+                            model[k] = None;
+                            gone.push(k as i64);
+                        }
+                        None => {}
+                    }
+                }
+                tree.move_to(&moved, &to, None, &ex);
+                tree.remove(&gone);
+                let new: Vec<[f64; 4]> = gone
+                    .iter()
+                    .map(|_| {
+                        let (x, y) = (rnd() * 960.0, rnd() * 960.0);
+                        [x, y, x + 40.0, y + 40.0]
+                    })
+                    .collect();
+                for (h, b) in tree
+                    .insert(&new, None, Attrs::default(), &ex)
+                    .into_iter()
+                    .zip(new)
+                {
+                    assert!(model[h as usize].is_none(), "a freed slot is reused");
+                    model[h as usize] = Some(b);
+                }
+            }
+            assert!(
+                incremental > 0 && consolidated > 0,
+                "{incremental} {consolidated}"
+            );
+        }
+        model.clear();
     }
 }

@@ -189,7 +189,7 @@ fn run(
                 prop_assert!(tree.check_handles(&[h as i64], None).is_err());
             }
             Op::Pairs => {
-                let got = tree.pairs(&ex, None).unwrap().to_vec();
+                let got = tree.pairs_packed(&ex, None).unwrap();
                 prop_assert_eq!(&got, &model_pairs(&objs));
                 last = got;
             }
@@ -331,7 +331,7 @@ fn frames_of_many_objects() {
         assert_eq!(h, (0..n).collect::<Vec<_>>());
         let model = packed_naive;
         for frame in 0..8 {
-            assert_eq!(tree.pairs(&ex, None).unwrap(), &model(&boxes)[..]);
+            assert_eq!(tree.pairs_packed(&ex, None).unwrap(), &model(&boxes)[..]);
             assert_eq!(tree.stats(&ex).rebuilt, frame == 0 || frame % 4 == 1);
             // a few objects (incremental), or all of them (from scratch)
             let moving: Vec<i64> = if frame % 4 == 0 {
@@ -373,7 +373,10 @@ fn parallel_move_equals_serial_move() {
             assert_eq!(a.stats(&par).relinked, b.stats(&ser).relinked);
             assert_eq!(a.levels(), b.levels());
             a.validate().unwrap();
-            assert_eq!(a.pairs(&par, None).unwrap(), b.pairs(&ser, None).unwrap());
+            assert_eq!(
+                a.pairs_packed(&par, None).unwrap(),
+                b.pairs_packed(&ser, None).unwrap()
+            );
             assert_eq!(
                 a.query(&[500.0, 500.0, 900.0, 700.0], &par),
                 b.query(&[500.0, 500.0, 900.0, 700.0], &ser)
@@ -395,7 +398,7 @@ fn a_big_move_after_small_ones_then_small_ones_again() {
     let mut trees = on_one_and_two_threads(&boxes, 2000.0, 7);
     let first = model(&boxes);
     for (t, ex) in &mut trees {
-        assert_eq!(t.pairs(ex, None).unwrap(), &first[..]);
+        assert_eq!(t.pairs_packed(ex, None).unwrap(), &first[..]);
     }
     // a few, then every other object: marks set before the switch
     let few: Vec<i64> = (0..n as i64).filter(|k| k % 97 == 3).collect();
@@ -422,7 +425,7 @@ fn a_big_move_after_small_ones_then_small_ones_again() {
         let want = model(&boxes);
         for (t, ex) in &mut trees {
             t.move_to(&few, &new, None, ex);
-            assert_eq!(t.pairs(ex, None).unwrap(), &want[..]);
+            assert_eq!(t.pairs_packed(ex, None).unwrap(), &want[..]);
             assert!(!t.stats(ex).rebuilt);
             t.validate().unwrap();
         }
@@ -444,7 +447,7 @@ fn parallel_incremental_frames() {
     for frame in 0..4 {
         let want = packed_naive(&boxes);
         for (t, ex) in &mut trees {
-            assert_eq!(t.pairs(ex, None).unwrap(), &want[..]);
+            assert_eq!(t.pairs_packed(ex, None).unwrap(), &want[..]);
             assert_eq!(t.stats(ex).rebuilt, frame == 0);
         }
         let moving: Vec<i64> = (0..n as i64).filter(|k| k % 2 == frame % 2).collect();
@@ -475,15 +478,14 @@ fn merge_in_chunks_keeps_every_pair() {
                 assert_eq!(ev.began, minus(&want, &last));
                 assert_eq!(ev.ended, minus(&last, &want));
                 assert_eq!(t.last_pairs(), &want[..]);
-                assert!(t.take_rows().is_none()); // update() hands no rows over
             } else {
-                assert_eq!(t.pairs(ex, None).unwrap(), &want[..]);
-                let rows = t.take_rows().expect("pairs() leaves its rows");
+                let rows = t.pairs(ex, None).unwrap();
                 let flat: Vec<isize> = want
                     .iter()
                     .flat_map(|&p| [(p >> 32) as isize, p as u32 as isize])
                     .collect();
                 assert_eq!(rows, flat);
+                assert_eq!(t.last_pairs(), &want[..]);
             }
             assert_eq!(t.stats(ex).rebuilt, frame == 0);
         }
