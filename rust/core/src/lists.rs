@@ -38,11 +38,14 @@
 //!
 //! # Costs
 //! Push and remove are O(1) amortized, as a growing array's push is: a run
-//! of capacity `c` moves (O(c)) only after at least `c / 4` pushes or
-//! removals since it was last made, and a compaction (O(slots)) only after
-//! the free runs grew to as many slots as the used ones.  The slots in use
-//! are at most four times the entries (a run is at least a quarter full),
-//! plus at most as many again in free runs.
+//! moves (O(len)) only after a number of pushes or removals since it was
+//! made that is a fixed share of its entries (a fresh run has room for a
+//! quarter more and moves when full or a quarter full), and a compaction
+//! (O(slots)) only after the free runs grew to as many slots as the used
+//! ones, which takes as many frees.  The slots in use are at most four times
+//! the entries (a run is at least a quarter full); free runs hold at most as
+//! many again, plus [`COMPACT_FROM`], as of the last push (removals alone
+//! only free runs that later pushes reuse or compact away).
 
 use crate::cells::{prefetch, prefetch_slice};
 
@@ -95,6 +98,21 @@ fn fit(m: usize) -> u8 {
         k += 1;
     }
     k
+}
+
+/// Slots of the fresh runs [`CellLists::build`] makes for `entries`
+/// (sorted by cell).
+fn slots_for(entries: &[(u32, Entry)]) -> usize {
+    let (mut slots, mut k) = (0, 0);
+    while k < entries.len() {
+        let m = entries[k..]
+            .iter()
+            .take_while(|x| x.0 == entries[k].0)
+            .count();
+        slots += cap(fit(m));
+        k += m;
+    }
+    slots
 }
 
 /// The lists of every cell of every level.
@@ -202,6 +220,9 @@ impl CellLists {
         let old_runs = std::mem::take(&mut self.runs);
         self.free.clear();
         self.free_slots = 0;
+        // at most as many slots as the used runs held before
+        self.e.reserve(old_e.len());
+        crate::scratch::advise_huge(&mut self.e);
         let mut i = 0;
         while i < old_runs.len() {
             let (cell, k) = old_runs[i];
@@ -330,9 +351,9 @@ impl CellLists {
             let cell = entries[k].0;
             let m = entries[k..].iter().take_while(|x| x.0 == cell).count();
             if self.e.capacity() == 0 {
-                // the slots, at most twice the entries: asked for once, in
-                // huge pages where the system has them
-                self.e.reserve(2 * entries.len() + MIN_RUN);
+                // the slots, counted: asked for once, in huge pages where
+                // the system has them
+                self.e.reserve(slots_for(entries));
                 crate::scratch::advise_huge(&mut self.e);
             }
             let s = self.alloc(cell as usize, fit(m));
@@ -355,16 +376,25 @@ impl CellLists {
             ));
         }
         let (mut seen, mut used, mut free, mut nfree) = (0, 0, 0, 0);
+        // the listed free runs by granule, as class + 1 (a lookup each,
+        // not a search of the lists)
+        let mut listed = vec![0u8; self.runs.len()];
+        for (k, f) in self.free.iter().enumerate() {
+            for &st in f {
+                match listed.get_mut(st as usize / MIN_RUN) {
+                    Some(at) if (st as usize).is_multiple_of(MIN_RUN) && *at == 0 => {
+                        *at = k as u8 + 1
+                    }
+                    _ => return Err(format!("free list entry {st} is no run start")),
+                }
+            }
+        }
         let mut i = 0;
         while i < self.runs.len() {
             let (cell, k) = self.runs[i];
             let start = i * MIN_RUN;
             if cell == NONE {
-                if !self
-                    .free
-                    .get(k as usize)
-                    .is_some_and(|f| f.contains(&(start as u32)))
-                {
+                if listed[i] != k + 1 {
                     return Err(format!("free run at {start} not in the free list"));
                 }
                 free += cap(k);

@@ -101,7 +101,8 @@ use crate::world::Grid;
 use std::mem::MaybeUninit;
 
 /// Deepest tree: the list heads of all levels take `4^(depth + 1) / 3`
-/// words, 89 MB at depth 12.
+/// nine-byte records, 201 MB of address space at depth 12 (zeroed memory,
+/// mapped only where objects are).
 pub const MAX_DEPTH: u32 = 12;
 /// No location.
 const NONE: u32 = u32::MAX;
@@ -240,7 +241,7 @@ pub struct Stats {
     pub rebuilt: bool,
 }
 
-/// Moving boxes and circles in a linear quadtree with per-cell linked lists.
+/// Moving boxes and circles in a linear quadtree with per-cell lists.
 #[derive(Clone, Debug)]
 pub struct Tree {
     grid: Grid,
@@ -289,7 +290,7 @@ pub struct Tree {
     base: Option<Vec<u64>>,
     /// Per slot: changed since `base` was made, so that its pairs there no
     /// longer count (listed in `void_list`, each once).
-    void: Vec<bool>,
+    void: Bits,
     void_list: Vec<u32>,
     /// The current pairs with a void object, packed, sorted.
     delta: Vec<u64>,
@@ -350,7 +351,7 @@ impl Tree {
             stale_list: Vec::new(),
             epoch: 0,
             base: None,
-            void: Vec::new(),
+            void: Bits::default(),
             void_list: Vec::new(),
             delta: Vec::new(),
             standing: None,
@@ -909,7 +910,7 @@ impl Tree {
         resize_huge(&mut self.linked, len, FREE_PLACE);
         resize_huge(&mut self.loc, 4 * len, NONE);
         resize_huge(&mut self.dirty, len, false);
-        resize_huge(&mut self.void, len, false);
+        self.void.grow(len);
         resize_huge(&mut self.stale, len, 0);
         resize_huge(&mut self.mark, len, 0);
     }
@@ -1130,10 +1131,7 @@ impl Tree {
         };
         let void = &self.void;
         let mut out = Vec::with_capacity(base.len() + self.delta.len());
-        let standing = base
-            .iter()
-            .copied()
-            .filter(|&p| !(void[(p >> 32) as usize] | void[p as u32 as usize]));
+        let standing = base.iter().copied().filter(|&p| !void.either(p));
         let (mut d, delta) = (0, &self.delta);
         for p in standing {
             while d < delta.len() && delta[d] < p {
@@ -1149,9 +1147,9 @@ impl Tree {
     /// The pairs that began and that ended since the last `pairs()` or
     /// `update()` (all current pairs began, on the first call), packed, sorted.
     ///
-    /// Costs what changed and its neighbours: the objects changed since,
-    /// their pairs, and (only for objects changed for the first time since
-    /// the kept pairs were last consolidated) one read of the kept pairs.
+    /// Costs what changed and its neighbours: the objects changed since and
+    /// their pairs, plus one read of the kept pairs when objects change for
+    /// the first time since those were last consolidated.
     pub fn update(&mut self, ex: &Exec, max_pairs: Option<u64>) -> Result<Events, TooMany> {
         let r = self.refresh_on_pool(ex, max_pairs, true)?;
         Ok(r.events.unwrap_or_default())
@@ -1250,7 +1248,7 @@ impl Tree {
     /// serves the next consolidation or search: no fresh pages).
     fn set_base(&mut self, new: Vec<u64>) {
         for &h in &self.void_list {
-            self.void[h as usize] = false;
+            self.void.set(h as usize, false);
         }
         self.void_list.clear();
         self.delta.clear();
@@ -1275,8 +1273,11 @@ impl Tree {
     ) -> Result<Refreshed, TooMany> {
         let (fresh, tests) = self.fresh_pairs(ex);
         let base = self.base.as_deref().unwrap_or(&[]);
-        let (dirty, void) = (&self.dirty[..], &self.void[..]);
-        let has_dirty = |p: u64| dirty[(p >> 32) as usize] | dirty[p as u32 as usize];
+        // the dirty marks as bits, like the void ones: both stay in cache
+        // while every kept pair is read
+        let dirty = Bits::of(&self.dirty_list, self.dirty.len());
+        let (dirty, void) = (&dirty, &self.void);
+        let has_dirty = |p: u64| dirty.either(p);
         // The delta's pairs with a dirty object are replaced by the fresh
         // ones (the dirty objects' current pairs, all of them).
         let (old_delta, kept): (Vec<u64>, Vec<u64>) =
@@ -1287,20 +1288,34 @@ impl Tree {
             .dirty_list
             .iter()
             .copied()
-            .filter(|&h| !void[h as usize])
+            .filter(|&h| !void.get(h as usize))
             .collect();
-        let gone = |h: usize| void[h] | dirty[h];
         let nch = base_chunks(base.len());
         let lb = even_bounds(base.len(), nch);
         let mx = ex.for_work(base.len(), 2 * MERGE_GRAIN);
-        let standing = match &self.standing {
-            Some(s) if newly.is_empty() => s.clone(),
-            _ => mx.map(nch, |c| {
-                base[lb[c]..lb[c + 1]]
-                    .iter()
-                    .filter(|&&p| !(gone((p >> 32) as usize) | gone(p as u32 as usize)))
-                    .count()
-            }),
+        // One read of the base when objects become void: each chunk's
+        // standing pairs counted again, and for events the last pairs it
+        // loses (standing before, with a dirty object now; a pair with an
+        // object void before was not standing).
+        let (standing, old_base): (Vec<usize>, Vec<Vec<u64>>) = match &self.standing {
+            Some(s) if newly.is_empty() => (s.clone(), Vec::new()),
+            _ => mx
+                .map(nch, |c| {
+                    let (mut count, mut lost) = (0, Vec::new());
+                    for &p in &base[lb[c]..lb[c + 1]] {
+                        if void.either(p) {
+                            continue;
+                        }
+                        if !dirty.either(p) {
+                            count += 1;
+                        } else if events {
+                            lost.push(p);
+                        }
+                    }
+                    (count, lost)
+                })
+                .into_iter()
+                .unzip(),
         };
         let total = standing.iter().sum::<usize>() + delta.len();
         // the memory budget is read only for results that could exceed it
@@ -1308,16 +1323,11 @@ impl Tree {
         {
             return Err(TooMany(total as u64));
         }
-        // The last pairs with a dirty object: those of the delta, and the
-        // base pairs of objects void only from now on (a pair with an
-        // object void before was not standing).
+        // The last pairs with a dirty object: the delta's and the base's.
         let ev = events.then(|| {
             let mut old = old_delta;
-            if !newly.is_empty() {
-                old.extend(base.iter().copied().filter(|&p| {
-                    let (i, j) = ((p >> 32) as usize, p as u32 as usize);
-                    (dirty[i] | dirty[j]) && !(void[i] | void[j])
-                }));
+            if !old_base.is_empty() {
+                old.extend(old_base.into_iter().flatten());
                 old.sort_unstable();
             }
             Events {
@@ -1326,7 +1336,7 @@ impl Tree {
             }
         });
         for &h in &newly {
-            self.void[h as usize] = true;
+            self.void.set(h as usize, true);
         }
         self.void_list.extend(newly);
         self.delta = delta;
@@ -1368,7 +1378,7 @@ impl Tree {
         emit: impl Fn(&mut [MaybeUninit<T>], u64) + Sync,
     ) {
         let base = self.base.as_deref().unwrap_or(&[]);
-        let (delta, void) = (&self.delta[..], &self.void[..]);
+        let (delta, void) = (&self.delta[..], &self.void);
         let standing = self.standing.as_deref().unwrap_or(&[]);
         let nch = base_chunks(base.len());
         let lb = even_bounds(base.len(), nch);
@@ -1395,7 +1405,7 @@ impl Tree {
                 // no pair packs to u64::MAX (i < j): the end of the delta
                 let mut next = fr.first().copied().unwrap_or(u64::MAX);
                 for &p in &base[lb[c]..lb[c + 1]] {
-                    if void[(p >> 32) as usize] | void[p as u32 as usize] {
+                    if void.either(p) {
                         continue;
                     }
                     while next < p {
@@ -1694,6 +1704,73 @@ impl Tree {
         if (nc, ng, nm) != (self.ncircles, self.ngrouped, self.nmasked) {
             return Err("counts of circles, grouped and masked objects are off".into());
         }
+        self.check_kept_pairs()
+    }
+
+    /// The kept pairs' invariants ("Pairs kept from frame to frame"): base
+    /// and delta sorted and canonical, every delta pair with a void object,
+    /// every pair of two live objects (or of objects changed since the last
+    /// call), the void list matching the
+    /// marks, and each chunk's standing count.
+    fn check_kept_pairs(&self) -> Result<(), String> {
+        let Some(base) = &self.base else {
+            return if self.delta.is_empty() && self.void_list.is_empty() {
+                Ok(())
+            } else {
+                Err("pairs kept before the first call".into())
+            };
+        };
+        let n = self.place.len();
+        let canonical = |v: &[u64]| {
+            v.windows(2).all(|w| w[0] < w[1])
+                && v.iter()
+                    .all(|&p| (p >> 32) < p as u32 as u64 && (p as u32 as usize) < n)
+        };
+        if !canonical(base) || !canonical(&self.delta) {
+            return Err("kept pairs not sorted, not i < j or past the slots".into());
+        }
+        if let Some(p) = self.delta.iter().find(|&&p| !self.void.either(p)) {
+            return Err(format!("delta pair {p:#x} without a void object"));
+        }
+        // live, or changed since the last call (a removal not yet refreshed)
+        let live = |h: usize| self.place[h].level != FREE || self.dirty[h] || self.all_dirty;
+        if let Some(p) = self
+            .delta
+            .iter()
+            .find(|&&p| !live((p >> 32) as usize) || !live(p as u32 as usize))
+        {
+            return Err(format!("delta pair {p:#x} of a free slot"));
+        }
+        let mut marked = (0..n).filter(|&h| self.void.get(h)).collect::<Vec<_>>();
+        let mut listed: Vec<usize> = self.void_list.iter().map(|&h| h as usize).collect();
+        marked.sort_unstable();
+        listed.sort_unstable();
+        if marked != listed {
+            return Err("void marks != void list".into());
+        }
+        let standing = self.standing.as_deref().unwrap_or(&[]);
+        let lb = even_bounds(base.len(), base_chunks(base.len()));
+        if standing.len() + 1 != lb.len() {
+            return Err(format!(
+                "{} standing counts for {} chunks",
+                standing.len(),
+                lb.len() - 1
+            ));
+        }
+        for (c, &count) in standing.iter().enumerate() {
+            let mut got = 0;
+            for &p in &base[lb[c]..lb[c + 1]] {
+                if !self.void.either(p) {
+                    if !live((p >> 32) as usize) || !live(p as u32 as usize) {
+                        return Err(format!("standing pair {p:#x} of a free slot"));
+                    }
+                    got += 1;
+                }
+            }
+            if got != count {
+                return Err(format!("chunk {c}: {got} standing pairs, {count} counted"));
+            }
+        }
         Ok(())
     }
 }
@@ -1748,6 +1825,48 @@ pub struct Events {
     pub began: Vec<u64>,
     /// Pairs that collided before and do not now.
     pub ended: Vec<u64>,
+}
+
+/// A set of slots, a bit each: small enough to stay in cache while a frame
+/// looks up both objects of every kept pair.
+#[derive(Clone, Debug, Default)]
+struct Bits(Vec<u64>);
+
+impl Bits {
+    /// The set of `members`, for `slots` slots.
+    fn of(members: &[u32], slots: usize) -> Bits {
+        let mut b = Bits(vec![0; slots.div_ceil(64)]);
+        for &h in members {
+            b.set(h as usize, true);
+        }
+        b
+    }
+
+    /// Room for `slots` slots (the new ones out).
+    fn grow(&mut self, slots: usize) {
+        crate::scratch::resize_huge(&mut self.0, slots.div_ceil(64), 0);
+    }
+
+    #[inline]
+    fn get(&self, h: usize) -> bool {
+        (self.0[h / 64] >> (h % 64)) & 1 != 0
+    }
+
+    #[inline]
+    fn set(&mut self, h: usize, on: bool) {
+        let m = 1u64 << (h % 64);
+        if on {
+            self.0[h / 64] |= m;
+        } else {
+            self.0[h / 64] &= !m;
+        }
+    }
+
+    /// Whether either object of the packed pair `p` is in the set.
+    #[inline]
+    fn either(&self, p: u64) -> bool {
+        self.get((p >> 32) as usize) | self.get(p as u32 as usize)
+    }
 }
 
 /// What a refresh gives: the rows (for `pairs()`), the events (for
