@@ -121,8 +121,11 @@ pub const REBUILD_SHARE: f64 = 0.1;
 pub const RELAYOUT_SHARE: f64 = 0.125;
 /// Moved objects per chunk of the parallel placement.
 const MOVE_GRAIN: usize = 1 << 13;
-/// Dirty objects per chunk of the parallel queries.
-const QUERY_GRAIN: usize = 256;
+/// Dirty objects per chunk of the parallel queries (small: a thread that
+/// wakes late still finds chunks left to take).
+const QUERY_GRAIN: usize = 128;
+/// Dirty objects from which the queries run in parallel.
+const QUERY_PARALLEL: usize = 512;
 /// How many queries ahead [`Tree::fresh_pairs`] asks for a query's memory.
 const AHEAD: usize = 4;
 /// Kept pairs per chunk of the parallel merge.
@@ -1169,7 +1172,7 @@ impl Tree {
         // A search from scratch goes to the pool by itself (as a whole, when
         // worth it: `find_pairs`' rule).
         let worth = !self.will_rebuild()
-            && (self.dirty_list.len() >= 2 * QUERY_GRAIN
+            && (self.dirty_list.len() >= QUERY_PARALLEL
                 || self.base.as_ref().map_or(0, |l| l.len()) >= 2 * MERGE_GRAIN);
         let on = if worth { ex.clone() } else { Exec::serial() };
         on.install(|| self.refresh(ex, max_pairs, events))
@@ -1520,7 +1523,7 @@ impl Tree {
         let narrow = self.narrow();
         let nch = chunk_count(dirty.len(), QUERY_GRAIN, 256);
         let cb = even_bounds(dirty.len(), nch);
-        let parts = ex.for_work(dirty.len(), 2 * QUERY_GRAIN).map(nch, |c| {
+        let parts = ex.for_work(dirty.len(), QUERY_PARALLEL).map(nch, |c| {
             let mut out = Vec::new();
             let mut tests = 0;
             let part = &dirty[cb[c]..cb[c + 1]];
