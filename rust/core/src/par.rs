@@ -64,9 +64,29 @@ fn pool(threads: usize) -> Option<Arc<ThreadPool>> {
     Some(p)
 }
 
+/// How long a reading of the available memory serves: reading the file
+/// costs about as much as a frame of a moving tree's small changes, which
+/// would otherwise read it every frame (any result past `1 << 16` pairs).
+pub const MEMORY_READ_SERVES: Duration = Duration::from_millis(250);
+
 /// Bytes of memory a search may use for its result: the system's available
-/// memory (`MemAvailable` of `/proc/meminfo`), or 1 TiB where that is unknown.
+/// memory (`MemAvailable` of `/proc/meminfo`), or 1 TiB where that is unknown;
+/// read again once the last reading is [`MEMORY_READ_SERVES`] old.
 pub fn available_memory() -> u64 {
+    static LAST: Mutex<Option<(Instant, u64)>> = Mutex::new(None);
+    let mut last = LAST.lock().unwrap_or_else(|e| e.into_inner());
+    match *last {
+        Some((at, bytes)) if at.elapsed() < MEMORY_READ_SERVES => bytes,
+        _ => {
+            let bytes = read_available_memory();
+            *last = Some((Instant::now(), bytes));
+            bytes
+        }
+    }
+}
+
+/// [`available_memory`] read from the system now.
+fn read_available_memory() -> u64 {
     std::fs::read_to_string("/proc/meminfo")
         .ok()
         .and_then(|s| {
@@ -446,6 +466,25 @@ impl<'a, T> Scatter<'a, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A reading serves the calls of the next quarter second, then the
+    /// file is read again.
+    #[test]
+    fn available_memory_is_read_at_most_every_quarter_second() {
+        let a = available_memory();
+        assert!(a > 0);
+        let t = Instant::now();
+        let mut reads = 0;
+        while t.elapsed() < MEMORY_READ_SERVES / 2 {
+            // within the window the same reading comes back
+            if available_memory() != a {
+                reads += 1;
+            }
+        }
+        assert!(reads <= 1, "{reads} readings within half the window");
+        std::thread::sleep(MEMORY_READ_SERVES);
+        assert!(available_memory() > 0);
+    }
 
     #[test]
     fn collect_into_fills_every_slot() {
