@@ -340,16 +340,23 @@ pub type Tick<'a> = &'a mut (dyn FnMut(&'static str) + Send);
 /// Hint that `v` will be read soon (a no-op where the target has no hint).
 #[inline(always)]
 pub(crate) fn prefetch<T>(v: &T) {
+    prefetch_ptr(v as *const T);
+}
+
+/// Hint that the memory at `p` will be read soon: a hint only, `p` is never
+/// dereferenced (any address will do).
+#[inline(always)]
+pub(crate) fn prefetch_ptr<T>(p: *const T) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
         // SAFETY: `_mm_prefetch` needs SSE, which every x86_64 target has,
         // and it only hints the cache: it reads nothing into the program and
-        // never faults, here on an address taken from a live reference.
-        unsafe { _mm_prefetch::<_MM_HINT_T0>((v as *const T).cast()) };
+        // never faults, whatever the address.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(p.cast()) };
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = v;
+    let _ = p;
 }
 
 /// Hint that all of `v` will be read soon: each cache line it spans.

@@ -294,6 +294,12 @@ impl CellLists {
         &mut self.e[loc as usize]
     }
 
+    /// Every slot, by location (to rewrite entries' boxes in place; the
+    /// lists' shape is not changed through it).
+    pub fn entries_mut(&mut self) -> &mut [Entry] {
+        &mut self.e
+    }
+
     /// Whether `cell`'s list holds the location `loc`.
     pub fn holds(&self, cell: u32, loc: u32) -> bool {
         let (s, len) = self.run(cell as usize);
