@@ -142,6 +142,19 @@ impl Exec {
         self.pool.is_some()
     }
 
+    /// Start waking the pool's threads without waiting for them, for a call
+    /// about to be followed by parallel work (a tree's `move` of many
+    /// objects, before its `pairs()`): they wake meanwhile instead of the
+    /// work paying for it.  Each then looks for work for [`AWAKE_IDLE`]
+    /// (giving its core away while it finds none; nothing waits for it) and
+    /// sleeps again.  Nothing for a serial executor.
+    pub fn wake(&self) {
+        static NEVER: AtomicBool = AtomicBool::new(false);
+        if let Some(p) = &self.pool {
+            p.spawn_broadcast(|_| keep_awake(&NEVER));
+        }
+    }
+
     /// `f()` on a pool thread if parallel (the caller blocks, parked), else here.
     ///
     /// Steps inside `f` that use this executor run on the same pool, and the
@@ -580,6 +593,14 @@ mod tests {
         let t = Instant::now();
         keep_awake(&AtomicBool::new(false));
         assert!(t.elapsed() >= AWAKE_IDLE);
+        // Woken ahead, the pool answers as before (a serial executor has
+        // nothing to wake).
+        for _ in 0..20 {
+            ex.wake();
+            let got = ex.install(|| ex.map(8, |i| i * 3));
+            assert_eq!(got, (0..8).map(|i| i * 3).collect::<Vec<_>>());
+        }
+        Exec::serial().wake();
     }
 
     #[test]

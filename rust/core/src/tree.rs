@@ -541,6 +541,12 @@ impl Tree {
         if self.beyond_rebuild(n) {
             self.all_dirty = true;
         }
+        // A move of as many objects as make the next refresh parallel (its
+        // queries, or a search from scratch): the pool wakes while the boxes
+        // are stored, not when `pairs()` needs it.
+        if n >= QUERY_PARALLEL {
+            ex.wake();
+        }
         let ex = ex.for_work(n, 2 * MOVE_GRAIN);
         if ex.is_parallel() && circles.is_none() {
             return ex.install(|| self.move_in_parallel(handles, boxes, &ex));
