@@ -117,10 +117,14 @@ filters = st.tuples(st.sampled_from([0, 0, 0, 1, 2]),
 PATHS = {"incremental": float("inf"), "rebuild": -1.0}
 
 
-def new_tree(bounds, depth, paths=None, margin=0.0):
+def new_tree(bounds, depth, paths=None, margin=0.0, consolidate=None):
     tree = bp.LinearQuadtree(bounds, depth, margin=margin)
     if paths:
         tree._t.rebuild_share = PATHS[paths]
+    if consolidate is not None:
+        # delta pairs past an eighth of the kept base at which the two are
+        # consolidated: 0 at nearly every change
+        tree._t.consolidate_from = consolidate
     return tree
 
 
@@ -128,6 +132,7 @@ class TreeMachine(RuleBasedStateMachine):
     handles = Bundle("handles")
     paths = None  # pairs() chooses
     margin = 0.0
+    consolidate = None  # the kept pairs consolidated as by default
 
     def __init__(self):
         super().__init__()
@@ -138,11 +143,11 @@ class TreeMachine(RuleBasedStateMachine):
     @rule(depth=st.integers(0, 5))
     def make(self, depth):
         if self.tree is None:
-            self.tree = new_tree((0, 0, 16, 16), depth, self.paths, self.margin)
+            self.tree = new_tree((0, 0, 16, 16), depth, self.paths, self.margin, self.consolidate)
 
     def _tree(self):
         if self.tree is None:
-            self.tree = new_tree((0, 0, 16, 16), 3, self.paths, self.margin)
+            self.tree = new_tree((0, 0, 16, 16), 3, self.paths, self.margin, self.consolidate)
         return self.tree
 
     @rule(target=handles, box=a_box(), f=filters)
@@ -294,11 +299,17 @@ class FatBoxMachine(TreeMachine):
     margin = 1.5
 
 
-for _m in (IncrementalMachine, RebuildMachine, FatBoxMachine):
+class ConsolidatingMachine(TreeMachine):
+    paths = "incremental"
+    consolidate = 0
+
+
+for _m in (IncrementalMachine, RebuildMachine, FatBoxMachine, ConsolidatingMachine):
     _m.TestCase.settings = settings(max_examples=30, stateful_step_count=40, deadline=None)
 test_tree_machine_incremental = IncrementalMachine.TestCase
 test_tree_machine_rebuild = RebuildMachine.TestCase
 test_tree_machine_fat_boxes = FatBoxMachine.TestCase
+test_tree_machine_consolidating = ConsolidatingMachine.TestCase
 
 
 # --------------------------------------------------------------------------

@@ -293,6 +293,18 @@ impl PyTree {
         self.inner.relayout_share = v;
     }
 
+    /// Delta pairs past an eighth of the kept base at which the two are
+    /// consolidated (tests force either way with it).
+    #[getter]
+    fn get_consolidate_from(&self) -> usize {
+        self.inner.consolidate_from
+    }
+
+    #[setter]
+    fn set_consolidate_from(&mut self, v: usize) {
+        self.inner.consolidate_from = v;
+    }
+
     /// Whether `h` is a live object.
     fn contains(&self, h: i64) -> bool {
         h >= 0 && self.inner.contains(h as u64)

@@ -317,6 +317,10 @@ pub struct Tree {
     pub rebuild_share: f64,
     /// Above this share of stale objects, the lists are laid out anew.
     pub relayout_share: f64,
+    /// The delta is consolidated into the base once it holds this many
+    /// pairs more than an eighth of the base (tests force consolidating at
+    /// every change with 0, or never with `usize::MAX`).
+    pub consolidate_from: usize,
 }
 
 impl Tree {
@@ -366,6 +370,7 @@ impl Tree {
             stats: Stats::default(),
             rebuild_share: REBUILD_SHARE,
             relayout_share: RELAYOUT_SHARE,
+            consolidate_from: MERGE_GRAIN,
         }
     }
 
@@ -1389,7 +1394,7 @@ impl Tree {
         });
         // Consolidate once the delta outgrows a share of the base: the
         // frames read the delta whole.
-        if self.delta.len() > base_len(&self.base) / 8 + MERGE_GRAIN {
+        if self.delta.len() > (base_len(&self.base) / 8).saturating_add(self.consolidate_from) {
             let mut packed = std::mem::take(&mut self.spare);
             self.merged_into(ex, &mut packed, 1, |out, p| {
                 out[0].write(p);

@@ -145,12 +145,16 @@ fn run(
     depth: u32,
     margin: f64,
     shares: (f64, f64),
+    consolidate: Option<usize>,
     ops: Vec<Op>,
     workers: usize,
 ) -> Result<(), TestCaseError> {
     let ex = Exec::new(Some(workers));
     let mut tree = Tree::new([0.0, 0.0, 16.0, 16.0], depth, margin);
     (tree.rebuild_share, tree.relayout_share) = shares;
+    if let Some(c) = consolidate {
+        tree.consolidate_from = c;
+    }
     let mut objs: BTreeMap<u32, Obj> = BTreeMap::new();
     let mut last: Vec<u64> = Vec::new();
     for op in ops {
@@ -251,9 +255,12 @@ proptest! {
     fn tree_agrees_with_the_model(depth in 0u32..6, margin in prop::sample::select(vec![0.0, 0.0, 0.5, 3.0]),
                                   rebuild in prop::sample::select(vec![0.1, -1.0, f64::INFINITY]),
                                   relayout in prop::sample::select(vec![0.125, -1.0, f64::INFINITY]),
+                                  consolidate in prop::sample::select(vec![None, Some(0), Some(usize::MAX)]),
                                   ops in prop::collection::vec(op(), 1..60), workers in 1usize..3) {
-        // the default shares, and each path forced: always or never from scratch
-        run(depth, margin, (rebuild, relayout), ops, workers)?;
+        // the default shares, and each path forced: always or never from
+        // scratch; the kept pairs consolidated as by default, at every
+        // change, or never
+        run(depth, margin, (rebuild, relayout), consolidate, ops, workers)?;
     }
 }
 
