@@ -286,6 +286,27 @@ TreeMachine.TestCase.settings = settings(max_examples=60, stateful_step_count=40
 test_tree_machine = TreeMachine.TestCase
 
 
+def test_a_circle_at_the_origin_of_radius_zero():
+    """The first circle equal to the circles' default, (0, 0) of radius 0:
+    the tree still keeps a circle column (a search or query of a box near it
+    reads it; found by the consolidating machine, it panicked)."""
+    tree = new_tree((0, 0, 16, 16), 3)
+    objs = {}
+    objs[int(tree.insert_circles([0.0, 0.0], 0.0)[0])] = ("circle", [0.0, 0.0, 0.0], (0, ALL, ALL))
+    tree.update()
+    h = int(tree.insert([0, 0, 0, 0])[0])
+    objs[h] = ("box", [0, 0, 0, 0], (0, ALL, ALL))
+    h = int(tree.insert([-1, -1, 1, 1])[0])
+    objs[h] = ("box", [-1, -1, 1, 1], (0, ALL, ALL))
+    np.testing.assert_array_equal(tree.pairs(), model_pairs(objs))
+    tree.move_circles(0, [0.5, 0.5], 0.25)
+    objs[0] = ("circle", [0.5, 0.5, 0.25], (0, ALL, ALL))
+    np.testing.assert_array_equal(tree.pairs(), model_pairs(objs))
+    want = sorted({j if i == h else i for i, j in model_pairs(objs).tolist() if h in (i, j)})
+    assert 0 in want and tree.touching(h).tolist() == want
+    tree.validate()
+
+
 class IncrementalMachine(TreeMachine):
     paths = "incremental"
 

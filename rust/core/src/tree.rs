@@ -189,6 +189,16 @@ impl<T: Copy + PartialEq> Column<T> {
         self.v[h] = x;
     }
 
+    /// Set slot `h` of `slots`, the column made even for the default: for
+    /// columns that readers index at every slot once any object of a kind
+    /// uses them (the circles, as soon as there is one circle).
+    fn set_used(&mut self, h: usize, x: T, slots: usize) {
+        if self.v.is_empty() {
+            self.v.resize(slots, self.default);
+        }
+        self.v[h] = x;
+    }
+
     fn grow(&mut self, slots: usize) {
         if !self.v.is_empty() {
             self.v.resize(slots, self.default);
@@ -495,8 +505,13 @@ impl Tree {
             let h = h as usize;
             self.kinds[h] = kind;
             let slots = self.place.len();
-            self.circles
-                .set(h, circles.map_or([0.0; 3], |c| c[k]), slots);
+            // a circle makes the column (the narrow phase indexes it at
+            // every slot once there is a circle, even one at (0, 0) of
+            // radius 0, the default)
+            match circles {
+                Some(c) => self.circles.set_used(h, c[k], slots),
+                None => self.circles.set(h, [0.0; 3], slots),
+            }
             self.groups.set(h, attrs.groups.map_or(0, |g| g[k]), slots);
             self.cats
                 .set(h, attrs.categories.map_or(u64::MAX, |c| c[k]), slots);
@@ -561,7 +576,7 @@ impl Tree {
             self.boxes[h] = *b;
             if let Some(c) = circles {
                 let slots = self.place.len();
-                self.circles.set(h, c[k], slots);
+                self.circles.set_used(h, c[k], slots);
             }
             self.touch(h);
             self.mark_unplaced(h);
@@ -2010,6 +2025,28 @@ mod tests {
         tree.move_to(&all, &boxes, None, &ex);
         tree.pairs(&ex, None).unwrap();
         assert!(tree.stats.rebuilt && tree.kept.is_kept());
+    }
+
+    /// The first circle equal to the circle column's default, (0, 0) of
+    /// radius 0, still makes the column: the narrow phase indexes it for any
+    /// box meeting the circle's cells (it panicked before).
+    #[test]
+    fn a_circle_like_the_default_makes_the_column() {
+        let ex = Exec::serial();
+        let mut tree = Tree::new([0.0, 0.0, 16.0, 16.0], 3, 0.0);
+        let c = [[0.0, 0.0, 0.0]];
+        tree.insert(&[[0.0, 0.0, 0.0, 0.0]], Some(&c), Attrs::default(), &ex);
+        tree.insert(&[[-1.0, -1.0, 1.0, 1.0]], None, Attrs::default(), &ex);
+        // the point circle touches nothing: no pair, and no panic
+        assert_eq!(tree.pairs_packed(&ex, None).unwrap(), Vec::<u64>::new());
+        tree.move_to(
+            &[0],
+            &[[0.25, 0.25, 0.75, 0.75]],
+            Some(&[[0.5, 0.5, 0.25]]),
+            &ex,
+        );
+        assert_eq!(tree.pairs_packed(&ex, None).unwrap(), vec![1]);
+        tree.validate().unwrap();
     }
 
     /// Every current pair of the live slots of `model`, packed, sorted.
