@@ -296,7 +296,7 @@ impl CellLists {
 
     /// Every slot, by location (to rewrite entries' boxes in place; the
     /// lists' shape is not changed through it).
-    pub fn entries_mut(&mut self) -> &mut [Entry] {
+    pub(crate) fn entries_mut(&mut self) -> &mut [Entry] {
         &mut self.e
     }
 

@@ -328,8 +328,9 @@ pub struct Tree {
     /// Above this share of stale objects, the lists are laid out anew.
     pub relayout_share: f64,
     /// The delta is consolidated into the base once it holds this many
-    /// pairs more than an eighth of the base (tests force consolidating at
-    /// every change with 0, or never with `usize::MAX`).
+    /// pairs more than an eighth of the base (tests force consolidating
+    /// once it outgrows an eighth of the base with 0, or never with
+    /// `usize::MAX`).
     pub consolidate_from: usize,
 }
 
