@@ -429,7 +429,7 @@ fn keep_part(part: &mut [u64], lay: Layout, shift: u32, info: &[u32], ranges: &[
 }
 
 /// Merge sorted `a` and `b` (disjoint) into `out` (exactly their length).
-fn merge_into(a: &[u64], b: &[u64], out: &mut [u64]) {
+pub(crate) fn merge_into(a: &[u64], b: &[u64], out: &mut [u64]) {
     let (mut i, mut j) = (0, 0);
     for o in out.iter_mut() {
         let take_a = j >= b.len() || (i < a.len() && a[i] < b[j]);

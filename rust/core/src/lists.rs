@@ -103,16 +103,31 @@ fn fit(m: usize) -> u8 {
 /// Slots of the fresh runs [`CellLists::build`] makes for `entries`
 /// (sorted by cell).
 fn slots_for(entries: &[(u32, Entry)]) -> usize {
-    let (mut slots, mut k) = (0, 0);
-    while k < entries.len() {
-        let m = entries[k..]
-            .iter()
-            .take_while(|x| x.0 == entries[k].0)
-            .count();
-        slots += cap(fit(m));
+    cell_groups(entries).map(|(_, r)| cap(fit(r.len()))).sum()
+}
+
+/// Each cell of `entries` (sorted by cell) and the range of its entries.
+fn cell_groups(
+    entries: &[(u32, Entry)],
+) -> impl Iterator<Item = (u32, std::ops::Range<usize>)> + '_ {
+    let mut k = 0;
+    std::iter::from_fn(move || {
+        let &(cell, _) = entries.get(k)?;
+        let m = entries[k..].iter().take_while(|x| x.0 == cell).count();
         k += m;
-    }
-    slots
+        Some((cell, k - m..k))
+    })
+}
+
+/// Every run of `runs` (the granule table), used or free, in slot order:
+/// its first granule, its cell (`NONE` when free) and its class.
+fn runs_in_order(runs: &[(u32, u8)]) -> impl Iterator<Item = (usize, u32, u8)> + '_ {
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        let &(cell, k) = runs.get(i)?;
+        i += cap(k) / MIN_RUN;
+        Some((i - cap(k) / MIN_RUN, cell, k))
+    })
 }
 
 /// The lists of every cell of every level.
@@ -208,6 +223,11 @@ impl CellLists {
         self.e.copy_within(s..s + len, t);
         self.release(s, old);
         self.set_run(cell, t, len);
+        self.report(t, len, moved);
+    }
+
+    /// `moved(entry, loc)` for the `len` entries from slot `t` on.
+    fn report(&self, t: usize, len: usize, moved: &mut impl FnMut(&Entry, u32)) {
         for (i, x) in self.e[t..t + len].iter().enumerate() {
             moved(x, (t + i) as u32);
         }
@@ -223,19 +243,14 @@ impl CellLists {
         // at most as many slots as the used runs held before
         self.e.reserve(old_e.len());
         crate::scratch::advise_huge(&mut self.e);
-        let mut i = 0;
-        while i < old_runs.len() {
-            let (cell, k) = old_runs[i];
+        for (_, cell, _) in runs_in_order(&old_runs) {
             if cell != NONE {
                 let (s, len) = self.run(cell as usize);
                 let t = self.alloc(cell as usize, fit(len));
                 self.e[t..t + len].copy_from_slice(&old_e[s..s + len]);
                 self.set_run(cell as usize, t, len);
-                for (j, x) in self.e[t..t + len].iter().enumerate() {
-                    moved(x, (t + j) as u32);
-                }
+                self.report(t, len, moved);
             }
-            i += cap(k) / MIN_RUN;
         }
     }
 
@@ -333,13 +348,10 @@ impl CellLists {
 
     /// Empty every list (O(runs)).
     pub fn clear(&mut self) {
-        let mut i = 0;
-        while i < self.runs.len() {
-            let (cell, k) = self.runs[i];
+        for (_, cell, _) in runs_in_order(&self.runs) {
             if cell != NONE {
                 self.head[cell as usize] = 0;
             }
-            i += cap(k) / MIN_RUN;
         }
         self.e.clear();
         self.runs.clear();
@@ -352,23 +364,17 @@ impl CellLists {
     /// where entry `k` went.
     pub fn build(&mut self, entries: &[(u32, Entry)], mut put: impl FnMut(usize, u32)) {
         self.clear();
-        let mut k = 0;
-        while k < entries.len() {
-            let cell = entries[k].0;
-            let m = entries[k..].iter().take_while(|x| x.0 == cell).count();
-            if self.e.capacity() == 0 {
-                // the slots, counted: asked for once, in huge pages where
-                // the system has them
-                self.e.reserve(slots_for(entries));
-                crate::scratch::advise_huge(&mut self.e);
+        // the slots, counted: asked for at once, in huge pages where the
+        // system has them
+        self.e.reserve(slots_for(entries));
+        crate::scratch::advise_huge(&mut self.e);
+        for (cell, r) in cell_groups(entries) {
+            let s = self.alloc(cell as usize, fit(r.len()));
+            for (t, k) in r.clone().enumerate() {
+                self.e[s + t] = entries[k].1;
+                put(k, (s + t) as u32);
             }
-            let s = self.alloc(cell as usize, fit(m));
-            for (t, x) in entries[k..k + m].iter().enumerate() {
-                self.e[s + t] = x.1;
-                put(k + t, (s + t) as u32);
-            }
-            self.set_run(cell as usize, s, m);
-            k += m;
+            self.set_run(cell as usize, s, r.len());
         }
     }
 
@@ -395,10 +401,10 @@ impl CellLists {
                 }
             }
         }
-        let mut i = 0;
-        while i < self.runs.len() {
-            let (cell, k) = self.runs[i];
+        let mut slots = 0;
+        for (i, cell, k) in runs_in_order(&self.runs) {
             let start = i * MIN_RUN;
+            slots += cap(k);
             if cell == NONE {
                 if listed[i] != k + 1 {
                     return Err(format!("free run at {start} not in the free list"));
@@ -417,9 +423,8 @@ impl CellLists {
                 seen += len;
                 used += 1;
             }
-            i += cap(k) / MIN_RUN;
         }
-        if i != self.runs.len() {
+        if slots != self.e.len() {
             return Err("the runs overrun the slots".into());
         }
         let listed: usize = self.free.iter().map(Vec::len).sum();

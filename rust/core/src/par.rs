@@ -170,8 +170,9 @@ impl Exec {
                 .compare_exchange(0, n, Ordering::AcqRel, Ordering::Acquire)
                 .is_ok()
             {
+                static NEVER: AtomicBool = AtomicBool::new(false);
                 p.spawn_broadcast(|_| {
-                    look_for_one_job();
+                    keep_awake(&NEVER, true);
                     WOKEN.fetch_sub(1, Ordering::AcqRel);
                 });
             }
@@ -192,7 +193,7 @@ impl Exec {
                 let flag = done.clone();
                 p.spawn_broadcast(move |ctx| {
                     if Some(ctx.index()) != owner {
-                        keep_awake(&flag);
+                        keep_awake(&flag, false);
                     }
                 });
                 // Set on the way out, also when `f` panics.
@@ -339,7 +340,8 @@ impl Exec {
 const AWAKE_IDLE: Duration = Duration::from_micros(200);
 
 /// Run the pool's pending jobs on this (pool) thread until `done`, or until
-/// none came for [`AWAKE_IDLE`].
+/// none came for [`AWAKE_IDLE`] (with `one`, also once one job ran: a thread
+/// woken ahead of work, [`Exec::wake`]).
 ///
 /// Why: rayon puts an idle thread to sleep after a few dozen yields, which on
 /// an idle core take microseconds, so between two parallel stages of one
@@ -349,29 +351,19 @@ const AWAKE_IDLE: Duration = Duration::from_micros(200);
 /// takes jobs that are queued (a descheduled keeper delays no one more than
 /// any stolen job does), it gives its core away (`yield_now`) while it finds
 /// none, and it ends by itself when the search ends or stops feeding it.
-fn keep_awake(done: &AtomicBool) {
+fn keep_awake(done: &AtomicBool, one: bool) {
     let mut last = Instant::now();
     while !done.load(Ordering::Acquire) {
         if rayon::yield_now() == Some(rayon::Yield::Executed) {
+            if one {
+                return;
+            }
             last = Instant::now();
         } else if last.elapsed() > AWAKE_IDLE {
             return;
         } else {
             std::thread::yield_now();
         }
-    }
-}
-
-/// Run the pool's pending jobs on this (pool) thread until one ran, or none
-/// came for [`AWAKE_IDLE`] (giving the core away meanwhile, as
-/// [`keep_awake`] does).
-fn look_for_one_job() {
-    let start = Instant::now();
-    while start.elapsed() <= AWAKE_IDLE {
-        if rayon::yield_now() == Some(rayon::Yield::Executed) {
-            return;
-        }
-        std::thread::yield_now();
     }
 }
 
@@ -630,9 +622,9 @@ mod tests {
         assert_eq!(ex.install(|| ex.map(8, |i| i).len()), 8);
         // A keeper with its flag set returns at once; one never fed returns
         // after AWAKE_IDLE (this thread is not a pool thread: nothing runs).
-        keep_awake(&AtomicBool::new(true));
+        keep_awake(&AtomicBool::new(true), false);
         let t = Instant::now();
-        keep_awake(&AtomicBool::new(false));
+        keep_awake(&AtomicBool::new(false), false);
         assert!(t.elapsed() >= AWAKE_IDLE);
         // Woken ahead, the pool answers as before (a serial executor has
         // nothing to wake).

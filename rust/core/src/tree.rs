@@ -310,8 +310,8 @@ pub struct Tree {
     /// The current pairs with a void object, packed, sorted.
     delta: Vec<u64>,
     /// Per chunk of `base` ([`base_chunks`]): its pairs of two objects that
-    /// are not void.
-    standing: Option<Vec<usize>>,
+    /// are not void (none before the first base).
+    standing: Vec<usize>,
     /// A buffer for the next consolidation's or search's pairs.
     spare: Vec<u64>,
     /// The last search from scratch's sorted grid entries, re-sorted by the
@@ -374,7 +374,7 @@ impl Tree {
             void: Bits::default(),
             void_list: Vec::new(),
             delta: Vec::new(),
-            standing: None,
+            standing: Vec::new(),
             spare: Vec::new(),
             kept: coherent::State::default(),
             since_search: 0,
@@ -804,13 +804,7 @@ impl Tree {
     fn link(&mut self, h: usize) {
         let p = self.place[h];
         let b = self.boxes[h];
-        // at most 2 x 2 cells: gathered on the stack, not in a vector
-        let mut cells = [(0u32, 0u8); 4];
-        let mut n = 0;
-        for c in self.cells(p) {
-            cells[n] = c;
-            n += 1;
-        }
+        let (cells, n) = self.cells_on_stack(p);
         let loc = &mut self.loc;
         for (r, &(cell, tag)) in cells[..n].iter().enumerate() {
             let e = Entry {
@@ -819,11 +813,21 @@ impl Tree {
                 tag,
             };
             // the entries of the cell that changed place: their back-pointers
-            loc[4 * h + r] = self.lists.push(cell, e, |m, at| {
-                loc[4 * m.id as usize + (m.tag & 3) as usize] = at
-            });
+            loc[4 * h + r] = self.lists.push(cell, e, |m, at| loc[back(m)] = at);
         }
         self.linked[h] = p;
+    }
+
+    /// [`Tree::cells`] of `p` gathered on the stack (at most 2 x 2), and
+    /// how many.
+    fn cells_on_stack(&self, p: Place) -> ([(u32, u8); 4], usize) {
+        let mut cells = [(0u32, 0u8); 4];
+        let mut n = 0;
+        for c in self.cells(p) {
+            cells[n] = c;
+            n += 1;
+        }
+        (cells, n)
     }
 
     /// Take `h` out of the lists it is in.
@@ -832,17 +836,12 @@ impl Tree {
         if p.level == FREE {
             return;
         }
-        let mut cells = [0u32; 4];
-        for (r, (cell, _)) in self.cells(p).enumerate() {
-            cells[r] = cell;
-        }
+        let (cells, n) = self.cells_on_stack(p);
         let loc = &mut self.loc;
-        for (r, &cell) in cells[..(p.nx * p.ny) as usize].iter().enumerate() {
+        for (r, &(cell, _)) in cells[..n].iter().enumerate() {
             let at = loc[4 * h + r];
             // the entries of the cell that changed place: their back-pointers
-            self.lists.remove(cell, at, |m, to| {
-                loc[4 * m.id as usize + (m.tag & 3) as usize] = to
-            });
+            self.lists.remove(cell, at, |m, to| loc[back(m)] = to);
             loc[4 * h + r] = NONE;
         }
         self.linked[h] = FREE_PLACE;
@@ -1174,10 +1173,7 @@ impl Tree {
     /// [`Tree::pairs`] packed `i << 32 | j`, sorted.
     pub fn pairs_packed(&mut self, ex: &Exec, max_pairs: Option<u64>) -> Result<Vec<u64>, TooMany> {
         let rows = self.pairs(ex, max_pairs)?;
-        let packed = rows
-            .chunks_exact(2)
-            .map(|r| crate::pairs::pack(r[0] as u32, r[1] as u32))
-            .collect();
+        let packed = packed_rows(&rows).collect();
         scratch::give(rows);
         Ok(packed)
     }
@@ -1185,21 +1181,10 @@ impl Tree {
     /// The pairs of the last `pairs()` or `update()` (none before the first),
     /// packed, sorted.
     pub fn last_pairs(&self) -> Vec<u64> {
-        let Some(base) = &self.base else {
-            return Vec::new();
-        };
-        let void = &self.void;
-        let mut out = Vec::with_capacity(base.len() + self.delta.len());
-        let standing = base.iter().copied().filter(|&p| !void.either(p));
-        let (mut d, delta) = (0, &self.delta);
-        for p in standing {
-            while d < delta.len() && delta[d] < p {
-                out.push(delta[d]);
-                d += 1;
-            }
-            out.push(p);
+        let mut out = Vec::new();
+        if self.base.is_some() {
+            self.packed_into(&Exec::serial(), &mut out);
         }
-        out.extend_from_slice(&delta[d..]);
         out
     }
 
@@ -1228,8 +1213,7 @@ impl Tree {
         // A search from scratch goes to the pool by itself (as a whole, when
         // worth it: `find_pairs`' rule).
         let worth = !self.will_rebuild()
-            && (self.dirty_list.len() >= QUERY_PARALLEL
-                || self.base.as_ref().map_or(0, |l| l.len()) >= 2 * MERGE_GRAIN);
+            && (self.dirty_list.len() >= QUERY_PARALLEL || base_len(&self.base) >= 2 * MERGE_GRAIN);
         let on = if worth { ex.clone() } else { Exec::serial() };
         on.install(|| self.refresh(ex, max_pairs, events))
     }
@@ -1297,8 +1281,7 @@ impl Tree {
         self.dirty_list.clear();
         self.all_dirty = false;
         self.stats.candidate_tests = r.tests;
-        self.stats.pairs =
-            self.standing.iter().flatten().sum::<usize>() as u64 + self.delta.len() as u64;
+        self.stats.pairs = self.standing.iter().sum::<usize>() as u64 + self.delta.len() as u64;
         self.stats.rebuilt = rebuild;
         Ok(r)
     }
@@ -1311,12 +1294,10 @@ impl Tree {
         }
         self.void_list.clear();
         self.delta.clear();
-        self.standing = Some(
-            even_bounds(new.len(), base_chunks(new.len()))
-                .windows(2)
-                .map(|w| w[1] - w[0])
-                .collect(),
-        );
+        self.standing = even_bounds(new.len(), base_chunks(new.len()))
+            .windows(2)
+            .map(|w| w[1] - w[0])
+            .collect();
         if let Some(old) = self.base.replace(new) {
             self.spare = old;
         }
@@ -1336,12 +1317,12 @@ impl Tree {
         // while every kept pair is read
         let dirty = Bits::of(&self.dirty_list, self.dirty.len());
         let (dirty, void) = (&dirty, &self.void);
-        let has_dirty = |p: u64| dirty.either(p);
         // The delta's pairs with a dirty object are replaced by the fresh
         // ones (the dirty objects' current pairs, all of them).
         let (old_delta, kept): (Vec<u64>, Vec<u64>) =
-            self.delta.iter().partition(|&&p| has_dirty(p));
-        let delta = merge_sorted(&kept, &fresh);
+            self.delta.iter().partition(|&&p| dirty.either(p));
+        let mut delta = vec![0; kept.len() + fresh.len()];
+        coherent::merge_into(&kept, &fresh, &mut delta);
         // Dirty objects void from now on: their base pairs stop counting.
         let newly: Vec<u32> = self
             .dirty_list
@@ -1356,25 +1337,25 @@ impl Tree {
         // standing pairs counted again, and for events the last pairs it
         // loses (standing before, with a dirty object now; a pair with an
         // object void before was not standing).
-        let (standing, old_base): (Vec<usize>, Vec<Vec<u64>>) = match &self.standing {
-            Some(s) if newly.is_empty() => (s.clone(), Vec::new()),
-            _ => mx
-                .map(nch, |c| {
-                    let (mut count, mut lost) = (0, Vec::new());
-                    for &p in &base[lb[c]..lb[c + 1]] {
-                        if void.either(p) {
-                            continue;
-                        }
-                        if !dirty.either(p) {
-                            count += 1;
-                        } else if events {
-                            lost.push(p);
-                        }
+        let (standing, old_base): (Vec<usize>, Vec<Vec<u64>>) = if newly.is_empty() {
+            (self.standing.clone(), Vec::new())
+        } else {
+            mx.map(nch, |c| {
+                let (mut count, mut lost) = (0, Vec::new());
+                for &p in &base[lb[c]..lb[c + 1]] {
+                    if void.either(p) {
+                        continue;
                     }
-                    (count, lost)
-                })
-                .into_iter()
-                .unzip(),
+                    if !dirty.either(p) {
+                        count += 1;
+                    } else if events {
+                        lost.push(p);
+                    }
+                }
+                (count, lost)
+            })
+            .into_iter()
+            .unzip()
         };
         let total = standing.iter().sum::<usize>() + delta.len();
         // the memory budget is read only for results that could exceed it
@@ -1399,7 +1380,7 @@ impl Tree {
         }
         self.void_list.extend(newly);
         self.delta = delta;
-        self.standing = Some(standing);
+        self.standing = standing;
         let rows = (!events).then(|| {
             let mut rows = scratch::result(2 * total);
             self.merged_into(ex, &mut rows, 2, |out, p| {
@@ -1412,9 +1393,7 @@ impl Tree {
         // frames read the delta whole.
         if self.delta.len() > (base_len(&self.base) / 8).saturating_add(self.consolidate_from) {
             let mut packed = std::mem::take(&mut self.spare);
-            self.merged_into(ex, &mut packed, 1, |out, p| {
-                out[0].write(p);
-            });
+            self.packed_into(ex, &mut packed);
             self.set_base(packed);
         }
         Ok(Refreshed {
@@ -1422,6 +1401,13 @@ impl Tree {
             tests,
             events: ev,
         })
+    }
+
+    /// The current pairs, packed, into `out` (see [`Tree::merged_into`]).
+    fn packed_into(&self, ex: &Exec, out: &mut Vec<u64>) {
+        self.merged_into(ex, out, 1, |slot, p| {
+            slot[0].write(p);
+        });
     }
 
     /// The current pairs, the standing base pairs merged with the delta,
@@ -1438,7 +1424,7 @@ impl Tree {
     ) {
         let base = self.base.as_deref().unwrap_or(&[]);
         let (delta, void) = (&self.delta[..], &self.void);
-        let standing = self.standing.as_deref().unwrap_or(&[]);
+        let standing = &self.standing;
         let nch = base_chunks(base.len());
         let lb = even_bounds(base.len(), nch);
         let fb: Vec<usize> = (0..=nch)
@@ -1559,10 +1545,7 @@ impl Tree {
         }
         // packed into the old pairs' buffer (no fresh pages)
         out.clear();
-        out.extend(
-            flat.chunks_exact(2)
-                .map(|p| ((p[0] as u64) << 32) | p[1] as u64),
-        );
+        out.extend(packed_rows(&flat));
         Ok((out, tests, flat))
     }
 
@@ -1807,7 +1790,7 @@ impl Tree {
         if marked != listed {
             return Err("void marks != void list".into());
         }
-        let standing = self.standing.as_deref().unwrap_or(&[]);
+        let standing = &self.standing;
         let lb = even_bounds(base.len(), base_chunks(base.len()));
         if standing.len() + 1 != lb.len() {
             return Err(format!(
@@ -1936,6 +1919,19 @@ struct Refreshed {
     events: Option<Events>,
 }
 
+/// Where the back-pointer of entry `e` lives in `Tree::loc`: four slots
+/// per object, one per cell of its placement (the tag's low two bits).
+#[inline]
+fn back(e: &Entry) -> usize {
+    4 * e.id as usize + (e.tag & 3) as usize
+}
+
+/// Rows `[i0, j0, i1, j1, ...]` packed ([`crate::pairs::pack`]).
+fn packed_rows(rows: &[isize]) -> impl Iterator<Item = u64> + '_ {
+    rows.chunks_exact(2)
+        .map(|r| crate::pairs::pack(r[0] as u32, r[1] as u32))
+}
+
 /// Chunks of a base of `n` pairs: fixed by `n` alone.
 fn base_chunks(n: usize) -> usize {
     chunk_count(n, MERGE_GRAIN, 256)
@@ -1943,24 +1939,6 @@ fn base_chunks(n: usize) -> usize {
 
 fn base_len(base: &Option<Vec<u64>>) -> usize {
     base.as_ref().map_or(0, Vec::len)
-}
-
-/// The union of two disjoint sorted sets.
-fn merge_sorted(a: &[u64], b: &[u64]) -> Vec<u64> {
-    let mut out = Vec::with_capacity(a.len() + b.len());
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        if a[i] < b[j] {
-            out.push(a[i]);
-            i += 1;
-        } else {
-            out.push(b[j]);
-            j += 1;
-        }
-    }
-    out.extend_from_slice(&a[i..]);
-    out.extend_from_slice(&b[j..]);
-    out
 }
 
 /// `a - b` of two sorted sets.
@@ -2076,7 +2054,7 @@ mod tests {
         let n = 8000;
         assert!(n * 8 / 100 * 9 / 10 >= 2 * SYNC_GRAIN);
         let mut rnd = lcg(11);
-        let mut model: Vec<Option<[f64; 4]>> = (0..n)
+        let model: Vec<Option<[f64; 4]>> = (0..n)
             .map(|_| {
                 let (x, y) = (rnd() * 1374.0, rnd() * 1374.0);
                 Some([x, y, x + 40.0, y + 40.0])
@@ -2158,6 +2136,5 @@ mod tests {
                 "{incremental} {consolidated}"
             );
         }
-        model.clear();
     }
 }
