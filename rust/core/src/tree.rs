@@ -64,9 +64,11 @@
 //! and, for `pairs()`, one pass writing the rows it hands over (in chunks of
 //! the base fixed by its length, each merging the delta's pairs of its key
 //! range); the base is never rewritten while the delta stays small.  The
-//! standing pairs of each chunk are counted again only when objects become
-//! void; when the delta outgrows an eighth of the base, the two are
-//! consolidated into a new base.  `update()`'s events are the fresh pairs
+//! positions of the base's pairs with a void object are kept, found again
+//! (one read of the base) only when objects become void, so that the rows
+//! are the runs of the base between them, copied with no test per pair;
+//! when the delta outgrows an eighth of the base, the two are consolidated
+//! into a new base.  `update()`'s events are the fresh pairs
 //! against the last pairs with a dirty object (the delta's, and the base's
 //! standing pairs of objects void only from now on).
 //!
@@ -309,9 +311,9 @@ pub struct Tree {
     void_list: Vec<u32>,
     /// The current pairs with a void object, packed, sorted.
     delta: Vec<u64>,
-    /// Per chunk of `base` ([`base_chunks`]): its pairs of two objects that
-    /// are not void (none before the first base).
-    standing: Vec<usize>,
+    /// The positions in `base` of its pairs with a void object, ascending:
+    /// the rows are the runs between them, merged with the delta.
+    void_at: Vec<usize>,
     /// A buffer for the next consolidation's or search's pairs.
     spare: Vec<u64>,
     /// The last search from scratch's sorted grid entries, re-sorted by the
@@ -374,7 +376,7 @@ impl Tree {
             void: Bits::default(),
             void_list: Vec::new(),
             delta: Vec::new(),
-            standing: Vec::new(),
+            void_at: Vec::new(),
             spare: Vec::new(),
             kept: coherent::State::default(),
             since_search: 0,
@@ -1023,6 +1025,34 @@ impl Tree {
     ///
     /// Returns the number of candidates.
     fn candidates(&self, q: &[f64; 4], mut f: impl FnMut(usize, &[f64; 4])) -> u64 {
+        let mut n = 0u64;
+        let listed = self.runs_met(q, |run, skip| {
+            for e in run {
+                if e.tag & skip == 0 {
+                    f(e.id as usize, &e.b);
+                    n += 1;
+                }
+            }
+        });
+        if !listed {
+            for o in self.live() {
+                f(o, &self.boxes[o]);
+                n += 1;
+            }
+        }
+        n
+    }
+
+    /// Call `f(run, skip)` for the entries of every cell that the cells `q`
+    /// covers meet, at every occupied level: an entry counts (is read once
+    /// over all runs) when `e.tag & skip == 0`, since entries past their
+    /// object's first column count only in the query's first column (rows
+    /// likewise).  The lists must be in sync.
+    ///
+    /// Returns false, having called nothing, when those cells hold more
+    /// entries than there are objects (a scan of every object costs less).
+    #[inline(always)]
+    fn runs_met(&self, q: &[f64; 4], mut f: impl FnMut(&[Entry], u8)) -> bool {
         let c = self.grid.cells_of(q);
         let depth = self.grid.depth;
         // cells to visit at every occupied level; past the objects' count, scan them all
@@ -1033,13 +1063,8 @@ impl Tree {
                 visits += Placement::cells_met(c, s);
             }
         }
-        let mut n = 0u64;
         if visits > self.count as u64 + 64 {
-            for o in self.live() {
-                f(o, &self.boxes[o]);
-                n += 1;
-            }
-            return n;
+            return false;
         }
         for l in 0..=depth {
             if self.per_level[l as usize] == 0 {
@@ -1048,21 +1073,14 @@ impl Tree {
             let s = depth - l;
             let (x0, y0, x1, y1) = (c[0] >> s, c[1] >> s, c[2] >> s, c[3] >> s);
             for y in y0..=y1 {
-                // entries past their object's first column count only in the query's first
-                let skip_x = |x: u32| if x == x0 { 0 } else { LATER_COLUMN };
                 let skip_y = if y == y0 { 0 } else { LATER_ROW };
                 for x in x0..=x1 {
-                    let skip = skip_x(x) | skip_y;
-                    self.lists.each(self.cell_id(l, x, y), |e| {
-                        if e.tag & skip == 0 {
-                            f(e.id as usize, &e.b);
-                            n += 1;
-                        }
-                    });
+                    let skip = if x == x0 { 0 } else { LATER_COLUMN } | skip_y;
+                    f(self.lists.run_of(self.cell_id(l, x, y)), skip);
                 }
             }
         }
-        n
+        true
     }
 
     /// Ask for the entries of each cell a query of `q` reads (at most four
@@ -1138,13 +1156,38 @@ impl Tree {
     }
 
     /// `f(o)` for every object colliding with `h`; the candidate tests.
+    #[inline(always)]
     fn partners(&self, narrow: &Narrow, h: usize, mut f: impl FnMut(usize)) -> u64 {
         let b = self.boxes[h];
-        self.candidates(&b, |o, ob| {
-            if o != h && boxes_overlap(&b, ob) && narrow.accept(h, o) {
-                f(o);
+        let mut n = 0u64;
+        let listed = self.runs_met(&b, |run, skip| {
+            // the tests of up to 64 entries into a mask with no branch (a
+            // branch per entry would be taken at random), then the few hits
+            for part in run.chunks(64) {
+                let mut mask = 0u64;
+                for (t, e) in part.iter().enumerate() {
+                    let counts = e.tag & skip == 0;
+                    n += counts as u64;
+                    mask |= ((counts & boxes_overlap(&b, &e.b)) as u64) << t;
+                }
+                while mask != 0 {
+                    let o = part[mask.trailing_zeros() as usize].id as usize;
+                    mask &= mask - 1;
+                    if o != h && narrow.accept(h, o) {
+                        f(o);
+                    }
+                }
             }
-        })
+        });
+        if !listed {
+            for o in self.live() {
+                n += 1;
+                if o != h && boxes_overlap(&b, &self.boxes[o]) && narrow.accept(h, o) {
+                    f(o);
+                }
+            }
+        }
+        n
     }
 
     /// The seeds' cell of live object `h`: `(level, index)` of the smallest
@@ -1281,9 +1324,14 @@ impl Tree {
         self.dirty_list.clear();
         self.all_dirty = false;
         self.stats.candidate_tests = r.tests;
-        self.stats.pairs = self.standing.iter().sum::<usize>() as u64 + self.delta.len() as u64;
+        self.stats.pairs = self.pair_count() as u64;
         self.stats.rebuilt = rebuild;
         Ok(r)
+    }
+
+    /// How many pairs are kept: the standing base pairs and the delta.
+    fn pair_count(&self) -> usize {
+        base_len(&self.base) - self.void_at.len() + self.delta.len()
     }
 
     /// Kept pairs from now on: `new`, none void (the old base's buffer
@@ -1294,10 +1342,7 @@ impl Tree {
         }
         self.void_list.clear();
         self.delta.clear();
-        self.standing = even_bounds(new.len(), base_chunks(new.len()))
-            .windows(2)
-            .map(|w| w[1] - w[0])
-            .collect();
+        self.void_at.clear();
         if let Some(old) = self.base.replace(new) {
             self.spare = old;
         }
@@ -1333,31 +1378,34 @@ impl Tree {
         let nch = base_chunks(base.len());
         let lb = even_bounds(base.len(), nch);
         let mx = ex.for_work(base.len(), 2 * MERGE_GRAIN);
-        // One read of the base when objects become void: each chunk's
-        // standing pairs counted again, and for events the last pairs it
-        // loses (standing before, with a dirty object now; a pair with an
-        // object void before was not standing).
-        let (standing, old_base): (Vec<usize>, Vec<Vec<u64>>) = if newly.is_empty() {
-            (self.standing.clone(), Vec::new())
+        // One read of the base when objects become void: the positions of
+        // its pairs with a void object found again (void before, or dirty
+        // now), and for events the last pairs it loses (standing before,
+        // with a dirty object now; a pair with an object void before was
+        // not standing).
+        let (void_at, old_base): (Option<Vec<usize>>, Vec<u64>) = if newly.is_empty() {
+            (None, Vec::new())
         } else {
-            mx.map(nch, |c| {
-                let (mut count, mut lost) = (0, Vec::new());
-                for &p in &base[lb[c]..lb[c + 1]] {
-                    if void.either(p) {
-                        continue;
+            let (at, lost): (Vec<Vec<usize>>, Vec<Vec<u64>>) = mx
+                .map(nch, |c| {
+                    let (mut at, mut lost) = (Vec::new(), Vec::new());
+                    for (i, &p) in base[lb[c]..lb[c + 1]].iter().enumerate() {
+                        let was = void.either(p);
+                        if was || dirty.either(p) {
+                            at.push(lb[c] + i);
+                            if !was && events {
+                                lost.push(p);
+                            }
+                        }
                     }
-                    if !dirty.either(p) {
-                        count += 1;
-                    } else if events {
-                        lost.push(p);
-                    }
-                }
-                (count, lost)
-            })
-            .into_iter()
-            .unzip()
+                    (at, lost)
+                })
+                .into_iter()
+                .unzip();
+            (Some(at.concat()), lost.concat())
         };
-        let total = standing.iter().sum::<usize>() + delta.len();
+        let voids = void_at.as_ref().unwrap_or(&self.void_at).len();
+        let total = base.len() - voids + delta.len();
         // the memory budget is read only for results that could exceed it
         if (total >= 1 << 16 || max_pairs.is_some()) && total as u64 > Budget::of(max_pairs).limit()
         {
@@ -1367,7 +1415,7 @@ impl Tree {
         let ev = events.then(|| {
             let mut old = old_delta;
             if !old_base.is_empty() {
-                old.extend(old_base.into_iter().flatten());
+                old.extend(old_base);
                 old.sort_unstable();
             }
             Events {
@@ -1380,10 +1428,12 @@ impl Tree {
         }
         self.void_list.extend(newly);
         self.delta = delta;
-        self.standing = standing;
+        if let Some(at) = void_at {
+            self.void_at = at;
+        }
         let rows = (!events).then(|| {
             let mut rows = scratch::result(2 * total);
-            self.merged_into(ex, &mut rows, 2, |out, p| {
+            self.merged_into(ex, &mut rows, |out: &mut [MaybeUninit<isize>; 2], p| {
                 out[0].write((p >> 32) as isize);
                 out[1].write(p as u32 as isize);
             });
@@ -1405,26 +1455,27 @@ impl Tree {
 
     /// The current pairs, packed, into `out` (see [`Tree::merged_into`]).
     fn packed_into(&self, ex: &Exec, out: &mut Vec<u64>) {
-        self.merged_into(ex, out, 1, |slot, p| {
+        self.merged_into(ex, out, |slot: &mut [MaybeUninit<u64>; 1], p| {
             slot[0].write(p);
         });
     }
 
     /// The current pairs, the standing base pairs merged with the delta,
-    /// into `out` (emptied first): `width` slots a pair, written by `emit`.
+    /// into `out` (emptied first): `W` slots a pair, written by `emit`.
     /// In chunks of the base fixed by its length, each merging the delta's
     /// pairs of its key range (base and delta are disjoint, so the ranges
-    /// split the merged order exactly).
-    fn merged_into<T: Send>(
+    /// split the merged order exactly).  A chunk copies the runs of the base
+    /// between its void positions and the delta's pairs, each pair's place
+    /// in the base found by galloping from the last: a loop with no test
+    /// per pair, however many pairs stand.
+    fn merged_into<T: Send, const W: usize>(
         &self,
         ex: &Exec,
         out: &mut Vec<T>,
-        width: usize,
-        emit: impl Fn(&mut [MaybeUninit<T>], u64) + Sync,
+        emit: impl Fn(&mut [MaybeUninit<T>; W], u64) + Sync,
     ) {
         let base = self.base.as_deref().unwrap_or(&[]);
-        let (delta, void) = (&self.delta[..], &self.void);
-        let standing = &self.standing;
+        let (delta, void_at) = (&self.delta[..], &self.void_at[..]);
         let nch = base_chunks(base.len());
         let lb = even_bounds(base.len(), nch);
         let fb: Vec<usize> = (0..=nch)
@@ -1434,10 +1485,15 @@ impl Tree {
                 c => delta.partition_point(|&f| f < base[lb[c]]),
             })
             .collect();
+        let vb: Vec<usize> = lb
+            .iter()
+            .map(|&b| void_at.partition_point(|&v| v < b))
+            .collect();
         let mut ob = Vec::with_capacity(nch + 1);
         ob.push(0usize);
         for c in 0..nch {
-            ob.push(ob[c] + width * (standing[c] + fb[c + 1] - fb[c]));
+            let standing = lb[c + 1] - lb[c] - (vb[c + 1] - vb[c]);
+            ob.push(ob[c] + W * (standing + fb[c + 1] - fb[c]));
         }
         let len = ob[nch];
         out.clear();
@@ -1445,36 +1501,49 @@ impl Tree {
         let parts = split_at_bounds(&mut out.spare_capacity_mut()[..len], &ob);
         ex.for_work(base.len(), 2 * MERGE_GRAIN)
             .each(parts, |c, part| {
-                let fr = &delta[fb[c]..fb[c + 1]];
-                let (mut f, mut o) = (0, 0);
-                // no pair packs to u64::MAX (i < j): the end of the delta
-                let mut next = fr.first().copied().unwrap_or(u64::MAX);
-                for &p in &base[lb[c]..lb[c + 1]] {
-                    if void.either(p) {
-                        continue;
-                    }
-                    while next < p {
-                        emit(&mut part[o..o + width], next);
-                        o += width;
-                        f += 1;
-                        next = fr.get(f).copied().unwrap_or(u64::MAX);
-                    }
-                    emit(&mut part[o..o + width], p);
-                    o += width;
+                let (slots, rest) = part.as_chunks_mut::<W>();
+                debug_assert!(rest.is_empty());
+                let src = &base[lb[c]..lb[c + 1]];
+                let mut voids = void_at[vb[c]..vb[c + 1]]
+                    .iter()
+                    .map(|&v| v - lb[c])
+                    .peekable();
+                let mut o = 0;
+                // the standing pairs of src[a..b] into the slots from o on
+                let mut standing =
+                    |slots: &mut [[MaybeUninit<T>; W]], a: usize, b: usize, o: &mut usize| {
+                        let mut a = a;
+                        while let Some(v) = voids.next_if(|&v| v < b) {
+                            for (slot, &p) in slots[*o..].iter_mut().zip(&src[a..v]) {
+                                emit(slot, p);
+                            }
+                            *o += v - a;
+                            a = v + 1;
+                        }
+                        for (slot, &p) in slots[*o..].iter_mut().zip(&src[a..b]) {
+                            emit(slot, p);
+                        }
+                        *o += b - a;
+                    };
+                let mut i = 0;
+                for &d in &delta[fb[c]..fb[c + 1]] {
+                    let at = i + gallop(&src[i..], d);
+                    standing(slots, i, at, &mut o);
+                    emit(&mut slots[o], d);
+                    o += 1;
+                    i = at;
                 }
-                for &p in &fr[f..] {
-                    emit(&mut part[o..o + width], p);
-                    o += width;
-                }
+                standing(slots, i, src.len(), &mut o);
                 // every slot of this chunk's part written
-                assert_eq!(o, part.len(), "a merge chunk fills its part exactly");
+                assert_eq!(o, slots.len(), "a merge chunk fills its part exactly");
             });
         // SAFETY: the parts tile 0..len (ob runs from 0 to len), and each
         // chunk wrote every slot of its part (asserted above: `emit` writes
-        // all `width` slots it is given, and the chunk's pairs are exactly
-        // its standing count plus its delta range).  Tested by the tree
-        // tests comparing `pairs()` with the naive pairs frame by frame
-        // (`merge_in_chunks_keeps_every_pair` and tests/test_tree.py).
+        // all `W` slots it is given, and the chunk's pairs are exactly its
+        // standing pairs, its base range less its void positions, plus its
+        // delta range).  Tested by the tree tests comparing `pairs()` with
+        // the naive pairs frame by frame (`merge_in_chunks_keeps_every_pair`
+        // and tests/test_tree.py).
         unsafe { out.set_len(len) };
     }
 
@@ -1753,10 +1822,11 @@ impl Tree {
     /// and delta sorted and canonical, every delta pair with a void object,
     /// every pair of two live objects (or of objects changed since the last
     /// call), the void list matching the
-    /// marks, and each chunk's standing count.
+    /// marks, and the positions of the base's pairs with a void object.
     fn check_kept_pairs(&self) -> Result<(), String> {
         let Some(base) = &self.base else {
-            return if self.delta.is_empty() && self.void_list.is_empty() {
+            return if self.delta.is_empty() && self.void_list.is_empty() && self.void_at.is_empty()
+            {
                 Ok(())
             } else {
                 Err("pairs kept before the first call".into())
@@ -1790,28 +1860,20 @@ impl Tree {
         if marked != listed {
             return Err("void marks != void list".into());
         }
-        let standing = &self.standing;
-        let lb = even_bounds(base.len(), base_chunks(base.len()));
-        if standing.len() + 1 != lb.len() {
-            return Err(format!(
-                "{} standing counts for {} chunks",
-                standing.len(),
-                lb.len() - 1
-            ));
+        let mut at = Vec::new();
+        for (i, &p) in base.iter().enumerate() {
+            if self.void.either(p) {
+                at.push(i);
+            } else if !live((p >> 32) as usize) || !live(p as u32 as usize) {
+                return Err(format!("standing pair {p:#x} of a free slot"));
+            }
         }
-        for (c, &count) in standing.iter().enumerate() {
-            let mut got = 0;
-            for &p in &base[lb[c]..lb[c + 1]] {
-                if !self.void.either(p) {
-                    if !live((p >> 32) as usize) || !live(p as u32 as usize) {
-                        return Err(format!("standing pair {p:#x} of a free slot"));
-                    }
-                    got += 1;
-                }
-            }
-            if got != count {
-                return Err(format!("chunk {c}: {got} standing pairs, {count} counted"));
-            }
+        if at != self.void_at {
+            return Err(format!(
+                "{} base pairs with a void object, {} positions kept",
+                at.len(),
+                self.void_at.len()
+            ));
         }
         Ok(())
     }
@@ -1933,6 +1995,18 @@ fn packed_rows(rows: &[isize]) -> impl Iterator<Item = u64> + '_ {
 }
 
 /// Chunks of a base of `n` pairs: fixed by `n` alone.
+/// How many of the ascending `v` are below `x`, found by doubling steps
+/// from the front (cheap when the answer is near it) and then halving.
+fn gallop(v: &[u64], x: u64) -> usize {
+    let mut hi = 1;
+    while hi <= v.len() && v[hi - 1] < x {
+        hi *= 2;
+    }
+    // v[lo - 1] < x (or lo == 0); v[hi - 1] >= x or hi is past the end
+    let lo = hi / 2;
+    lo + v[lo..hi.min(v.len())].partition_point(|&p| p < x)
+}
+
 fn base_chunks(n: usize) -> usize {
     chunk_count(n, MERGE_GRAIN, 256)
 }
@@ -2009,6 +2083,20 @@ mod tests {
     /// The first circle equal to the circle column's default, (0, 0) of
     /// radius 0, still makes the column: the narrow phase indexes it for any
     /// box meeting the circle's cells (it panicked before).
+    #[test]
+    fn gallop_counts_the_values_below() {
+        let v: Vec<u64> = (0..100).map(|k| 3 * k + 1).collect();
+        for x in 0..=310 {
+            let want = v.iter().filter(|&&p| p < x).count();
+            assert_eq!(gallop(&v, x), want, "x = {x}");
+            for from in [0, 1, 7, 50, 99, 100] {
+                let want = v[from..].iter().filter(|&&p| p < x).count();
+                assert_eq!(gallop(&v[from..], x), want, "x = {x}, from {from}");
+            }
+        }
+        assert_eq!(gallop(&[], 5), 0);
+    }
+
     #[test]
     fn a_circle_like_the_default_makes_the_column() {
         let ex = Exec::serial();
