@@ -272,10 +272,7 @@ impl Exec {
     }
 
     /// `[f(0), ..., f(n - 1)]` into `out` (cleared first, its capacity
-    /// reused), written straight in: in chunks of at least `grain` fixed by
-    /// `n`, in parallel if allowed, each one a plain loop (into which `f`
-    /// inlines: rayon's own collect left `f` a call per element in some
-    /// builds).
+    /// reused), written straight in: [`Exec::extend_with`] of an empty vector.
     pub fn collect_into<T: Send>(
         &self,
         out: &mut Vec<T>,
@@ -284,7 +281,27 @@ impl Exec {
         f: impl Fn(usize) -> T + Sync + Send,
     ) {
         out.clear();
-        out.reserve(n);
+        self.extend_with(out, n, grain, f);
+    }
+
+    /// `f(0), ..., f(n - 1)` appended to `out`, written straight in: in
+    /// chunks of at least `grain` fixed by `n`, in parallel if allowed, each
+    /// one a plain loop (into which `f` inlines: rayon's own collect left `f`
+    /// a call per element in some builds).  A grown allocation asks for huge
+    /// pages ([`crate::scratch::resize_huge`]'s rule), and its first touches
+    /// (the page faults) are shared by the chunks.
+    pub fn extend_with<T: Send>(
+        &self,
+        out: &mut Vec<T>,
+        n: usize,
+        grain: usize,
+        f: impl Fn(usize) -> T + Sync + Send,
+    ) {
+        let len = out.len();
+        if n > out.capacity() - len {
+            out.reserve(n);
+            crate::scratch::advise_huge(out);
+        }
         let bounds = even_bounds(n, chunk_count(n, grain, 256));
         let parts = split_at_bounds(&mut out.spare_capacity_mut()[..n], &bounds);
         self.each(parts, |c, part| {
@@ -292,12 +309,13 @@ impl Exec {
                 slot.write(f(i));
             }
         });
-        // SAFETY: the parts tile 0..n (`bounds` runs from 0 to n) and each
-        // chunk's loop wrote every slot of its part; a panic in `f` unwinds
-        // out of `each` before this line (the written slots then leak, never
-        // drop twice).  Tested by `collect_into_fills_every_slot` below and
+        // SAFETY: the parts tile len..len + n (`bounds` runs from 0 to n over
+        // the spare capacity from len on) and each chunk's loop wrote every
+        // slot of its part; a panic in `f` unwinds out of `each` before this
+        // line (the written slots then leak, never drop twice).  Tested by
+        // `collect_into_fills_every_slot` and `extend_with_appends` below and
         // by every search's gather (tests/methods.rs against the naive pairs).
-        unsafe { out.set_len(n) };
+        unsafe { out.set_len(len + n) };
     }
 
     /// `f(c, parts[c])` for every part, in parallel if allowed.
@@ -554,6 +572,26 @@ mod tests {
                 ex.collect_into(&mut out, n, 64, |i| format!("{}", i * i));
                 let want: Vec<String> = (0..n).map(|i| format!("{}", i * i)).collect();
                 assert_eq!(out, want, "n = {n}, {workers} workers");
+            }
+        }
+    }
+
+    #[test]
+    fn extend_with_appends() {
+        for workers in [1, 2, 3] {
+            let ex = Exec::new(Some(workers));
+            for n in [0usize, 1, 7, 100, 1000, 4099] {
+                let mut out = vec![String::from("old"); 3];
+                ex.extend_with(&mut out, n, 64, |i| format!("{}", i * i));
+                let mut want = vec![String::from("old"); 3];
+                want.extend((0..n).map(|i| format!("{}", i * i)));
+                assert_eq!(out, want, "n = {n}, {workers} workers");
+                // into spare capacity, no reallocation
+                let mut v: Vec<u32> = Vec::with_capacity(n + 5);
+                v.push(9);
+                ex.extend_with(&mut v, n, 64, |i| i as u32);
+                assert_eq!(v.len(), n + 1);
+                assert!(v[1..].iter().enumerate().all(|(i, &x)| x == i as u32));
             }
         }
     }

@@ -487,8 +487,10 @@ impl Tree {
 
     /// Add objects (validated boxes, `circles` for circles); their handles.
     ///
-    /// Removed slots are reused first, the last removed first.  The lists
-    /// take the new objects at their next reader.
+    /// Removed slots are reused first, the last removed first; the others
+    /// are new slots at the end, written in parallel chunks for big batches
+    /// ([`Tree::append`]).  The lists take the new objects at their next
+    /// reader.
     pub fn insert(
         &mut self,
         boxes: &[[f64; 4]],
@@ -501,34 +503,106 @@ impl Tree {
         let mut handles: Vec<u32> = self.free.drain(self.free.len() - reuse..).rev().collect();
         let start = self.place.len();
         handles.extend(start as u32..(start + n - reuse) as u32);
-        self.grow(start + n - reuse);
-        let places = self.placements(boxes, ex);
         let kind = if circles.is_some() { CIRCLE } else { BOX };
-        for (k, &h) in handles.iter().enumerate() {
+        let places = self.placements(&boxes[..reuse], ex);
+        for (k, &h) in handles[..reuse].iter().enumerate() {
             let h = h as usize;
             self.kinds[h] = kind;
-            let slots = self.place.len();
-            // a circle makes the column (the narrow phase indexes it at
-            // every slot once there is a circle, even one at (0, 0) of
-            // radius 0, the default)
-            match circles {
-                Some(c) => self.circles.set_used(h, c[k], slots),
-                None => self.circles.set(h, [0.0; 3], slots),
-            }
-            self.groups.set(h, attrs.groups.map_or(0, |g| g[k]), slots);
-            self.cats
-                .set(h, attrs.categories.map_or(u64::MAX, |c| c[k]), slots);
-            self.masks
-                .set(h, attrs.masks.map_or(u64::MAX, |m| m[k]), slots);
+            self.set_columns(h, k, circles, attrs);
             self.count_kinds(h, 1);
             self.boxes[h] = boxes[k];
             self.set_fat(h);
             self.set_place(h, places[k]);
             self.touch(h);
         }
+        self.append(&boxes[reuse..], kind, ex);
+        // The new slots' columns (all default but for circles and filters).
+        if circles.is_some()
+            || attrs.groups.is_some()
+            || attrs.categories.is_some()
+            || attrs.masks.is_some()
+        {
+            for (k, &h) in handles.iter().enumerate().skip(reuse) {
+                self.set_columns(h as usize, k, circles, attrs);
+                self.count_kinds(h as usize, 1);
+            }
+        }
         self.count += n;
         self.stats.relinked = n as u64;
         handles
+    }
+
+    /// Slot `h`'s circle and filter values: those of object `k` of an insert.
+    fn set_columns(&mut self, h: usize, k: usize, circles: Option<&[[f64; 3]]>, attrs: Attrs) {
+        let slots = self.place.len();
+        // a circle makes the column (the narrow phase indexes it at every
+        // slot once there is a circle, even one at (0, 0) of radius 0, the
+        // default)
+        match circles {
+            Some(c) => self.circles.set_used(h, c[k], slots),
+            None => self.circles.set(h, [0.0; 3], slots),
+        }
+        self.groups.set(h, attrs.groups.map_or(0, |g| g[k]), slots);
+        self.cats
+            .set(h, attrs.categories.map_or(u64::MAX, |c| c[k]), slots);
+        self.masks
+            .set(h, attrs.masks.map_or(u64::MAX, |m| m[k]), slots);
+    }
+
+    /// New slots at the end for objects of `kind` with `boxes`: every
+    /// per-slot array extended straight to its values, in parallel chunks
+    /// fixed by the batch for big ones (the columns only grown, to their
+    /// defaults); the objects placed, stale and dirty, as an insert into a
+    /// reused slot leaves them one by one.
+    fn append(&mut self, boxes: &[[f64; 4]], kind: u8, ex: &Exec) {
+        let m = boxes.len();
+        let (start, len) = (self.place.len(), self.place.len() + m);
+        let ex = ex.for_work(m, 2 * MOVE_GRAIN);
+        let (grid, margin, g) = (self.grid, self.margin, MOVE_GRAIN);
+        ex.extend_with(&mut self.boxes, m, g, |i| boxes[i]);
+        if margin > 0.0 {
+            ex.extend_with(&mut self.fat, m, g, |i| grown(&boxes[i], margin));
+            ex.extend_with(&mut self.place, m, g, |i| {
+                placement(&grid, &grown(&boxes[i], margin))
+            });
+        } else {
+            ex.extend_with(&mut self.place, m, g, |i| placement(&grid, &boxes[i]));
+        }
+        ex.extend_with(&mut self.kinds, m, g, |_| kind);
+        ex.extend_with(&mut self.linked, m, g, |_| FREE_PLACE);
+        ex.extend_with(&mut self.loc, 4 * m, g, |_| NONE);
+        let dirty = !self.all_dirty;
+        ex.extend_with(&mut self.dirty, m, g, |_| dirty);
+        ex.extend_with(&mut self.stale, m, g, |_| STALE);
+        ex.extend_with(&mut self.mark, m, g, |_| 0);
+        self.circles.grow(len);
+        self.groups.grow(len);
+        self.cats.grow(len);
+        self.masks.grow(len);
+        self.void.grow(len);
+        // what `set_place` counts, per chunk
+        let cb = even_bounds(m, chunk_count(m, g, 256));
+        let levels = self.per_level.len();
+        let place = &self.place[start..];
+        let counts = ex.map(cb.len() - 1, |c| {
+            let mut per = vec![0u64; levels];
+            let mut entries = 0u64;
+            for p in &place[cb[c]..cb[c + 1]] {
+                per[p.level as usize] += 1;
+                entries += (p.nx * p.ny) as u64;
+            }
+            (per, entries)
+        });
+        for (per, entries) in counts {
+            for (t, x) in self.per_level.iter_mut().zip(per) {
+                *t += x;
+            }
+            self.nentries += entries;
+        }
+        self.stale_list.extend(start as u32..len as u32);
+        if dirty {
+            self.dirty_list.extend(start as u32..len as u32);
+        }
     }
 
     /// The placements of `boxes` grown by the margin (in parallel for big batches).
@@ -952,27 +1026,6 @@ impl Tree {
         let loc = &mut self.loc;
         self.lists
             .build(&entries, |k, at| loc[recs[k].1 as usize] = at);
-    }
-
-    /// Free slots up to `len` in every per-slot array.
-    fn grow(&mut self, len: usize) {
-        use crate::scratch::resize_huge;
-        resize_huge(&mut self.boxes, len, [0.0; 4]);
-        if self.margin > 0.0 {
-            resize_huge(&mut self.fat, len, [0.0; 4]);
-        }
-        self.circles.grow(len);
-        resize_huge(&mut self.kinds, len, BOX);
-        self.groups.grow(len);
-        self.cats.grow(len);
-        self.masks.grow(len);
-        resize_huge(&mut self.place, len, FREE_PLACE);
-        resize_huge(&mut self.linked, len, FREE_PLACE);
-        resize_huge(&mut self.loc, 4 * len, NONE);
-        resize_huge(&mut self.dirty, len, false);
-        self.void.grow(len);
-        resize_huge(&mut self.stale, len, 0);
-        resize_huge(&mut self.mark, len, 0);
     }
 
     fn count_kinds(&mut self, h: usize, sign: isize) {

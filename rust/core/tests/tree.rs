@@ -392,6 +392,101 @@ fn parallel_move_equals_serial_move() {
     }
 }
 
+/// A big insert writes its new slots in parallel chunks: after removals,
+/// a batch of 17,000 boxes with filters, then of 17,000 circles, reuses the
+/// freed slots first and appends the rest; the tree
+/// validates and its pairs, queries and levels are the model's and those of
+/// the same batches inserted on one thread (with and without a margin).
+#[test]
+fn big_inserts_reuse_then_append_in_parallel() {
+    let mut rnd = lcg(4242);
+    let boxes = scattered(17_000, 2000.0, 4.0, &mut rnd);
+    let centres = scattered(17_000, 2000.0, 3.0, &mut rnd);
+    let circles: Vec<[f64; 3]> = centres.iter().map(|b| [b[0], b[1], 1.5]).collect();
+    let groups: Vec<i64> = (0..17_000).map(|k| k % 5).collect();
+    let cats: Vec<u64> = (0..17_000).map(|k| 1 << (k % 3)).collect();
+    let masks: Vec<u64> = (0..17_000)
+        .map(|k| if k % 7 == 0 { 6 } else { u64::MAX })
+        .collect();
+    // the model's pairs (the naive reference: computed once, the same for
+    // every margin and thread count)
+    let mut want_pairs = None;
+    for margin in [0.0, 1.5] {
+        let mut trees = Vec::new();
+        for ex in [Exec::new(Some(2)), Exec::serial()] {
+            let mut t = Tree::new([0.0, 0.0, 2000.0, 2000.0], 7, margin);
+            let mut model = BTreeMap::new();
+            for (k, &b) in boxes[..300].iter().enumerate() {
+                let (h, o) = insert_one(&mut t, b, None, (0, u64::MAX, u64::MAX), &ex);
+                assert_eq!(h, k as u32);
+                model.insert(h, o);
+            }
+            t.pairs(&ex, None).unwrap();
+            let gone: Vec<i64> = (0..300).filter(|k| k % 3 == 1).collect();
+            t.remove(&gone);
+            for h in &gone {
+                model.remove(&(*h as u32));
+            }
+            let attrs = Attrs {
+                groups: Some(&groups),
+                categories: Some(&cats),
+                masks: Some(&masks),
+            };
+            let hb = t.insert(&boxes, None, attrs, &ex);
+            let cb: Vec<[f64; 4]> = circles.iter().map(|&c| circle_box(c)).collect();
+            let hc = t.insert(&cb, Some(&circles), Attrs::default(), &ex);
+            // freed slots first (those of one `remove` in its order), then
+            // new ones in order
+            let reused: Vec<u32> = gone.iter().map(|&h| h as u32).collect();
+            assert_eq!(hb[..100], reused[..]);
+            assert!(hb[100..].iter().zip(300u32..).all(|(&h, k)| h == k));
+            assert!(hc.iter().zip(300 + 16_900u32..).all(|(&h, k)| h == k));
+            for (k, &h) in hb.iter().enumerate() {
+                let o = Obj {
+                    kind: BOX,
+                    b: boxes[k],
+                    c: [0.0; 3],
+                    group: groups[k],
+                    cat: cats[k],
+                    mask: masks[k],
+                };
+                model.insert(h, o);
+            }
+            for (k, &h) in hc.iter().enumerate() {
+                let c = circles[k];
+                let o = Obj {
+                    kind: CIRCLE,
+                    b: circle_box(c),
+                    c,
+                    group: 0,
+                    cat: u64::MAX,
+                    mask: u64::MAX,
+                };
+                model.insert(h, o);
+            }
+            t.validate().unwrap();
+            assert_eq!(t.len(), model.len());
+            let want = want_pairs.get_or_insert_with(|| model_pairs(&model));
+            assert_eq!(&t.pairs_packed(&ex, None).unwrap(), want);
+            t.validate().unwrap();
+            let q = [500.0, 500.0, 900.0, 700.0];
+            let want: Vec<u32> = model
+                .iter()
+                .filter(|(_, o)| meets_box(o, &q))
+                .map(|(&h, _)| h)
+                .collect();
+            assert_eq!(t.query(&q, &ex), want);
+            trees.push(t);
+        }
+        let (a, b) = (&mut trees[0].clone(), &mut trees[1].clone());
+        assert_eq!(a.levels(), b.levels());
+        assert_eq!(
+            a.stats(&Exec::serial()).entries,
+            b.stats(&Exec::serial()).entries
+        );
+    }
+}
+
 /// A move of more than `rebuild_share` of the objects stops keeping dirty
 /// marks (the next refresh searches from scratch): moves before it, the
 /// events of that refresh, and the incremental frames after it stay exact,
