@@ -18,7 +18,7 @@
 //!
 //! # Placements and lists kept up to date when read
 //! An insert stores the object's box and placement and marks it *stale*; a
-//! move stores only the box and marks the object stale and *unplaced*.
+//! move stores the box and marks the object stale and *unplaced*.
 //! Their next reader (a query, `pairs()` on its incremental path, `stats()`)
 //! first places every unplaced object ([`Tree::settle`]: in parallel for
 //! many), then brings the lists up to date: each stale object is relinked,
@@ -27,6 +27,15 @@
 //! out anew, cell after cell.  So frames that move everything and search
 //! from scratch (which reads only the boxes) never place an object nor
 //! touch the lists: a move is a store of boxes.
+//!
+//! A move of fewer objects than the next refresh searches from scratch for
+//! is answered incrementally, so its objects will be placed and their
+//! lists read anyway: there, an object that was not stale and keeps its
+//! cells has its box copies rewritten at once and never becomes stale (one
+//! visit of its records while the move has them, instead of one in the
+//! move, one placing it and one rewriting its entries).  Only the objects
+//! that change cells wait for the reader, which places and relinks them
+//! (and counts them in `stats().relinked`) as before.
 //!
 //! # Fat boxes
 //! With a margin `m > 0` an object is placed by its box grown by `m` (its
@@ -621,9 +630,11 @@ impl Tree {
 
     /// New boxes (and circles) for checked handles.
     ///
-    /// Only the boxes are stored (in parallel for big batches); the objects
-    /// are placed at the next reader ([`Tree::settle`]), and relinked there
-    /// only if their cells changed.
+    /// The boxes are stored (in parallel for big batches); objects that
+    /// change cells are placed at the next reader ([`Tree::settle`]) and
+    /// relinked there.  In a move answered incrementally (of no more than
+    /// `rebuild_share` of the objects), an object that keeps its cells has
+    /// its entries' boxes rewritten here instead ([`Tree::keeps_cells`]).
     pub fn move_to(
         &mut self,
         handles: &[i64],
@@ -648,7 +659,25 @@ impl Tree {
         if ex.is_parallel() && circles.is_none() {
             return ex.install(|| self.move_in_parallel(handles, boxes, &ex));
         }
+        // A move the next refresh answers incrementally: an object whose
+        // entries are up to date and that stays in its cells has them
+        // rewritten now (see "Placements and lists kept up to date when
+        // read" above); the others wait for the next reader.
+        let now = !self.all_dirty;
         for (k, (&h, b)) in handles.iter().zip(boxes).enumerate() {
+            if now {
+                // a few objects on, their records asked for now (each is at
+                // a random place: the loop's time is mostly their misses);
+                // half as far on, the entries they point to
+                if let Some(&a) = handles.get(k + 2 * AHEAD) {
+                    self.prefetch_record(a as usize);
+                }
+                if let Some(&a) = handles.get(k + AHEAD) {
+                    if self.stale[a as usize] == 0 {
+                        self.lists.prefetch_entry(self.loc[4 * a as usize]);
+                    }
+                }
+            }
             let h = h as usize;
             self.boxes[h] = *b;
             if let Some(c) = circles {
@@ -656,8 +685,50 @@ impl Tree {
                 self.circles.set_used(h, c[k], slots);
             }
             self.touch(h);
-            self.mark_unplaced(h);
+            if !(now && self.stale[h] == 0 && self.keeps_cells(h)) {
+                self.mark_unplaced(h);
+            }
         }
+    }
+
+    /// Ask for the per-slot records of `h` that a move reads.
+    fn prefetch_record(&self, h: usize) {
+        prefetch_at(&self.boxes, h);
+        prefetch_at(&self.place, h);
+        prefetch_at(&self.loc, 4 * h);
+        prefetch_at(&self.stale, h);
+        if self.margin > 0.0 {
+            prefetch_at(&self.fat, h);
+        }
+    }
+
+    /// For a fresh object `h` (its entries up to date before its box
+    /// changed): if its new box keeps its placement (inside its fat box, or
+    /// placed in the same cells, with its fat box then grown anew), rewrite
+    /// its entries' boxes and say so; else change nothing (it is placed and
+    /// relinked at the next reader, and counted in `stats().relinked`
+    /// there, as [`Tree::settle`] places any moved object).
+    ///
+    /// A fresh object is linked where it is placed (`linked == place`,
+    /// checked by `validate`), so its entries are at `loc[4h..]`.
+    fn keeps_cells(&mut self, h: usize) -> bool {
+        let b = self.boxes[h];
+        let p = self.place[h];
+        if self.margin > 0.0 {
+            if !inside(&self.fat[h], &b) {
+                let f = grown(&b, self.margin);
+                if placement(&self.grid, &f) != p {
+                    return false;
+                }
+                self.fat[h] = f;
+            }
+        } else if placement(&self.grid, &b) != p {
+            return false;
+        }
+        for r in 0..(p.nx * p.ny) as usize {
+            self.lists.entry_mut(self.loc[4 * h + r]).b = b;
+        }
+        true
     }
 
     /// [`Tree::move_to`] of boxes on the pool: chunks fixed by the data store
