@@ -313,7 +313,7 @@ impl Exec {
         // the spare capacity from len on) and each chunk's loop wrote every
         // slot of its part; a panic in `f` unwinds out of `each` before this
         // line (the written slots then leak, never drop twice).  Tested by
-        // `collect_into_fills_every_slot` and `extend_with_appends` below and
+        // `collect_into_fills_every_slot_and_extend_with_appends` below and
         // by every search's gather (tests/methods.rs against the naive pairs).
         unsafe { out.set_len(len + n) };
     }
@@ -564,28 +564,25 @@ mod tests {
     }
 
     #[test]
-    fn collect_into_fills_every_slot() {
+    fn collect_into_fills_every_slot_and_extend_with_appends() {
         for workers in [1, 2, 3] {
             let ex = Exec::new(Some(workers));
             for n in [0usize, 1, 7, 100, 1000, 4099] {
-                let mut out = vec![String::from("old"); 3];
-                ex.collect_into(&mut out, n, 64, |i| format!("{}", i * i));
-                let want: Vec<String> = (0..n).map(|i| format!("{}", i * i)).collect();
-                assert_eq!(out, want, "n = {n}, {workers} workers");
-            }
-        }
-    }
-
-    #[test]
-    fn extend_with_appends() {
-        for workers in [1, 2, 3] {
-            let ex = Exec::new(Some(workers));
-            for n in [0usize, 1, 7, 100, 1000, 4099] {
-                let mut out = vec![String::from("old"); 3];
-                ex.extend_with(&mut out, n, 64, |i| format!("{}", i * i));
-                let mut want = vec![String::from("old"); 3];
-                want.extend((0..n).map(|i| format!("{}", i * i)));
-                assert_eq!(out, want, "n = {n}, {workers} workers");
+                let squares = (0..n).map(|i| format!("{}", i * i));
+                let (mut fresh, mut more) =
+                    (vec![String::from("old"); 3], vec![String::from("old"); 3]);
+                ex.collect_into(&mut fresh, n, 64, |i| format!("{}", i * i));
+                ex.extend_with(&mut more, n, 64, |i| format!("{}", i * i));
+                assert_eq!(
+                    fresh,
+                    squares.clone().collect::<Vec<_>>(),
+                    "n = {n}, {workers} workers"
+                );
+                assert_eq!(more[..3], ["old", "old", "old"]);
+                assert!(
+                    more[3..].iter().cloned().eq(squares),
+                    "n = {n}, {workers} workers"
+                );
                 // into spare capacity, no reallocation
                 let mut v: Vec<u32> = Vec::with_capacity(n + 5);
                 v.push(9);
