@@ -473,6 +473,36 @@ impl Tree {
 
     /// Check `handles`: live, each once, of shape `kind` if given.  Nothing changes.
     pub fn check_handles(&mut self, handles: &[i64], kind: Option<u8>) -> Result<(), HandleError> {
+        // Strictly increasing handles (a game's list of its moving objects,
+        // or of all of them) repeat none: no marks to set.  With every slot
+        // live and every object of the kind asked for, only their range is
+        // left to check.  Either way the first bad one is the one the loop
+        // below would name (it finds no repeat in them).
+        if handles.windows(2).all(|w| w[0] < w[1]) {
+            let one_kind = match kind {
+                None => true,
+                Some(k) => self.ncircles == if k == CIRCLE { self.count } else { 0 },
+            };
+            if self.count == self.place.len() && one_kind {
+                let len = self.count as i64;
+                return match handles.first() {
+                    Some(&h) if h < 0 => Err(HandleError::Unknown(0)),
+                    Some(_) if handles[handles.len() - 1] >= len => {
+                        Err(HandleError::Unknown(handles.partition_point(|&h| h < len)))
+                    }
+                    _ => Ok(()),
+                };
+            }
+            for (at, &h) in handles.iter().enumerate() {
+                if h < 0 || !self.contains(h as u64) {
+                    return Err(HandleError::Unknown(at));
+                }
+                if kind.is_some_and(|k| self.kinds[h as usize] != k) {
+                    return Err(HandleError::WrongKind(at));
+                }
+            }
+            return Ok(());
+        }
         self.epoch = self.epoch.wrapping_add(1);
         if self.epoch == 0 {
             self.mark.iter_mut().for_each(|m| *m = 0);
@@ -2207,6 +2237,86 @@ mod tests {
     /// The first circle equal to the circle column's default, (0, 0) of
     /// radius 0, still makes the column: the narrow phase indexes it for any
     /// box meeting the circle's cells (it panicked before).
+    /// `check_handles` names the first bad handle as a plain reading of
+    /// its rules does (unknown, then repeated, then of the other kind), on
+    /// strictly increasing lists (no marks; with every slot live and one
+    /// kind, only their range) as on any other.
+    #[test]
+    fn check_handles_names_the_first_bad_handle() {
+        fn reference(
+            kinds: &[Option<u8>],
+            hs: &[i64],
+            kind: Option<u8>,
+        ) -> Result<(), HandleError> {
+            for (at, &h) in hs.iter().enumerate() {
+                let live = usize::try_from(h)
+                    .ok()
+                    .and_then(|h| kinds.get(h).copied().flatten());
+                match live {
+                    None => return Err(HandleError::Unknown(at)),
+                    Some(_) if hs[..at].contains(&h) => return Err(HandleError::Twice(at)),
+                    Some(k) if kind.is_some_and(|want| want != k) => {
+                        return Err(HandleError::WrongKind(at))
+                    }
+                    _ => {}
+                }
+            }
+            Ok(())
+        }
+        let mut rnd = lcg(5);
+        let ex = Exec::serial();
+        for case in 0..3 {
+            let mut tree = Tree::new([0.0, 0.0, 100.0, 100.0], 3, 0.0);
+            let boxes = vec![[1.0, 1.0, 2.0, 2.0]; 40];
+            let circles = vec![[1.5, 1.5, 0.5]; 40];
+            // every slot live and all boxes; boxes and circles; then slots freed
+            tree.insert(&boxes, None, Attrs::default(), &ex);
+            let mut kinds: Vec<Option<u8>> = vec![Some(BOX); 40];
+            if case >= 1 {
+                tree.insert(&boxes[..10], Some(&circles[..10]), Attrs::default(), &ex);
+                kinds.extend([Some(CIRCLE); 10]);
+            }
+            if case == 2 {
+                tree.remove(&[3, 17, 45]);
+                for h in [3, 17, 45] {
+                    kinds[h] = None;
+                }
+            }
+            for _ in 0..400 {
+                let n = (rnd() * 12.0) as usize;
+                let mut hs: Vec<i64> = (0..n).map(|_| (rnd() * 56.0) as i64 - 3).collect();
+                if rnd() < 0.6 {
+                    hs.sort_unstable();
+                    hs.dedup();
+                }
+                for kind in [None, Some(BOX), Some(CIRCLE)] {
+                    let want = reference(&kinds, &hs, kind);
+                    assert_eq!(
+                        tree.check_handles(&hs, kind),
+                        want,
+                        "{hs:?} {kind:?} case {case}"
+                    );
+                }
+            }
+            // the all-live range check alone
+            if case == 0 {
+                assert_eq!(tree.check_handles(&[0, 5, 39], Some(BOX)), Ok(()));
+                assert_eq!(
+                    tree.check_handles(&[-1, 5], None),
+                    Err(HandleError::Unknown(0))
+                );
+                assert_eq!(
+                    tree.check_handles(&[1, 39, 40, 41], None),
+                    Err(HandleError::Unknown(2))
+                );
+                assert_eq!(
+                    tree.check_handles(&[1, 2], Some(CIRCLE)),
+                    Err(HandleError::WrongKind(0))
+                );
+            }
+        }
+    }
+
     #[test]
     fn gallop_counts_the_values_below() {
         let v: Vec<u64> = (0..100).map(|k| 3 * k + 1).collect();
