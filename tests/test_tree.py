@@ -609,6 +609,24 @@ def test_move_without_cell_change_relinks_nothing():
     tree.validate()
 
 
+def test_relinked_counts_only_the_moves_since_the_last_placing():
+    # 20 objects: a move of one is answered incrementally (its entries are
+    # rewritten by the move itself when it keeps its cells)
+    tree = bp.LinearQuadtree((0, 0, 16, 16), 2)  # cells of 4 x 4
+    h = tree.insert([[0.5 + 0.5 * (k % 4), 0.5, 0.6 + 0.5 * (k % 4), 0.6] for k in range(20)])
+    assert tree.stats()["relinked"] == 20
+    tree.query([0, 0, 16, 16])  # the lists catch up
+    tree.move(h[0], [0.7, 0.7, 0.8, 0.8])  # keeps its cell
+    assert tree.stats()["relinked"] == 0
+    tree.move(h[1], [9, 9, 9.5, 9.5])  # another cell
+    tree.move(h[2], [0.7, 0.7, 0.8, 0.8])  # keeps its cell
+    assert tree.stats()["relinked"] == 1
+    tree.pairs()
+    tree.move(h[3], [1.7, 0.7, 1.8, 0.8])  # keeps its cell, a frame later
+    assert tree.stats()["relinked"] == 0
+    tree.validate()
+
+
 def test_stats_place_what_moved_since_the_tree_last_placed_objects():
     # a move only stores boxes; stats() places the moved objects first
     tree = bp.LinearQuadtree((0, 0, 16, 16), 2)  # cells of 4 x 4

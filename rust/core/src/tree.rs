@@ -694,6 +694,12 @@ impl Tree {
         // rewritten now (see "Placements and lists kept up to date when
         // read" above); the others wait for the next reader.
         let now = !self.all_dirty;
+        // the first move since the tree last placed objects: none of the
+        // moves since has taken an object into other cells yet (those that
+        // keep theirs here never reach `settle`, which counts the others)
+        if self.unplaced == 0 {
+            self.stats.relinked = 0;
+        }
         for (k, (&h, b)) in handles.iter().zip(boxes).enumerate() {
             if now {
                 // a few objects on, their records asked for now (each is at
