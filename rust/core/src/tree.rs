@@ -693,7 +693,11 @@ impl Tree {
         // entries are up to date and that stays in its cells has them
         // rewritten now (see "Placements and lists kept up to date when
         // read" above); the others wait for the next reader.
-        let now = !self.all_dirty;
+        // (not when the next refresh searches from scratch anyway: a first
+        // one, or dirty objects piling up past the share over several moves)
+        let now = !self.all_dirty
+            && self.base.is_some()
+            && !self.beyond_rebuild(self.dirty_list.len() + n);
         // the first move since the tree last placed objects: none of the
         // moves since has taken an object into other cells yet (those that
         // keep theirs here never reach `settle`, which counts the others)
