@@ -474,34 +474,23 @@ impl Tree {
     /// Check `handles`: live, each once, of shape `kind` if given.  Nothing changes.
     pub fn check_handles(&mut self, handles: &[i64], kind: Option<u8>) -> Result<(), HandleError> {
         // Strictly increasing handles (a game's list of its moving objects,
-        // or of all of them) repeat none: no marks to set.  With every slot
-        // live and every object of the kind asked for, only their range is
-        // left to check.  Either way the first bad one is the one the loop
-        // below would name (it finds no repeat in them).
-        if handles.windows(2).all(|w| w[0] < w[1]) {
-            let one_kind = match kind {
-                None => true,
-                Some(k) => self.ncircles == if k == CIRCLE { self.count } else { 0 },
+        // or of all of them) repeat none; with every slot live and every
+        // object of the kind asked for, only their range is left to check,
+        // with no marks to set.  The first bad one is the one the loop below
+        // would name (it finds no repeat in them).
+        let one_kind = match kind {
+            None => true,
+            Some(k) => self.ncircles == if k == CIRCLE { self.count } else { 0 },
+        };
+        if self.count == self.place.len() && one_kind && handles.windows(2).all(|w| w[0] < w[1]) {
+            let len = self.count as i64;
+            return match handles.first() {
+                Some(&h) if h < 0 => Err(HandleError::Unknown(0)),
+                Some(_) if handles[handles.len() - 1] >= len => {
+                    Err(HandleError::Unknown(handles.partition_point(|&h| h < len)))
+                }
+                _ => Ok(()),
             };
-            if self.count == self.place.len() && one_kind {
-                let len = self.count as i64;
-                return match handles.first() {
-                    Some(&h) if h < 0 => Err(HandleError::Unknown(0)),
-                    Some(_) if handles[handles.len() - 1] >= len => {
-                        Err(HandleError::Unknown(handles.partition_point(|&h| h < len)))
-                    }
-                    _ => Ok(()),
-                };
-            }
-            for (at, &h) in handles.iter().enumerate() {
-                if h < 0 || !self.contains(h as u64) {
-                    return Err(HandleError::Unknown(at));
-                }
-                if kind.is_some_and(|k| self.kinds[h as usize] != k) {
-                    return Err(HandleError::WrongKind(at));
-                }
-            }
-            return Ok(());
         }
         self.epoch = self.epoch.wrapping_add(1);
         if self.epoch == 0 {
@@ -601,12 +590,10 @@ impl Tree {
         ex.extend_with(&mut self.boxes, m, g, |i| boxes[i]);
         if margin > 0.0 {
             ex.extend_with(&mut self.fat, m, g, |i| grown(&boxes[i], margin));
-            ex.extend_with(&mut self.place, m, g, |i| {
-                placement(&grid, &grown(&boxes[i], margin))
-            });
-        } else {
-            ex.extend_with(&mut self.place, m, g, |i| placement(&grid, &boxes[i]));
         }
+        ex.extend_with(&mut self.place, m, g, |i| {
+            placement(&grid, &fat_box(&boxes[i], margin))
+        });
         ex.extend_with(&mut self.kinds, m, g, |_| kind);
         ex.extend_with(&mut self.linked, m, g, |_| FREE_PLACE);
         ex.extend_with(&mut self.loc, 4 * m, g, |_| NONE);
@@ -752,18 +739,15 @@ impl Tree {
     /// A fresh object is linked where it is placed (`linked == place`,
     /// checked by `validate`), so its entries are at `loc[4h..]`.
     fn keeps_cells(&mut self, h: usize) -> bool {
-        let b = self.boxes[h];
-        let p = self.place[h];
-        if self.margin > 0.0 {
-            if !inside(&self.fat[h], &b) {
-                let f = grown(&b, self.margin);
-                if placement(&self.grid, &f) != p {
-                    return false;
-                }
+        let (b, p, margin) = (self.boxes[h], self.place[h], self.margin);
+        let old_fat = (margin > 0.0).then(|| self.fat[h]);
+        if let Some((f, new)) = replacement(&self.grid, margin, old_fat, &b) {
+            if new != p {
+                return false;
+            }
+            if margin > 0.0 {
                 self.fat[h] = f;
             }
-        } else if placement(&self.grid, &b) != p {
-            return false;
         }
         for r in 0..(p.nx * p.ny) as usize {
             self.lists.entry_mut(self.loc[4 * h + r]).b = b;
@@ -852,18 +836,13 @@ impl Tree {
                         continue;
                     }
                     stale.write(h, STALE);
-                    let b = &boxes[h];
-                    let f = if margin > 0.0 {
-                        if inside(&fat.read(h), b) {
-                            continue; // still inside its fat box: placement stands
-                        }
-                        let f = grown(b, margin);
-                        fat.write(h, f);
-                        f
-                    } else {
-                        *b
+                    let old_fat = (margin > 0.0).then(|| fat.read(h));
+                    let Some((f, p)) = replacement(&grid, margin, old_fat, &boxes[h]) else {
+                        continue; // still inside its fat box: placement stands
                     };
-                    let p = placement(&grid, &f);
+                    if margin > 0.0 {
+                        fat.write(h, f);
+                    }
                     if p != place[h] {
                         out.push((h as u32, p));
                     }
@@ -927,11 +906,7 @@ impl Tree {
 
     #[inline]
     fn grown(&self, b: &[f64; 4]) -> [f64; 4] {
-        if self.margin > 0.0 {
-            grown(b, self.margin)
-        } else {
-            *b
-        }
+        fat_box(b, self.margin)
     }
 
     /// The cells a (fat) box enters.
@@ -2071,6 +2046,35 @@ fn grown(b: &[f64; 4], m: f64) -> [f64; 4] {
     [b[0] - m, b[1] - m, b[2] + m, b[3] + m]
 }
 
+/// The box an object of box `b` is placed by: grown by `margin` if any.
+#[inline(always)]
+fn fat_box(b: &[f64; 4], margin: f64) -> [f64; 4] {
+    if margin > 0.0 {
+        grown(b, margin)
+    } else {
+        *b
+    }
+}
+
+/// Where a moved object of box `b` belongs, the one rule of
+/// [`Tree::settle`] and [`Tree::keeps_cells`]: `None` while `b` stays inside
+/// its fat box `fat` (given with a margin: its placement stands), else the
+/// box it is now placed by ([`fat_box`]: its new fat box) and the cells
+/// that box enters.
+#[inline(always)]
+fn replacement(
+    grid: &Grid,
+    margin: f64,
+    fat: Option<[f64; 4]>,
+    b: &[f64; 4],
+) -> Option<([f64; 4], Place)> {
+    if fat.is_some_and(|f| inside(&f, b)) {
+        return None;
+    }
+    let f = fat_box(b, margin);
+    Some((f, placement(grid, &f)))
+}
+
 /// The cells a (fat) box enters on `grid`: the quadtree rule with slack 0.
 #[inline(always)]
 fn placement(grid: &Grid, b: &[f64; 4]) -> Place {
@@ -2244,13 +2248,10 @@ mod tests {
         assert!(tree.stats.rebuilt && tree.kept.is_kept());
     }
 
-    /// The first circle equal to the circle column's default, (0, 0) of
-    /// radius 0, still makes the column: the narrow phase indexes it for any
-    /// box meeting the circle's cells (it panicked before).
     /// `check_handles` names the first bad handle as a plain reading of
     /// its rules does (unknown, then repeated, then of the other kind), on
-    /// strictly increasing lists (no marks; with every slot live and one
-    /// kind, only their range) as on any other.
+    /// strictly increasing lists with every slot live and one kind (only
+    /// their range checked) as on any other.
     #[test]
     fn check_handles_names_the_first_bad_handle() {
         fn reference(
@@ -2341,6 +2342,9 @@ mod tests {
         assert_eq!(gallop(&[], 5), 0);
     }
 
+    /// The first circle equal to the circle column's default, (0, 0) of
+    /// radius 0, still makes the column: the narrow phase indexes it for any
+    /// box meeting the circle's cells (it panicked before).
     #[test]
     fn a_circle_like_the_default_makes_the_column() {
         let ex = Exec::serial();
