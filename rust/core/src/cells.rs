@@ -144,8 +144,23 @@ pub(crate) struct Ent {
 scratch::pooled!(Ent);
 
 impl Ent {
+    /// The entry of box `k` (replicated or not) in a cell of a grid, its
+    /// min corner in cell `(qx, qy)` (no in-cell position: the tree's kept
+    /// order sorts a cell's entries by their minx, [`sort_by_minx`]).
     #[inline(always)]
-    fn id(&self) -> u32 {
+    pub(crate) fn on_grid(b: [f64; 4], qx: u32, qy: u32, k: usize, rep: bool) -> Ent {
+        Ent {
+            b,
+            qx,
+            qy,
+            tag: k as u32 | if rep { REPLICA } else { 0 },
+            sub: 0,
+        }
+    }
+
+    /// The object's index.
+    #[inline(always)]
+    pub(crate) fn id(&self) -> u32 {
         self.tag & !REPLICA
     }
 }
@@ -446,7 +461,7 @@ const COUNT_FROM_PER_BOX: f64 = 1000.0;
 ///
 /// The limit is asked for last: reading the available memory costs more than
 /// a small search.
-fn worth_counting_first(candidates: f64, n: usize, limit: impl FnOnce() -> u64) -> bool {
+pub(crate) fn worth_counting_first(candidates: f64, n: usize, limit: impl FnOnce() -> u64) -> bool {
     candidates > CHECK_FROM
         && candidates > COUNT_FROM_PER_BOX * n as f64
         && candidates > limit() as f64
@@ -679,6 +694,82 @@ impl Walk<'_> {
         }
         tests
     }
+}
+
+/// Sort one cell's entries by their minx: an insertion sort, cheapest for
+/// the nearly sorted cells of a kept order (each entry moves a place or
+/// two from one frame to the next), that hands over to a library sort once
+/// it has moved more than a few entries per entry (a cell out of order, as
+/// when an order is made), so a cell never costs more than O(c log c).
+pub(crate) fn sort_by_minx(a: &mut [Ent]) {
+    let mut budget = 4 * a.len() + 64;
+    for t in 1..a.len() {
+        let v = a[t];
+        let mut w = t;
+        while w > 0 && a[w - 1].b[0] > v.b[0] {
+            a[w] = a[w - 1];
+            w -= 1;
+        }
+        a[w] = v;
+        let moved = t - w;
+        if moved > budget {
+            a.sort_unstable_by(|x, y| x.b[0].total_cmp(&y.b[0]));
+            return;
+        }
+        budget -= moved;
+    }
+}
+
+/// The pairs among the entries `own` of grid cell `(cx, cy)` (one level:
+/// no ancestors), sorted by minx ([`sort_by_minx`]), into `out`; returns
+/// the candidate tests.
+///
+/// The early stop compares the boxes themselves: once an entry starts at or
+/// past `u`'s maxx, it and every later one miss `u` (the box test is
+/// strict), so the stop is exact and needs no in-cell position.  A pair of
+/// two replicated boxes is kept only in the cell holding its reference
+/// point, as in the walk over sorted entries.
+pub(crate) fn grid_cell_pairs<const T: bool>(
+    own: &[Ent],
+    cx: u32,
+    cy: u32,
+    narrow: &Narrow,
+    out: &mut Sink,
+) -> u64 {
+    let mut tests = 0u64;
+    for (t, u) in own.iter().enumerate() {
+        let iu = u.id();
+        let umax = u.b[2];
+        if u.tag & REPLICA == 0 {
+            for v in &own[t + 1..] {
+                if v.b[0] >= umax {
+                    break;
+                }
+                tests += 1;
+                let keep = boxes_overlap(&u.b, &v.b);
+                out.emit(
+                    narrow.judge::<T>(keep, iu as usize, v.id() as usize),
+                    iu,
+                    v.id(),
+                );
+            }
+        } else {
+            for v in &own[t + 1..] {
+                if v.b[0] >= umax {
+                    break;
+                }
+                tests += 1;
+                let keep =
+                    boxes_overlap(&u.b, &v.b) & ((v.tag & REPLICA == 0) | holds(u, v, cx, cy, 0));
+                out.emit(
+                    narrow.judge::<T>(keep, iu as usize, v.id() as usize),
+                    iu,
+                    v.id(),
+                );
+            }
+        }
+    }
+    tests
 }
 
 #[cfg(test)]

@@ -1,117 +1,111 @@
-//! The grid method with its sorted entries kept from one search to the next.
+//! The grid method with its entries kept from one search to the next.
 //!
 //! A search from scratch ([`crate::grid`], [`crate::cells`]) spends about
 //! half its time making one entry per (box, cell met) and radix-sorting
 //! them.  The moving tree searches from scratch when most of its objects
 //! moved, and objects that move every frame move a little: most of them
 //! meet the same cells as before.  So the tree keeps the last search's
-//! sorted entries ([`Kept`]) and re-sorts them.
+//! entries ([`Kept`]) and brings them up to date.
 //!
 //! # Derivation
-//! On one grid, an entry of box `k` in cell `c` is the word
-//! `key << shift | k << 2 | later << 1 | replicated`, the key being `c`'s
-//! Morton code followed by `sub`, the position of `k`'s minx in `c` (0 in
-//! every cell past `k`'s first column, whose left edge lies right of the
-//! minx: `later` marks those).  Sorting
-//! the words sorts by key, then by `k`: the order the radix sort of a fresh
-//! search gives (stable, from entries in box order).  Between two searches:
-//! * box `k` still meets cell `c`: the entry stays, with `k`'s new `sub` and
-//!   flags (the same flags and only a new `sub` when `k` meets the same
-//!   cells); its cell, so its place among other cells, is unchanged;
-//! * box `k` left `c`: the entry goes;
-//! * box `k` now meets a cell it did not: a new entry.
+//! On one grid, the entry of box `k` in cell `c` is the word
+//! `code(c) << 32 | k` (the cell's Morton code at the grid's depth, at most
+//! 16 bits a side).  The kept words are grouped by cell in Morton order, and
+//! inside a cell ordered by the boxes' minx as of the last search.  Between
+//! two searches:
+//! * box `k` still meets cell `c`: the word stays as it is (nothing in it
+//!   moved with the box);
+//! * box `k` left `c`: the word goes;
+//! * box `k` now meets a cell it did not: a new word.
 //!
-//! Last search's words, updated in place and with the gone ones dropped,
-//! are still sorted by cell; only the runs of one cell can be out of order
-//! (by `sub`), which an insertion sort mends in O(entries + inversions).
-//! The new entries, from the few boxes whose cell range changed, are
-//! radix-sorted and merged in.  The result is exactly the sorted words of a
-//! fresh entry pass on the same grid and key layout (both fixed when the
-//! order was made), so the walk of [`crate::cells`]
-//! and its pairs are those of a search from scratch on that grid: exact for
-//! any grid (quantization stays monotone, boxes outside it are clamped into
-//! its border cells).
+//! So a search costs one pass over the boxes (each one's cell range, and
+//! the new words of the few whose range changed, sorted by cell), then one
+//! pass over the cells: a cell's entries are its kept words whose box still
+//! meets it and its new words, each read with its box, put in order of
+//! minx (an insertion sort: the order of the last search, which the boxes
+//! changed little), written back as the next search's words, and walked.
+//!
+//! The walk inside a cell is the grid's walk ([`crate::cells`]) with an
+//! exact early stop: entries in order of minx, the test of `u` against the
+//! later entries stops at the first that starts at or past `u`'s maxx
+//! (the box test is strict, so it and all after it miss `u`).  A pair of
+//! two replicated boxes is kept only in the cell holding its reference
+//! point (the max of their min corners' cells), which lies in both ranges:
+//! each pair once.  Cells, and so the pairs found, are those of a search
+//! from scratch on the same grid (quantization is monotone, boxes outside
+//! the grid are clamped into its border cells); the canonical order makes
+//! the result independent of the order inside the cells.
 //!
 //! # Chunks
-//! The per-box passes run in chunks of boxes, the per-word passes in chunks
-//! of words cut at cell starts (so a cell's run is never split), both fixed
-//! by the data: the result never depends on the threads.
+//! The per-box pass runs in chunks of boxes; the cells in chunks cut at
+//! cell codes chosen when the order was made (each chunk owns a range of
+//! codes, and keeps its words in a vector of its own).  Both are fixed by
+//! the data: the result never depends on the threads.
 //!
 //! # When it starts anew
 //! The grid is chosen as a fresh search chooses it, and again when the
 //! number of boxes changed, when the entries outgrew the grid's budget, or
 //! after [`AGE`] searches (so that the grid follows the boxes' sizes and
-//! extent).  When the new entries would pass `1 / GIVE_UP` of all, boxes
-//! move too far for the re-sort to pay: that search and the next
-//! `WAIT - 1` sort anew, then an order is kept again.
+//! extent).  When the new words would pass `1 / GIVE_UP` of all, boxes
+//! move too far for the kept order to pay: that search and the next
+//! `WAIT - 1` sort anew, then an order is kept again.  A search whose walk
+//! would be far longer than counting its pairs (cells crowded past the
+//! budget of pairs) goes from scratch too, where the count comes first.
 
-use crate::cells::{self, Keys, Placement, Words};
+use crate::cells::{self, Ent};
 use crate::check::bounds_of;
-use crate::key::Layout;
 use crate::morton::{decode, encode};
 use crate::narrow::Narrow;
-use crate::pairs::{Budget, TooMany};
+use crate::pairs::{canonical, finish, Buckets, Budget, Sink, TooMany};
 use crate::par::{chunk_count, even_bounds, split_at_bounds, Exec};
 use crate::radix;
 use crate::scratch;
 use crate::search;
 use crate::world::Grid;
+use std::sync::Mutex;
 
 /// Searches one choice of grid serves before it is chosen anew.
 pub const AGE: u32 = 64;
-/// A search re-sorts the kept order only while the entries of cells newly
-/// met stay within this fraction (1 / `GIVE_UP`) of all: boxes that move
-/// farther also change places more inside their cells, and the re-sort then
-/// costs more than sorting anew (docs/benchmarks.md, "Four sessions after",
-/// has the measurements).
+/// A search keeps its order only while the entries of cells newly met stay
+/// within this fraction (1 / `GIVE_UP`) of all: boxes that move farther
+/// also change places more inside their cells, and the kept order then
+/// costs more than sorting anew.
 const GIVE_UP: usize = 16;
-/// Searches from scratch, the one whose re-sort gave up included, before
-/// an order is kept again (making one costs about a tenth of a search more).
+/// Searches from scratch, the one whose new entries passed the share
+/// included, before an order is kept again (making one costs about a tenth
+/// of a search more).
 const WAIT: u32 = 16;
-/// Fewest boxes per chunk of the per-box passes.
+/// Fewest boxes per chunk of the per-box pass.
 const BOX_GRAIN: usize = 1 << 12;
-/// Fewest words per chunk of the per-word passes.
-const WORD_GRAIN: usize = 1 << 13;
-/// The cell range of a box that met no cell (before the first search).
-const NOWHERE: Range = [1, 1, 0, 0];
-/// Deepest grid kept: cell coordinates fit 16 bits.
+/// Fewest words per chunk of cells (chosen when an order is made).
+const WORD_GRAIN: usize = 1 << 12;
+/// Words ahead whose box and range the cells' pass asks for.
+const AHEAD: usize = 16;
+/// Deepest grid kept: cell coordinates fit 16 bits, a Morton code 32.
 pub const MAX_KEPT_DEPTH: u32 = 16;
-/// The bits of a box's `info` holding its `sub` in its first column (at most
-/// [`crate::key::MAX_SUB_BITS`] of them).
-const SUB: u32 = 0xFF;
-/// The bit of a box's `info` set when its cell range changed since the last
-/// search.
-const CHANGED: u32 = 1 << 31;
-
-/// Flag bits of a word below its box index: [`LATER`], and bit 0 set for a
-/// replicated box (as in every search's words).
-const FLAGS: u32 = 2;
-/// The flag of a word whose cell is past its box's first column (its `sub`
-/// is 0).
-const LATER: u64 = 2;
+/// The range of a box that met no cell (before an order is made).
+const NOWHERE: Range = [1, 1, 0, 0];
 
 /// Cell range `[ix0, iy0, ix1, iy1]` of a box (at most [`MAX_KEPT_DEPTH`]).
 type Range = [u16; 4];
 
-/// The sorted entries of the last search, its grid and each box's cells.
-#[derive(Clone, Debug)]
-pub struct Kept {
-    grid: Grid,
-    lay: Layout,
-    /// Bits below the key in a word: box index, then the later-column and
-    /// replicated flags.
-    shift: u32,
-    /// Every entry's word, sorted.
-    words: Vec<u64>,
-    /// The merge's output buffer (kept between searches: no fresh pages).
-    spare: Vec<u64>,
-    /// Each box's cell range `[ix0, iy0, ix1, iy1]` (as of the last search,
-    /// until [`Kept::scan`] brings it to the current boxes).
-    ranges: Vec<Range>,
-    /// Each box's `sub` in its first column, and [`CHANGED`].
-    info: Vec<u32>,
-    /// Searches since the grid was chosen.
-    age: u32,
+/// The word of box `k` in cell `(cx, cy)`: the one place that lays a word
+/// out (the cell's code above bit 32, the box below).
+#[inline(always)]
+fn word(cx: u16, cy: u16, k: usize) -> u64 {
+    (encode(cx as u64, cy as u64) << 32) | k as u64
+}
+
+/// The cell code of a word.
+#[inline(always)]
+fn code(w: u64) -> u64 {
+    w >> 32
+}
+
+/// The box of a word.
+#[inline(always)]
+fn index(w: u64) -> usize {
+    w as u32 as usize
 }
 
 /// Cells of range `r` (none for an empty one).
@@ -142,75 +136,104 @@ fn common(a: Range, b: Range) -> usize {
     ])
 }
 
+/// The candidate tests of a cell of `c` entries (no ancestors on a grid),
+/// in integers: sums of them never depend on the order of the additions.
+#[inline(always)]
+fn pairs_within(c: usize) -> u64 {
+    let c = c as u64;
+    c.saturating_mul(c.saturating_sub(1)) / 2
+}
+
+/// The kept entries of the last search, its grid and each box's cells.
+#[derive(Clone, Debug)]
+pub struct Kept {
+    grid: Grid,
+    /// Each chunk's lowest cell code (the first 0): chunk `c` holds the
+    /// words of the cells from `cuts[c]` to the next chunk's.
+    cuts: Vec<u64>,
+    /// Each chunk's words: by cell code, in a cell by minx.
+    words: Vec<Vec<u64>>,
+    /// The buffers the next search writes its words into.
+    spare: Vec<Vec<u64>>,
+    /// Each box's cell range as of the last search (until the per-box pass
+    /// brings it to the current boxes).
+    ranges: Vec<Range>,
+    /// The walk's candidate tests without early stops, as of the last
+    /// search (whether the next one should count its pairs first).
+    candidates: u64,
+    /// Searches since the grid was chosen.
+    age: u32,
+}
+
 impl Kept {
     /// A new order for `boxes`: the grid a search from scratch would choose,
-    /// every entry made and sorted.  When the grid is deeper than
-    /// [`MAX_KEPT_DEPTH`] or a word cannot hold a key and a box index, the
-    /// grid and the boxes' placement on it instead (for a search from
-    /// scratch, which then uses wider records).
-    fn new(boxes: &[[f64; 4]], ex: &Exec) -> Result<Kept, (Grid, Placement)> {
+    /// every word made and sorted by cell, cut into chunks (a cell's words
+    /// are then by box; the first search puts them in order of minx).
+    /// When the grid is deeper than [`MAX_KEPT_DEPTH`], the grid and the
+    /// boxes' placement on it instead (for a search from scratch).
+    fn new(boxes: &[[f64; 4]], ex: &Exec) -> Result<Kept, (Grid, cells::Placement)> {
         let n = boxes.len();
         let (grid, place) = search::grid_for(boxes, bounds_of(boxes), ex);
-        let lay = cells::layout(&grid, &place);
-        let shift = usize::BITS - n.leading_zeros() + FLAGS; // k < n, then the flags
-        if lay.width() + shift > 64 || grid.depth > MAX_KEPT_DEPTH {
+        if grid.depth > MAX_KEPT_DEPTH || !place.levels.is_empty() || n > u32::MAX as usize {
             return Err((grid, place));
         }
         place.give_back();
         let mut kept = Kept {
             grid,
-            lay,
-            shift,
-            words: Vec::new(),
+            cuts: vec![0],
+            words: vec![Vec::new()],
             spare: Vec::new(),
             ranges: vec![NOWHERE; n],
-            info: Vec::new(),
+            candidates: 0,
             age: 0,
         };
-        kept.update(boxes, ex, None);
+        let bb = even_bounds(n, chunk_count(n, BOX_GRAIN, 256));
+        let scanned = kept.scan(boxes, &bb, ex);
+        let all = kept.added(&scanned, ex);
+        let m = all.len();
+        // chunks of about WORD_GRAIN words, each bound moved to its cell's start
+        let mut wb = even_bounds(m, chunk_count(m, WORD_GRAIN, 256));
+        for c in 1..wb.len() - 1 {
+            let mut b = wb[c].max(wb[c - 1]);
+            while b > 0 && b < m && code(all[b]) == code(all[b - 1]) {
+                b += 1;
+            }
+            wb[c] = b;
+        }
+        wb.dedup();
+        if wb.len() < 2 {
+            wb = vec![0, m]; // no words: one empty chunk
+        }
+        kept.cuts = wb[..wb.len() - 1]
+            .iter()
+            .enumerate()
+            .map(|(c, &b)| if c == 0 { 0 } else { code(all[b]) })
+            .collect();
+        kept.words = wb.windows(2).map(|w| all[w[0]..w[1]].to_vec()).collect();
+        kept.candidates = kept.cells_candidates();
+        scratch::give(all);
         Ok(kept)
     }
 
-    /// The word of box `k` (first column `x0`, sub there `sub0`, replicated
-    /// or not) in cell `(cx, cy)`.
-    #[inline(always)]
-    fn word(&self, cx: u16, cy: u16, x0: u16, sub0: u32, k: usize, rep: bool) -> u64 {
-        let ck = self
-            .lay
-            .cell_key(encode(cx as u64, cy as u64), self.grid.depth);
-        word(self.lay, self.shift, ck, cx == x0, sub0, k, rep)
-    }
-
-    /// The cell key of a word.
-    #[inline(always)]
-    fn cell(&self, w: u64) -> u64 {
-        self.lay.cell(w >> self.shift)
-    }
-
-    /// Bring the words to `boxes` (as many as the last time).  With
-    /// `give_up`, gives up when more new entries than `1 / give_up` of the
-    /// old ones would come (returns `false`; the state is then to be let go).
-    fn update(&mut self, boxes: &[[f64; 4]], ex: &Exec, give_up: Option<usize>) -> bool {
-        let n = boxes.len();
-        debug_assert_eq!(n, self.ranges.len());
-        let bb = even_bounds(n, chunk_count(n, BOX_GRAIN, 256));
-        let scanned = self.scan(boxes, &bb, ex);
-        let added: usize = scanned.iter().map(|s| s.0).sum();
-        if give_up.is_some_and(|g| added * g > self.words.len()) {
-            return false;
+    /// The candidate tests of the kept cells without early stops.
+    fn cells_candidates(&self) -> u64 {
+        let mut total = 0u64;
+        for words in &self.words {
+            let mut run = 0;
+            for (i, &w) in words.iter().enumerate() {
+                run += 1;
+                if words.get(i + 1).is_none_or(|&x| code(x) != code(w)) {
+                    total = total.saturating_add(pairs_within(run));
+                    run = 0;
+                }
+            }
         }
-        let (wb, low) = self.keep(ex);
-        let add = self.added(&scanned, ex);
-        self.merge(&wb, &low, add, ex);
-        if self.words.len() as f64 > search::grid_budget(n) {
-            self.age = AGE; // crowded: the next search chooses a grid anew
-        }
-        true
+        total
     }
 
-    /// Each box's `info`, and its range brought to its box; for each chunk
-    /// of boxes (cut at `bb`), the new entries it will make and its boxes
-    /// whose range changed, with their old range.
+    /// Each box's range brought to its box; for each chunk of boxes (cut
+    /// at `bb`), the new words it will make and its boxes whose range
+    /// changed, with their old range.
     fn scan(
         &mut self,
         boxes: &[[f64; 4]],
@@ -218,69 +241,25 @@ impl Kept {
         ex: &Exec,
     ) -> Vec<(usize, Vec<(u32, Range)>)> {
         let n = boxes.len();
-        self.info.resize(n, 0);
-        let parts: Vec<_> = split_at_bounds(&mut self.ranges, bb)
-            .into_iter()
-            .zip(split_at_bounds(&mut self.info, bb))
-            .collect();
-        let (grid, lay) = (&self.grid, self.lay);
-        ex.for_work(n, 2 * BOX_GRAIN)
-            .each(parts, |c, (ranges, info)| {
-                let mut added = 0;
-                let mut changed = Vec::new();
-                for (i, (range, inf)) in ranges.iter_mut().zip(info.iter_mut()).enumerate() {
-                    let b = &boxes[bb[c] + i];
-                    // at most 2^16 cells a side: the coordinates fit
-                    let r = grid.cells_of(b).map(|v| v as u16);
-                    // at the finest level: 2^0 finest cells a cell
-                    let sub = lay
-                        .position(grid.fine_x(b[0]), 1.0, r[0] as u32)
-                        .min(lay.sub_top());
-                    *inf = sub;
-                    if r != *range {
-                        added += area(r) - common(r, *range);
-                        *inf |= CHANGED;
-                        changed.push(((bb[c] + i) as u32, *range));
-                        *range = r;
-                    }
+        let parts = split_at_bounds(&mut self.ranges, bb);
+        let grid = &self.grid;
+        ex.for_work(n, 2 * BOX_GRAIN).each(parts, |c, ranges| {
+            let mut added = 0;
+            let mut changed = Vec::new();
+            for (i, range) in ranges.iter_mut().enumerate() {
+                // at most 2^16 cells a side: the coordinates fit
+                let r = grid.cells_of(&boxes[bb[c] + i]).map(|v| v as u16);
+                if r != *range {
+                    added += area(r) - common(r, *range);
+                    changed.push(((bb[c] + i) as u32, *range));
+                    *range = r;
                 }
-                (added, changed)
-            })
-    }
-
-    /// Update every word in place (new `sub` and flag; dropped where its box
-    /// left the cell) and mend the order, in chunks of words cut at cell
-    /// starts.  Returns each chunk's start and the number of words it kept
-    /// (sorted, at its front), and its lowest cell key before the update
-    /// (`u64::MAX` for an empty chunk at the end): the key range whose new
-    /// entries [`Kept::merge`] gives it.
-    fn keep(&mut self, ex: &Exec) -> (Vec<(usize, usize)>, Vec<u64>) {
-        let m = self.words.len();
-        let mut wb = even_bounds(m, chunk_count(m, WORD_GRAIN, 256));
-        // a cell's run is never split: each inner bound moves to its cell's start
-        for c in 1..wb.len() - 1 {
-            let mut b = wb[c].max(wb[c - 1]);
-            while b > 0 && b < m && self.cell(self.words[b]) == self.cell(self.words[b - 1]) {
-                b += 1;
             }
-            wb[c] = b;
-        }
-        let low: Vec<u64> = wb[..wb.len() - 1]
-            .iter()
-            .map(|&b| self.words.get(b).map_or(u64::MAX, |&w| self.cell(w)))
-            .collect();
-        let (lay, shift) = (self.lay, self.shift);
-        let (info, ranges) = (&self.info, &self.ranges);
-        let kept = ex
-            .for_work(m, 2 * WORD_GRAIN)
-            .chunks_mut(&mut self.words, &wb, |_, _, part| {
-                keep_part(part, lay, shift, info, ranges)
-            });
-        let spans = wb.windows(2).zip(kept).map(|(w, k)| (w[0], k)).collect();
-        (spans, low)
+            (added, changed)
+        })
     }
 
-    /// The entries of the cells each changed box newly meets, sorted (from
+    /// The words of the cells each changed box newly meets, sorted (from
     /// [`Kept::scan`]'s chunks: how many, and which boxes, with their old
     /// ranges).
     fn added(&self, scanned: &[(usize, Vec<(u32, Range)>)], ex: &Exec) -> Vec<u64> {
@@ -295,137 +274,163 @@ impl Kept {
             .chunks_mut(&mut add, &fb, |c, _, out| {
                 let mut p = 0;
                 for &(k, old) in &scanned[c].1 {
-                    let k = k as usize;
-                    let r = self.ranges[k];
-                    let rep = (r[0] != r[2]) | (r[1] != r[3]);
-                    let sub0 = self.info[k] & SUB;
+                    let r = self.ranges[k as usize];
                     for cy in r[1]..=r[3] {
                         for cx in r[0]..=r[2] {
                             if !holds(&old, cx, cy) {
-                                out[p] = self.word(cx, cy, r[0], sub0, k, rep);
+                                out[p] = word(cx, cy, k as usize);
                                 p += 1;
                             }
                         }
                     }
                 }
-                assert_eq!(p, out.len(), "a chunk makes the entries it counted");
+                assert_eq!(p, out.len(), "a chunk makes the words it counted");
             });
-        radix::sort(add, self.shift, self.lay.width(), ex)
+        // stable by cell code: a new cell's words come by box
+        radix::sort(add, 32, 2 * self.grid.depth, ex)
     }
 
-    /// Merge the kept words of each chunk (`spans`: start and count) with
-    /// the added ones of its cells (from its lowest cell key in `low` to the
-    /// next chunk's) into `spare`, which becomes the words.
-    fn merge(&mut self, spans: &[(usize, usize)], low: &[u64], add: Vec<u64>, ex: &Exec) {
-        let nch = spans.len();
-        let ab: Vec<usize> = (0..=nch)
-            .map(|c| match c {
-                0 => 0,
-                c if c == nch => add.len(),
-                c => add.partition_point(|&w| self.cell(w) < low[c]),
-            })
-            .collect();
-        let mut ob = Vec::with_capacity(nch + 1);
-        ob.push(0);
-        for c in 0..nch {
-            ob.push(ob[c] + spans[c].1 + ab[c + 1] - ab[c]);
-        }
-        // `keep` makes at least one chunk (an empty one for no words)
-        debug_assert!(nch >= 1);
-        let total = ob[nch];
-        let mut out = std::mem::take(&mut self.spare);
-        out.clear();
-        out.resize(total, 0);
-        let words = &self.words;
-        ex.for_work(total, 2 * WORD_GRAIN)
-            .chunks_mut(&mut out, &ob, |c, _, part| {
-                let (s, k) = spans[c];
-                merge_into(&words[s..s + k], &add[ab[c]..ab[c + 1]], part);
-            });
-        scratch::give(add);
-        self.spare = std::mem::replace(&mut self.words, out);
-    }
-
-    /// The walk over the kept words: `(pairs, candidate tests)`.
-    fn walk(
-        &self,
+    /// One search over the kept order: the ranges brought to `boxes` (as
+    /// many as the last time), the words of the cells newly met, then every
+    /// cell's entries put in order and walked.  `None` when the new words
+    /// pass `1 / give_up` of the kept ones (0: never): the order is then
+    /// to be let go.
+    fn search(
+        &mut self,
         boxes: &[[f64; 4]],
         narrow: &Narrow,
         budget: &Budget,
         ex: &Exec,
-    ) -> (Result<Vec<isize>, TooMany>, u64) {
-        let v = Words {
-            words: &self.words,
-            shift: self.shift,
-            flags: FLAGS,
-        };
-        let keys = Keys {
-            grid: &self.grid,
-            lay: self.lay,
-        };
-        cells::walk_sorted(&v, boxes, keys, narrow, budget, ex, &mut |_| {})
-    }
-}
-
-/// The word of box `k` in the cell of key `ck`: in its first column (with
-/// `sub0`, its minx's position there) or a later one (`sub` 0, [`LATER`]),
-/// replicated or not.  The one place that lays a word out.
-#[inline(always)]
-fn word(lay: Layout, shift: u32, ck: u64, first: bool, sub0: u32, k: usize, rep: bool) -> u64 {
-    let (sub, later) = if first { (sub0, 0) } else { (0, LATER) };
-    (lay.entry_key(ck, sub) << shift) | ((k as u64) << FLAGS) | later | rep as u64
-}
-
-/// [`Kept::keep`] on one chunk of words: each updated or dropped, the kept
-/// ones sorted into the chunk's front; their number.
-fn keep_part(part: &mut [u64], lay: Layout, shift: u32, info: &[u32], ranges: &[Range]) -> usize {
-    let mask = (1u64 << shift) - 1;
-    let sub_field = (lay.sub_top() as u64) << shift;
-    let mut o = 0;
-    for i in 0..part.len() {
-        let w = part[i];
-        let k = ((w & mask) >> FLAGS) as usize;
-        let inf = info[k];
-        let sub0 = (inf & SUB) as u64;
-        let nw = if inf & CHANGED == 0 {
-            // same cells, same flags: only the first column's sub moves
-            let sub = if w & LATER == 0 { sub0 } else { 0 };
-            (w & !sub_field) | (sub << shift)
-        } else {
-            let r = &ranges[k];
-            let ck = lay.cell(w >> shift);
-            let (cx, cy) = decode(lay.start(ck));
-            let (cx, cy) = (cx as u16, cy as u16);
-            if !holds(r, cx, cy) {
-                continue; // the box left this cell
-            }
-            let rep = (r[0] != r[2]) | (r[1] != r[3]);
-            word(lay, shift, ck, cx == r[0], sub0 as u32, k, rep)
-        };
-        // insertion into the kept front part[..o] (o <= i: every slot
-        // written here was read already); most words stay or move one
-        // place, which the min/max does without a branch
-        if o == 0 {
-            part[0] = nw;
-        } else {
-            let prev = part[o - 1];
-            let lo = prev.min(nw);
-            part[o] = prev.max(nw);
-            part[o - 1] = lo;
-            // the front before o - 1 is sorted and at most prev: only a word
-            // that moved one place may have to go further
-            if o >= 2 && part[o - 2] > lo {
-                let mut j = o - 1;
-                while j > 0 && part[j - 1] > lo {
-                    part[j] = part[j - 1];
-                    j -= 1;
-                }
-                part[j] = lo;
-            }
+        give_up: usize,
+    ) -> Option<(Result<Vec<isize>, TooMany>, u64)> {
+        let n = boxes.len();
+        debug_assert_eq!(n, self.ranges.len());
+        let m: usize = self.words.iter().map(Vec::len).sum();
+        let bb = even_bounds(n, chunk_count(n, BOX_GRAIN, 256));
+        let scanned = self.scan(boxes, &bb, ex);
+        let new: usize = scanned.iter().map(|s| s.0).sum();
+        if new * give_up > m {
+            return None;
         }
-        o += 1;
+        let add = self.added(&scanned, ex);
+        let nch = self.words.len();
+        let ab: Vec<usize> = (0..=nch)
+            .map(|c| match c {
+                0 => 0,
+                c if c == nch => add.len(),
+                c => add.partition_point(|&w| code(w) < self.cuts[c]),
+            })
+            .collect();
+        let mut spare = std::mem::take(&mut self.spare);
+        spare.resize_with(nch, Vec::new);
+        let outs: Vec<Mutex<Vec<u64>>> = spare.into_iter().map(Mutex::new).collect();
+        let buckets = Buckets::for_objects(n);
+        let trivial = narrow.is_trivial();
+        let ex = ex.for_work(m + add.len(), 2 * WORD_GRAIN);
+        let this = &*self;
+        let results = ex.fold(
+            nch,
+            || (Sink::new(budget, buckets), 0u64, 0u64, Vec::new()),
+            |(sink, tests, candidates, buf), c| {
+                let mut out = outs[c].lock().unwrap_or_else(|e| e.into_inner());
+                out.clear();
+                let cells = Cells {
+                    old: &this.words[c],
+                    add: &add[ab[c]..ab[c + 1]],
+                    boxes,
+                    ranges: &this.ranges,
+                };
+                let (t, cand) = if trivial {
+                    cells.walk::<true>(narrow, sink, buf, &mut out)
+                } else {
+                    cells.walk::<false>(narrow, sink, buf, &mut out)
+                };
+                *tests += t;
+                *candidates = candidates.saturating_add(cand);
+            },
+        );
+        let tests = results.iter().map(|r| r.1).sum();
+        self.candidates = results.iter().fold(0u64, |a, r| a.saturating_add(r.2));
+        let sinks = results.into_iter().map(|r| r.0).collect();
+        let rows = finish(sinks).map(|s| canonical(&s, n, &ex));
+        scratch::give(add);
+        let next = outs
+            .into_iter()
+            .map(|o| o.into_inner().unwrap_or_else(|e| e.into_inner()))
+            .collect();
+        self.spare = std::mem::replace(&mut self.words, next);
+        let total: usize = self.words.iter().map(Vec::len).sum();
+        if total as f64 > search::grid_budget(n) {
+            self.age = AGE; // crowded: the next search chooses a grid anew
+        }
+        Some((rows, tests))
     }
-    o
+}
+
+/// One chunk of cells of a search over the kept order: its kept words, the
+/// new words of its cells (sorted), the boxes and their current ranges.
+struct Cells<'a> {
+    old: &'a [u64],
+    add: &'a [u64],
+    boxes: &'a [[f64; 4]],
+    ranges: &'a [Range],
+}
+
+impl Cells<'_> {
+    /// Cell after cell: its entries (kept words whose box still meets it,
+    /// then its new words) gathered with their boxes into `buf`, put in
+    /// order of minx, written to `out` as the next search's words, and
+    /// walked into `sink`.  Returns the candidate tests, and those the
+    /// cells would cost without early stops.
+    fn walk<const T: bool>(
+        &self,
+        narrow: &Narrow,
+        sink: &mut Sink,
+        buf: &mut Vec<Ent>,
+        out: &mut Vec<u64>,
+    ) -> (u64, u64) {
+        let Cells {
+            old,
+            add,
+            boxes,
+            ranges,
+        } = *self;
+        let (mut i, mut j, mut tests, mut candidates) = (0, 0, 0, 0u64);
+        let entry = |k: usize| {
+            let r = ranges[k];
+            let rep = (r[0] != r[2]) | (r[1] != r[3]);
+            Ent::on_grid(boxes[k], r[0] as u32, r[1] as u32, k, rep)
+        };
+        while i < old.len() || j < add.len() {
+            let cell = old
+                .get(i)
+                .map_or(u64::MAX, |&w| code(w))
+                .min(add.get(j).map_or(u64::MAX, |&w| code(w)));
+            let (cx, cy) = decode(cell);
+            let (cx, cy) = (cx as u16, cy as u16);
+            buf.clear();
+            while let Some(&w) = old.get(i).filter(|&&w| code(w) == cell) {
+                if let Some(&ahead) = old.get(i + AHEAD) {
+                    cells::prefetch(&boxes[index(ahead)]);
+                    cells::prefetch(&ranges[index(ahead)]);
+                }
+                let k = index(w);
+                if holds(&ranges[k], cx, cy) {
+                    buf.push(entry(k));
+                }
+                i += 1;
+            }
+            while let Some(&w) = add.get(j).filter(|&&w| code(w) == cell) {
+                buf.push(entry(index(w)));
+                j += 1;
+            }
+            cells::sort_by_minx(buf);
+            out.extend(buf.iter().map(|e| word(cx, cy, e.id() as usize)));
+            candidates = candidates.saturating_add(pairs_within(buf.len()));
+            tests += cells::grid_cell_pairs::<T>(buf, cx as u32, cy as u32, narrow, sink);
+        }
+        (tests, candidates)
+    }
 }
 
 /// Merge sorted `a` and `b` (disjoint) into `out` (exactly their length).
@@ -449,7 +454,7 @@ pub(crate) fn merge_into(a: &[u64], b: &[u64], out: &mut [u64]) {
 pub struct State {
     kept: Option<Box<Kept>>,
     wait: u32,
-    /// [`GIVE_UP`] (tests set 0: never give up, re-sort whatever moved).
+    /// [`GIVE_UP`] (tests set 0: never give up, keep whatever moved).
     give_up: usize,
 }
 
@@ -479,8 +484,8 @@ impl State {
 
 /// Every colliding pair of `boxes` (at least [`search::SWEEP_BELOW`] of
 /// them, where `find_pairs` picks the grid), canonical, and the candidate
-/// tests.  The entries are kept in `state` for the next call, which
-/// re-sorts them when the boxes are as many and moved little (see the
+/// tests.  The entries are kept in `state` for the next call, which brings
+/// them up to date when the boxes are as many and moved little (see the
 /// module's derivation); when they moved more, the searches sort anew for
 /// a few calls (`WAIT`) before an order is kept again.
 pub fn find(
@@ -495,39 +500,45 @@ pub fn find(
     scratch::begin();
     // on the pool as a whole, as a search from scratch runs
     let out = ex.for_work(n, search::WHOLE_ON_POOL).install(|| {
-        let reused = match state.kept.as_mut() {
-            Some(k) if k.ranges.len() == n && k.age < AGE => {
-                let kept = k.update(boxes, ex, Some(state.give_up));
-                if !kept {
-                    state.wait = WAIT;
-                }
-                kept
+        let usable = state.kept.as_ref().is_some_and(|k| {
+            // a walk far longer than counting the pairs goes from scratch,
+            // where the search counts first
+            k.ranges.len() == n
+                && k.age < AGE
+                && !(narrow.is_trivial()
+                    && cells::worth_counting_first(k.candidates as f64, n, || budget.limit()))
+        });
+        if usable {
+            let k = state.kept.as_mut().expect("checked above");
+            k.age += 1;
+            if let Some(found) = k.search(boxes, narrow, &budget, ex, state.give_up) {
+                return found;
             }
-            _ => false,
+            // too many new words: this search is the first of WAIT from scratch
+            state.wait = WAIT;
+        }
+        state.kept = None;
+        let made = if state.wait > 0 {
+            state.wait -= 1;
+            Err(search::grid_for(boxes, bounds_of(boxes), ex))
+        } else {
+            Kept::new(boxes, ex)
         };
-        if !reused {
-            state.kept = None;
-            let made = if state.wait > 0 {
-                state.wait -= 1;
-                let (grid, place) = search::grid_for(boxes, bounds_of(boxes), ex);
-                Err((grid, place))
-            } else {
-                Kept::new(boxes, ex)
-            };
-            match made {
-                Ok(k) => state.kept = Some(Box::new(k)),
-                Err((grid, place)) => {
-                    // the search from scratch on the grid chosen
-                    let tick = &mut |_| {};
-                    let out = cells::find(boxes, &grid, &place, narrow, &budget, ex, tick);
-                    place.give_back();
-                    return out;
-                }
+        match made {
+            Ok(k) => {
+                let k = state.kept.insert(Box::new(k));
+                k.age += 1;
+                k.search(boxes, narrow, &budget, ex, 0)
+                    .expect("a search that never gives up")
+            }
+            Err((grid, place)) => {
+                // the search from scratch on the grid chosen
+                let tick = &mut |_| {};
+                let out = cells::find(boxes, &grid, &place, narrow, &budget, ex, tick);
+                place.give_back();
+                out
             }
         }
-        let k = state.kept.as_mut().expect("kept or returned above");
-        k.age += 1;
-        k.walk(boxes, narrow, &budget, ex)
     });
     scratch::end();
     out
@@ -535,25 +546,53 @@ pub fn find(
 
 #[cfg(test)]
 impl Kept {
-    /// The sorted words of a fresh entry pass over `boxes` on this grid:
-    /// what the kept words must equal after a search of them.
-    fn fresh_words(&self, boxes: &[[f64; 4]]) -> Vec<u64> {
-        let mut v = Vec::new();
+    /// Check the kept words against `boxes` (those of the last search):
+    /// each chunk within its codes, cells in order and in a cell by minx,
+    /// and as a set the entries of a fresh pass on the kept grid (this
+    /// module's ranges, and the search's own entry pass, `cells::fill`).
+    fn check_words(&self, boxes: &[[f64; 4]]) {
+        assert_eq!(self.cuts.len(), self.words.len());
+        for (c, words) in self.words.iter().enumerate() {
+            let hi = self.cuts.get(c + 1).copied().unwrap_or(u64::MAX);
+            assert!(words
+                .iter()
+                .all(|&w| self.cuts[c] <= code(w) && code(w) < hi));
+        }
+        let all: Vec<u64> = self.words.concat();
+        for p in all.windows(2) {
+            let (a, b) = (p[0], p[1]);
+            assert!(
+                code(a) < code(b)
+                    || (code(a) == code(b) && boxes[index(a)][0] <= boxes[index(b)][0]),
+                "cells in order, in a cell by minx"
+            );
+        }
+        let mut got = all;
+        got.sort_unstable();
+        let mut want = Vec::new();
         for (k, b) in boxes.iter().enumerate() {
             let r = self.grid.cells_of(b).map(|v| v as u16);
-            let sub = self
-                .lay
-                .position(self.grid.fine_x(b[0]), 1.0, r[0] as u32)
-                .min(self.lay.sub_top());
-            let rep = (r[0] != r[2]) | (r[1] != r[3]);
             for cy in r[1]..=r[3] {
                 for cx in r[0]..=r[2] {
-                    v.push(self.word(cx, cy, r[0], sub, k, rep));
+                    want.push(word(cx, cy, k));
                 }
             }
         }
-        v.sort_unstable();
-        v
+        want.sort_unstable();
+        assert_eq!(got, want);
+        let ex = Exec::serial();
+        let place = crate::grid::place(boxes, &self.grid, &ex);
+        let lay = cells::layout(&self.grid, &place);
+        let mut fill = cells::fill(boxes, &self.grid, lay, &place, &ex, |key, i, _| {
+            (lay.cell(key) << 32) | i as u64
+        });
+        fill.sort_unstable();
+        assert_eq!(got, fill);
+    }
+
+    /// Every word, kept and spare.
+    fn word_count(&self) -> usize {
+        self.words.iter().map(Vec::len).sum()
     }
 }
 
@@ -598,33 +637,6 @@ mod tests {
             .collect()
     }
 
-    /// Entries as `(key, box << 1 | replicated)`.
-    type KeyTags = Vec<(u64, u32)>;
-
-    /// The kept words as `(key, box << 1 | replicated)`, and the same from
-    /// the entry pass of a search from scratch on the kept grid and layout
-    /// (`cells::fill`, then sorted).
-    fn against_fill(k: &Kept, boxes: &[[f64; 4]]) -> (KeyTags, KeyTags) {
-        let mask = (1u64 << k.shift) - 1;
-        let got = k
-            .words
-            .iter()
-            .map(|&w| {
-                (
-                    w >> k.shift,
-                    ((((w & mask) >> FLAGS) << 1) | (w & 1)) as u32,
-                )
-            })
-            .collect();
-        let ex = Exec::serial();
-        let place = crate::grid::place(boxes, &k.grid, &ex);
-        let mut want = cells::fill(boxes, &k.grid, k.lay, &place, &ex, |key, i, rep| {
-            (key, ((i as u32) << 1) | rep as u32)
-        });
-        want.sort_unstable();
-        (got, want)
-    }
-
     /// One search through `state`; with `verify`, its pairs against the
     /// naive ones, and the kept words (if any) against those of a fresh
     /// entry pass (this module's, with the later-column flags, and the
@@ -641,9 +653,7 @@ mod tests {
         if verify {
             assert_eq!(got.unwrap(), flat(&naive::pairs(boxes, narrow)));
             if let Some(k) = k {
-                assert_eq!(k.words, k.fresh_words(boxes));
-                let (words, fill) = against_fill(k, boxes);
-                assert_eq!(words, fill);
+                k.check_words(boxes);
                 assert_eq!(k.ranges.len(), boxes.len());
             }
         }
@@ -697,7 +707,7 @@ mod tests {
             let mut boxes = start.clone();
             let mut state = State::default();
             assert_eq!(check(&boxes, &plain, &ex, &mut state), Some(1));
-            assert!(state.kept.as_ref().unwrap().words.len() > 4 * WORD_GRAIN);
+            assert!(state.kept.as_ref().unwrap().word_count() > 4 * WORD_GRAIN);
             for frame in 1..4 {
                 boxes = shifted(&boxes, 1.0, &mut rnd);
                 assert_eq!(check(&boxes, &plain, &ex, &mut state), Some(frame + 1));
