@@ -148,6 +148,9 @@ fn pairs_within(c: usize) -> u64 {
 #[derive(Clone, Debug)]
 pub struct Kept {
     grid: Grid,
+    /// Where the grid's columns and rows start ([`Grid::edges`]): a box
+    /// whose cells did not change is recognised by comparisons alone.
+    edges: [Vec<f64>; 2],
     /// Each chunk's lowest cell code (the first 0): chunk `c` holds the
     /// words of the cells from `cuts[c]` to the next chunk's.
     cuts: Vec<u64>,
@@ -179,6 +182,7 @@ impl Kept {
         }
         place.give_back();
         let mut kept = Kept {
+            edges: [grid.edges(0), grid.edges(1)],
             grid,
             cuts: vec![0],
             words: vec![Vec::new()],
@@ -243,12 +247,29 @@ impl Kept {
         let n = boxes.len();
         let parts = split_at_bounds(&mut self.ranges, bb);
         let grid = &self.grid;
+        let [ex_, ey] = &self.edges;
         ex.for_work(n, 2 * BOX_GRAIN).each(parts, |c, ranges| {
             let mut added = 0;
             let mut changed = Vec::new();
             for (i, range) in ranges.iter_mut().enumerate() {
+                let b = &boxes[bb[c] + i];
+                // the same cells: each coordinate between its cell's edges
+                // (a range of NOWHERE never passes: its minx would lie
+                // right of its maxx)
+                let [x0, y0, x1, y1] = range.map(usize::from);
+                let same = (ex_[x0] <= b[0])
+                    & (b[0] < ex_[x0 + 1])
+                    & (ey[y0] <= b[1])
+                    & (b[1] < ey[y0 + 1])
+                    & (ex_[x1] <= b[2])
+                    & (b[2] < ex_[x1 + 1])
+                    & (ey[y1] <= b[3])
+                    & (b[3] < ey[y1 + 1]);
+                if same {
+                    continue;
+                }
                 // at most 2^16 cells a side: the coordinates fit
-                let r = grid.cells_of(&boxes[bb[c] + i]).map(|v| v as u16);
+                let r = grid.cells_of(b).map(|v| v as u16);
                 if r != *range {
                     added += area(r) - common(r, *range);
                     changed.push(((bb[c] + i) as u32, *range));

@@ -50,6 +50,22 @@ pub fn quantize(v: f64, origin: f64, scale: f64, top: u64) -> u64 {
     t.min(top as f64) as i64 as u64
 }
 
+/// A double (not a NaN) as an integer in the same order: `-inf` lowest,
+/// `-0.0` and `+0.0` neighbours, `+inf` highest.
+fn to_order(v: f64) -> u64 {
+    let b = v.to_bits();
+    if b >> 63 == 1 {
+        !b
+    } else {
+        b | 1 << 63
+    }
+}
+
+/// The double of [`to_order`]'s integer `k`.
+fn from_order(k: u64) -> f64 {
+    f64::from_bits(if k >> 63 == 1 { k & !(1 << 63) } else { !k })
+}
+
 /// How coordinates map to cells: origin and scale of each axis, and the depth.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Grid {
@@ -97,6 +113,72 @@ impl Grid {
         ((1u64 << self.depth) - 1) as u32
     }
 
+    /// Where the cells of an axis (0: x, 1: y) start: `e[c]` is the least
+    /// `v` whose cell coordinate ([`quantize`]) is at least `c`, for `c` in
+    /// `1..=top`, with `-inf` before and `+inf` after (twice: `top + 3`
+    /// values), so that `v` lies in cell `c` exactly when
+    /// `e[c] <= v < e[c + 1]`.  A box can then be checked against its cells
+    /// by comparisons alone, without converting its coordinates.
+    ///
+    /// Exact: each edge is found by bisection over the doubles in order,
+    /// around the estimate `origin + 2c / scale` (a few steps each); a
+    /// coordinate no double reaches has edge `+inf`.
+    pub fn edges(&self, axis: usize) -> Vec<f64> {
+        let (origin, scale) = if axis == 0 {
+            (self.x0, self.sx)
+        } else {
+            (self.y0, self.sy)
+        };
+        let top = self.top() as u64;
+        let at_least = |key: u64, c: u64| quantize(from_order(key), origin, scale, top) >= c;
+        let (lo, hi) = (to_order(f64::NEG_INFINITY), to_order(f64::INFINITY));
+        let mut e = Vec::with_capacity(top as usize + 3);
+        e.push(f64::NEG_INFINITY);
+        for c in 1..=top {
+            if !at_least(hi, c) {
+                e.push(f64::INFINITY);
+                continue;
+            }
+            let guess = origin + 2.0 * c as f64 / scale;
+            let k = to_order(if guess.is_nan() { 0.0 } else { guess }).clamp(lo, hi);
+            // a bracket: below it short of c, at its top c or more
+            let (mut a, mut b) = (k, k);
+            let mut step = 1u64;
+            if at_least(k, c) {
+                loop {
+                    a = b.saturating_sub(step).max(lo);
+                    if a == lo || !at_least(a, c) {
+                        break;
+                    }
+                    b = a;
+                    step = step.saturating_mul(2);
+                }
+            } else {
+                loop {
+                    b = a.saturating_add(step).min(hi);
+                    if at_least(b, c) {
+                        break;
+                    }
+                    a = b;
+                    step = step.saturating_mul(2);
+                }
+            }
+            // q(-inf) = 0 < c: the bracket's bottom is short of c
+            while b - a > 1 {
+                let m = a + (b - a) / 2;
+                if at_least(m, c) {
+                    b = m;
+                } else {
+                    a = m;
+                }
+            }
+            e.push(from_order(b));
+        }
+        e.push(f64::INFINITY);
+        e.push(f64::INFINITY);
+        e
+    }
+
     /// Integer cell range `[ix0, iy0, ix1, iy1]` of a box.
     #[inline(always)]
     pub fn cells_of(&self, b: &[f64; 4]) -> [u32; 4] {
@@ -132,6 +214,54 @@ mod tests {
         let g = Grid::square([-1.7e308, -1.0, 1.7e308, 1.0], 4);
         assert!(g.sx > 0.0 && g.sx.is_finite());
         assert_eq!(g.cells_of(&[-1.7e308, 0.0, 1.7e308, 0.0])[2], 15);
+    }
+
+    /// Every edge is exact: the cell of a coordinate found by comparisons
+    /// with the edges is its quantized one, at the edges, one double on
+    /// either side, and anywhere (degenerate and huge worlds included).
+    #[test]
+    fn edges_split_the_axis_exactly_where_quantize_does() {
+        let grids = [
+            Grid::square([0.0, 0.0, 5000.0, 5000.0], 6),
+            Grid::over([-3.3, 1e-3, 7.7, 2e-3], 5),
+            Grid::square([-1.7e308, -1.0, 1.7e308, 1.0], 4),
+            Grid::square([2.0, 2.0, 2.0, 2.0], 3),
+            Grid::square([0.0, 0.0, 1.0, 1.0], 16),
+        ];
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rnd = || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for g in grids {
+            for axis in 0..2 {
+                let e = g.edges(axis);
+                let top = g.top() as usize;
+                assert_eq!(e.len(), top + 3);
+                assert_eq!((e[0], e[top + 1]), (f64::NEG_INFINITY, f64::INFINITY));
+                let (o, s) = if axis == 0 {
+                    (g.x0, g.sx)
+                } else {
+                    (g.y0, g.sy)
+                };
+                let cell = |v: f64| quantize(v, o, s, top as u64) as usize;
+                // the edges never decrease: the last one at or below v
+                let by_edges = |v: f64| e.partition_point(|&x| x <= v) - 1;
+                let mut probes = vec![f64::MIN, -1e300, -1.0, 0.0, 1e300, f64::MAX];
+                for &v in &e[1..=top] {
+                    if v.is_finite() {
+                        let k = to_order(v);
+                        probes.extend([from_order(k - 1), v, from_order(k + 1)]);
+                    }
+                }
+                probes.extend((0..2000).map(|_| -10.0 + 6010.0 * rnd()));
+                for v in probes {
+                    assert_eq!(by_edges(v), cell(v), "axis {axis}, v {v}, {g:?}");
+                }
+            }
+        }
     }
 
     #[test]
