@@ -170,6 +170,46 @@ mod tests {
         );
     }
 
+    proptest::proptest! {
+        /// The first bad row and the bounds, against a plain reading of the
+        /// rules: rows of any values (NaNs, infinities, reversed sides) at
+        /// any places, chunks of rows in parallel or not.
+        #[test]
+        fn scan_boxes_finds_what_box_problem_finds(
+            n in 0usize..70_000,
+            bad in proptest::collection::vec((0usize..70_000, 0usize..6), 0..4),
+            w in 1usize..3,
+        ) {
+            let mut boxes: Vec<[f64; 4]> = (0..n)
+                .map(|k| {
+                    let x = (k % 977) as f64 - 400.0;
+                    [x, -x, x + (k % 5) as f64, -x + 1.0]
+                })
+                .collect();
+            for &(at, what) in &bad {
+                if let Some(b) = boxes.get_mut(at) {
+                    match what {
+                        0 => b[1] = f64::NAN,
+                        1 => b[2] = f64::INFINITY,
+                        2 => b[0] = f64::NEG_INFINITY,
+                        3 => b[0] = b[2] + 1.0,
+                        4 => b[3] = b[1] - 0.5,
+                        _ => b[3] = -0.0,
+                    }
+                }
+            }
+            let want = match boxes
+                .iter()
+                .enumerate()
+                .find_map(|(row, b)| box_problem(b).map(|problem| BadRow { row, problem }))
+            {
+                Some(badrow) => Err(badrow),
+                None => Ok(bounds_of(&boxes)),
+            };
+            proptest::prop_assert_eq!(scan_boxes(&boxes, &Exec::new(Some(w))), want);
+        }
+    }
+
     #[test]
     fn circle_boxes_contain_their_circles() {
         let c = [[0.1, 0.2, 0.3], [1e308, -1e308, 1e308]];

@@ -68,9 +68,13 @@ use std::sync::Mutex;
 pub const AGE: u32 = 64;
 /// A search keeps its order only while the entries of cells newly met stay
 /// within this fraction (1 / `GIVE_UP`) of all: boxes that move farther
-/// also change places more inside their cells, and the kept order then
-/// costs more than sorting anew.
-const GIVE_UP: usize = 16;
+/// change more cells and places inside them, and past that the kept order
+/// costs about what sorting anew does (`tree_frames` with its velocities
+/// scaled 1.5 to 3 times `moving.py`'s: the kept order still costs 0.77 to
+/// 0.86 of a search from scratch, where a quarter of `GIVE_UP`, the share
+/// of the order this replaced, gave up at 1.5; docs/benchmarks.md, "Seven
+/// sessions after").
+const GIVE_UP: usize = 4;
 /// Searches from scratch, the one whose new entries passed the share
 /// included, before an order is kept again (making one costs about a tenth
 /// of a search more).
