@@ -450,7 +450,8 @@ impl Cells<'_> {
                 j += 1;
             }
             cells::sort_by_minx(buf);
-            out.extend(buf.iter().map(|e| word(cx, cy, e.id() as usize)));
+            let at = word(cx, cy, 0);
+            out.extend(buf.iter().map(|e| at | e.id() as u64));
             candidates = candidates.saturating_add(pairs_within(buf.len()));
             tests += cells::grid_cell_pairs::<T>(buf, cx as u32, cy as u32, narrow, sink);
         }
@@ -715,7 +716,7 @@ mod tests {
         assert_eq!(check(&boxes, &Narrow::default(), &ex, &mut state), Some(2));
     }
 
-    /// Frames of many boxes moving a little (the kept order re-sorted, in
+    /// Frames of many boxes moving a little (the kept order brought up to date, in
     /// several chunks of boxes and of words, on one thread and on two), a
     /// few of them leaving the grid's bounds (clamped into its border
     /// cells); then every box thrown far (too many new entries: searches
@@ -759,7 +760,7 @@ mod tests {
             );
             boxes = shifted(&boxes, 1.0, &mut rnd);
             assert_eq!(check(&boxes, &plain, &ex, &mut state), Some(2));
-            // far moves re-sorted all the same (the rule off): the re-sort of
+            // far moves kept all the same (the rule off): the update of
             // many changed cells, across chunks
             state.give_up = 0;
             boxes = shifted(&boxes, 6.0, &mut rnd);
@@ -812,7 +813,7 @@ mod tests {
                 .map(|&(x, y, w, h)| [x as f64, y as f64, (x + w) as f64, (y + h) as f64])
                 .collect();
             let ex = Exec::new(Some(2));
-            // re-sorted however far the boxes move (a test of the re-sort,
+            // kept however far the boxes move (a test of the update,
             // not of when it pays)
             let mut state = State { give_up: 0, ..State::default() };
             check(&boxes, &Narrow::default(), &ex, &mut state);
@@ -822,7 +823,7 @@ mod tests {
                     let (dx, dy) = (dx as f64 * s, dy as f64 * s);
                     *b = [b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy];
                 }
-                // kept: re-sorted, or made anew when crowded cells asked for
+                // kept: brought up to date, or made anew when crowded cells asked for
                 // another grid
                 let age = check(&boxes, &Narrow::default(), &ex, &mut state);
                 prop_assert!(age.is_some(), "frame {}", frame);

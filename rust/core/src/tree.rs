@@ -91,9 +91,10 @@
 //!
 //! # Searches from scratch kept from frame to frame
 //! With every slot live and enough objects for the grid method, the search
-//! from scratch keeps its sorted grid entries, and the next one re-sorts
-//! them instead of sorting anew ([`crate::coherent`]): frames that move
-//! everything a little pay for what changed cells, not for a whole sort.
+//! from scratch keeps its grid entries, and the next one brings them up to
+//! date instead of sorting anew ([`crate::coherent`]): frames that move
+//! everything a little pay for the entries of objects that changed cells,
+//! and each cell's order of minx, not for a whole sort.
 //! After [`coherent::AGE`] incremental frames in a row they are let go.
 
 use crate::cells::Placement;
@@ -325,7 +326,7 @@ pub struct Tree {
     void_at: Vec<usize>,
     /// A buffer for the next consolidation's or search's pairs.
     spare: Vec<u64>,
-    /// The last search from scratch's sorted grid entries, re-sorted by the
+    /// The last search from scratch's grid entries, brought up to date by the
     /// next one ([`crate::coherent`]).
     kept: coherent::State,
     /// Incremental refreshes since the last search from scratch: past
@@ -1690,7 +1691,8 @@ impl Tree {
     /// packed, and as the search's flat rows.
     ///
     /// With every slot live and enough objects for the grid method, the
-    /// grid entries are kept in `kept` and re-sorted by the next search.
+    /// grid entries are kept in `kept` and brought up to date by the next
+    /// search.
     fn search(
         &self,
         ex: &Exec,
