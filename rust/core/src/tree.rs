@@ -1753,9 +1753,12 @@ impl Tree {
             flat.iter_mut()
                 .for_each(|v| *v = live[*v as usize] as isize);
         }
-        // packed into the old pairs' buffer (no fresh pages)
-        out.clear();
-        out.extend(packed_rows(&flat));
+        // packed into the old pairs' buffer (no fresh pages), in chunks
+        let k = flat.len() / 2;
+        ex.for_work(k, 2 * MERGE_GRAIN)
+            .collect_into(&mut out, k, MERGE_GRAIN, |p| {
+                crate::pairs::pack(flat[2 * p] as u32, flat[2 * p + 1] as u32)
+            });
         Ok((out, tests, flat))
     }
 
