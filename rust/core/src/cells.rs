@@ -641,19 +641,9 @@ impl Walk<'_> {
                 // only if both are replicated, and only a replicated deeper
                 // entry can meet the same ancestor object twice: an entry of a
                 // box entered once needs no reference point.
+                let later = &own[t + 1..];
                 if u.tag & REPLICA == 0 {
-                    for v in &own[t + 1..] {
-                        if v.sub > umax {
-                            break;
-                        }
-                        tests += 1;
-                        let keep = boxes_overlap(&u.b, &v.b);
-                        out.emit(
-                            narrow.judge::<T>(keep, iu as usize, v.id() as usize),
-                            iu,
-                            v.id(),
-                        );
-                    }
+                    tests += later_pairs::<T>(u, later, |v| v.sub > umax, None, narrow, out);
                     for w in &stack {
                         let keep = boxes_overlap(&u.b, &w.b);
                         out.emit(
@@ -664,19 +654,8 @@ impl Walk<'_> {
                     }
                     continue;
                 }
-                for v in &own[t + 1..] {
-                    if v.sub > umax {
-                        break;
-                    }
-                    tests += 1;
-                    let keep = boxes_overlap(&u.b, &v.b)
-                        & ((v.tag & REPLICA == 0) | holds(u, v, cx, cy, s));
-                    out.emit(
-                        narrow.judge::<T>(keep, iu as usize, v.id() as usize),
-                        iu,
-                        v.id(),
-                    );
-                }
+                let at = Some((cx, cy, s));
+                tests += later_pairs::<T>(u, later, |v| v.sub > umax, at, narrow, out);
                 for w in &stack {
                     let keep = boxes_overlap(&u.b, &w.b) & holds(u, w, cx, cy, s);
                     out.emit(
@@ -694,6 +673,41 @@ impl Walk<'_> {
         }
         tests
     }
+}
+
+/// Test `u` against `later`, the entries after it in its cell, until
+/// `past(v)` tells that `v` and every entry after it start right of `u`:
+/// the pairs into `out`; returns the tests.  With `at` (`u` replicated: its
+/// cell's finest corner and level shift), a pair of two replicated boxes is
+/// kept only in the cell holding its reference point.
+#[inline(always)]
+fn later_pairs<const T: bool>(
+    u: &Ent,
+    later: &[Ent],
+    past: impl Fn(&Ent) -> bool,
+    at: Option<(u32, u32, u32)>,
+    narrow: &Narrow,
+    out: &mut Sink,
+) -> u64 {
+    let iu = u.id();
+    let mut tests = 0;
+    for v in later {
+        if past(v) {
+            break;
+        }
+        tests += 1;
+        let here = match at {
+            None => true,
+            Some((cx, cy, s)) => (v.tag & REPLICA == 0) | holds(u, v, cx, cy, s),
+        };
+        let keep = boxes_overlap(&u.b, &v.b) & here;
+        out.emit(
+            narrow.judge::<T>(keep, iu as usize, v.id() as usize),
+            iu,
+            v.id(),
+        );
+    }
+    tests
 }
 
 /// Sort one cell's entries by their minx: an insertion sort, cheapest for
@@ -738,36 +752,9 @@ pub(crate) fn grid_cell_pairs<const T: bool>(
 ) -> u64 {
     let mut tests = 0u64;
     for (t, u) in own.iter().enumerate() {
-        let iu = u.id();
         let umax = u.b[2];
-        if u.tag & REPLICA == 0 {
-            for v in &own[t + 1..] {
-                if v.b[0] >= umax {
-                    break;
-                }
-                tests += 1;
-                let keep = boxes_overlap(&u.b, &v.b);
-                out.emit(
-                    narrow.judge::<T>(keep, iu as usize, v.id() as usize),
-                    iu,
-                    v.id(),
-                );
-            }
-        } else {
-            for v in &own[t + 1..] {
-                if v.b[0] >= umax {
-                    break;
-                }
-                tests += 1;
-                let keep =
-                    boxes_overlap(&u.b, &v.b) & ((v.tag & REPLICA == 0) | holds(u, v, cx, cy, 0));
-                out.emit(
-                    narrow.judge::<T>(keep, iu as usize, v.id() as usize),
-                    iu,
-                    v.id(),
-                );
-            }
-        }
+        let at = (u.tag & REPLICA != 0).then_some((cx, cy, 0));
+        tests += later_pairs::<T>(u, &own[t + 1..], |v| v.b[0] >= umax, at, narrow, out);
     }
     tests
 }
