@@ -71,8 +71,8 @@ pub const AGE: u32 = 64;
 /// change more cells and places inside them, and past that the kept order
 /// costs about what sorting anew does (`tree_frames` with its velocities
 /// scaled 1.5 to 3 times `moving.py`'s: the kept order still costs 0.77 to
-/// 0.86 of a search from scratch, where a quarter of `GIVE_UP`, the share
-/// of the order this replaced, gave up at 1.5; docs/benchmarks.md, "Seven
+/// 0.86 of a search from scratch, where the share of the order this
+/// replaced, a sixteenth, gave up from 1.5 on; docs/benchmarks.md, "Seven
 /// sessions after").
 const GIVE_UP: usize = 4;
 /// Searches from scratch, the one whose new entries passed the share
@@ -181,7 +181,8 @@ impl Kept {
     fn new(boxes: &[[f64; 4]], ex: &Exec) -> Result<Kept, (Grid, cells::Placement)> {
         let n = boxes.len();
         let (grid, place) = search::grid_for(boxes, bounds_of(boxes), ex);
-        if grid.depth > MAX_KEPT_DEPTH || !place.levels.is_empty() || n > u32::MAX as usize {
+        // box indices below 2^31 (the entries' tags keep bit 31 for a flag)
+        if grid.depth > MAX_KEPT_DEPTH || !place.levels.is_empty() || n > 1 << 31 {
             return Err((grid, place));
         }
         place.give_back();
@@ -526,22 +527,27 @@ pub fn find(
     scratch::begin();
     // on the pool as a whole, as a search from scratch runs
     let out = ex.for_work(n, search::WHOLE_ON_POOL).install(|| {
-        let usable = state.kept.as_ref().is_some_and(|k| {
-            // a walk far longer than counting the pairs goes from scratch,
-            // where the search counts first
-            k.ranges.len() == n
-                && k.age < AGE
-                && !(narrow.is_trivial()
-                    && cells::worth_counting_first(k.candidates as f64, n, || budget.limit()))
-        });
+        // a walk far longer than counting the pairs goes from scratch, where
+        // the search counts them first (and so do the next WAIT - 1)
+        let crowded = |c: u64| {
+            narrow.is_trivial() && cells::worth_counting_first(c as f64, n, || budget.limit())
+        };
+        let usable = state
+            .kept
+            .as_ref()
+            .is_some_and(|k| k.ranges.len() == n && k.age < AGE);
         if usable {
             let k = state.kept.as_mut().expect("checked above");
-            k.age += 1;
-            if let Some(found) = k.search(boxes, narrow, &budget, ex, state.give_up) {
-                return found;
+            if crowded(k.candidates) {
+                state.wait = WAIT;
+            } else {
+                k.age += 1;
+                if let Some(found) = k.search(boxes, narrow, &budget, ex, state.give_up) {
+                    return found;
+                }
+                // too many new words: this search is the first of WAIT from scratch
+                state.wait = WAIT;
             }
-            // too many new words: this search is the first of WAIT from scratch
-            state.wait = WAIT;
         }
         state.kept = None;
         let made = if state.wait > 0 {
@@ -550,21 +556,26 @@ pub fn find(
         } else {
             Kept::new(boxes, ex)
         };
-        match made {
-            Ok(k) => {
+        let (grid, place) = match made {
+            Ok(k) if !crowded(k.candidates) => {
                 let k = state.kept.insert(Box::new(k));
                 k.age += 1;
-                k.search(boxes, narrow, &budget, ex, 0)
-                    .expect("a search that never gives up")
+                return k
+                    .search(boxes, narrow, &budget, ex, 0)
+                    .expect("a search that never gives up");
             }
-            Err((grid, place)) => {
-                // the search from scratch on the grid chosen
-                let tick = &mut |_| {};
-                let out = cells::find(boxes, &grid, &place, narrow, &budget, ex, tick);
-                place.give_back();
-                out
+            Ok(k) => {
+                state.wait = WAIT - 1;
+                let place = crate::grid::place(boxes, &k.grid, ex);
+                (k.grid, place)
             }
-        }
+            Err(chosen) => chosen,
+        };
+        // the search from scratch on the grid chosen
+        let tick = &mut |_| {};
+        let out = cells::find(boxes, &grid, &place, narrow, &budget, ex, tick);
+        place.give_back();
+        out
     });
     scratch::end();
     out
@@ -616,7 +627,7 @@ impl Kept {
         assert_eq!(got, fill);
     }
 
-    /// Every word, kept and spare.
+    /// How many words are kept.
     fn word_count(&self) -> usize {
         self.words.iter().map(Vec::len).sum()
     }
@@ -665,8 +676,8 @@ mod tests {
 
     /// One search through `state`; with `verify`, its pairs against the
     /// naive ones, and the kept words (if any) against those of a fresh
-    /// entry pass (this module's, with the later-column flags, and the
-    /// search's own).  Returns the kept order's age (`None`: none kept).
+    /// entry pass ([`Kept::check_words`]).  Returns the kept order's age
+    /// (`None`: none kept).
     fn search(
         boxes: &[[f64; 4]],
         narrow: &Narrow,
@@ -794,6 +805,33 @@ mod tests {
         }
         boxes.truncate(1500);
         assert_eq!(check(&boxes, &Narrow::default(), &ex, &mut state), Some(1));
+    }
+
+    /// Boxes so crowded that counting their pairs costs far less than
+    /// walking them, beyond a small budget: the search goes from scratch
+    /// (which counts first) and keeps no order, frame after frame, and
+    /// answers the exact count; then spread out, an order is kept again.
+    #[test]
+    fn crowded_boxes_are_counted_from_scratch() {
+        let n = 6000;
+        let mut boxes = vec![[10.0, 10.0, 20.0, 20.0]; n];
+        let ex = Exec::new(Some(2));
+        let mut state = State::default();
+        let all = (n * (n - 1) / 2) as u64;
+        for _ in 0..3 {
+            let (got, _) = find(&boxes, &Narrow::default(), Some(1000), &ex, &mut state);
+            assert_eq!(got, Err(TooMany(all)));
+            assert!(state.kept.is_none());
+        }
+        let mut rnd = lcg(5);
+        boxes = scene(n, &mut rnd);
+        let ages: Vec<Option<u32>> = (0..WAIT)
+            .map(|_| check(&boxes, &Narrow::default(), &ex, &mut state))
+            .collect();
+        // from scratch for the searches left to wait, then kept again
+        let first = ages.iter().position(Option::is_some).expect("kept again");
+        assert!(ages[..first].iter().all(Option::is_none) && first < WAIT as usize);
+        assert!((first..ages.len()).all(|f| ages[f] == Some((f - first + 1) as u32)));
     }
 
     proptest! {
