@@ -184,18 +184,16 @@ enum Entries {
 }
 
 /// Read access to sorted entries: each one's key and tag.
-pub(crate) trait View: Sync {
+trait View: Sync {
     fn count(&self) -> usize;
     fn key(&self, e: usize) -> u64;
     fn tag(&self, e: usize) -> u32;
 }
 
-pub(crate) struct Words<'a> {
-    pub(crate) words: &'a [u64],
-    /// Bits below the key: the box index above `flags` bits, the lowest of
-    /// which is the replicated flag.
-    pub(crate) shift: u32,
-    pub(crate) flags: u32,
+struct Words<'a> {
+    words: &'a [u64],
+    /// Bits below the key: the box index, then the replicated flag.
+    shift: u32,
 }
 
 impl View for Words<'_> {
@@ -211,7 +209,7 @@ impl View for Words<'_> {
     #[inline(always)]
     fn tag(&self, e: usize) -> u32 {
         let p = self.words[e] & ((1u64 << self.shift) - 1);
-        (p >> self.flags) as u32 | if p & 1 != 0 { REPLICA } else { 0 }
+        (p >> 1) as u32 | if p & 1 != 0 { REPLICA } else { 0 }
     }
 }
 
@@ -332,7 +330,6 @@ pub fn find(
             let v = Words {
                 words: &words,
                 shift,
-                flags: 1,
             };
             let out = walk_sorted(&v, boxes, keys, narrow, budget, ex, tick);
             scratch::give(words);
@@ -469,13 +466,13 @@ pub(crate) fn worth_counting_first(candidates: f64, n: usize, limit: impl FnOnce
 
 /// The grid a search quantizes into and the layout of its entries' keys.
 #[derive(Clone, Copy)]
-pub(crate) struct Keys<'a> {
-    pub(crate) grid: &'a Grid,
-    pub(crate) lay: Layout,
+struct Keys<'a> {
+    grid: &'a Grid,
+    lay: Layout,
 }
 
 /// The walk over entries sorted by key: `(pairs, candidate tests)`.
-pub(crate) fn walk_sorted<V: View + ?Sized>(
+fn walk_sorted<V: View + ?Sized>(
     v: &V,
     boxes: &[[f64; 4]],
     keys: Keys,
