@@ -12,11 +12,13 @@
 //! 1. while a chunk searches, its [`Sink`] drops every pair into the bucket
 //!    of its `i` (at most 256 buckets of at least 4096 objects), so the
 //!    pairs are read back once, bucket by bucket;
-//! 2. per bucket, in cache: a counting sort by `i` gives every object's row
-//!    of partners, and each row is sorted (insertion sort for the usual few
-//!    partners, a library sort for the long rows of big boxes), written
-//!    straight into the result.  The result is the pairs fully sorted, so it
-//!    never depends on which sink held a pair, nor on the thread count.
+//! 2. per bucket, in cache: a counting sort by `i` lays the packed pairs out
+//!    in rows (one per object), each row of two or more partners is sorted
+//!    (insertion sort for the usual few, a library sort for the long rows of
+//!    big boxes; packed pairs of one `i` sort by `j`), and one sequential
+//!    pass writes them into the result.  The result is the pairs fully
+//!    sorted, so it never depends on which sink held a pair, nor on the
+//!    thread count.
 
 use crate::par::{split_at_bounds, Exec};
 use crate::scratch;
@@ -391,7 +393,12 @@ const J_FROM: usize = 4 * J_DIGITS;
 /// The rows of one bucket of objects `base..base + w` (of `n`) into `dst`,
 /// which holds exactly two slots per pair of `srcs`; every slot is written.
 ///
-/// A counting sort by `i` makes the rows.  Big buckets first lay their pairs
+/// A counting sort by `i` lays the packed pairs out in rows; only rows of
+/// two or more are sorted (most rows hold one partner or none), and a last
+/// sequential pass unpacks them into `dst` (writing each row as it was
+/// sorted cost a loop iteration per object, empty rows included, and a
+/// running sum chained through memory cost a store-to-load wait per
+/// object: together about as much as the rest).  Big buckets first lay their pairs
 /// out by the high bits of `j` (a counting sort over [`J_DIGITS`] values),
 /// and the stable sort by `i` keeps that order: every row is then sorted
 /// but for partners that share their high bits, which [`sort_row`] puts in
@@ -404,13 +411,12 @@ fn finish_bucket(srcs: &[&[u64]], base: usize, w: usize, n: usize, dst: &mut [Ma
     for &p in srcs.iter().copied().flatten() {
         start[(p >> 32) as usize - base + 1] += 1;
     }
-    for u in 0..w {
-        start[u + 1] += start[u];
-    }
-    let mut js = vec![0u32; k];
+    prefix_sums(&mut start);
+    // the pairs themselves, by row: a row sorted as packed pairs is sorted by j
+    let mut rows = scratch::filled(k, 0u64);
     let mut place = |p: u64| {
         let u = (p >> 32) as usize - base;
-        js[start[u] as usize] = p as u32;
+        rows[start[u] as usize] = p;
         start[u] += 1;
     };
     if k >= J_FROM {
@@ -420,9 +426,7 @@ fn finish_bucket(srcs: &[&[u64]], base: usize, w: usize, n: usize, dst: &mut [Ma
         for &p in srcs.iter().copied().flatten() {
             at[digit(p) + 1] += 1;
         }
-        for d in 0..J_DIGITS {
-            at[d + 1] += at[d];
-        }
+        prefix_sums(&mut at);
         let mut by_j = scratch::filled(k, 0u64);
         for &p in srcs.iter().copied().flatten() {
             let d = digit(p);
@@ -434,18 +438,30 @@ fn finish_bucket(srcs: &[&[u64]], base: usize, w: usize, n: usize, dst: &mut [Ma
     } else {
         srcs.iter().copied().flatten().for_each(|&p| place(p));
     }
-    // start[u] is now where row u ends (and row u + 1 starts)
+    // start[u] is now where row u ends (and row u + 1 starts); most rows
+    // hold one partner or none, and need no sort
     let mut lo = 0;
-    for (u, &end) in start[..w].iter().enumerate() {
+    for &end in &start[..w] {
         let hi = end as usize;
-        let row = &mut js[lo..hi];
-        sort_row(row);
-        let i = (base + u) as isize;
-        for (pair, &j) in dst[2 * lo..2 * hi].chunks_exact_mut(2).zip(row.iter()) {
-            pair[0].write(i);
-            pair[1].write(j as isize);
+        if hi - lo > 1 {
+            sort_row(&mut rows[lo..hi]);
         }
         lo = hi;
+    }
+    for (pair, &p) in dst.chunks_exact_mut(2).zip(rows.iter()) {
+        pair[0].write((p >> 32) as isize);
+        pair[1].write(p as u32 as isize);
+    }
+    scratch::give(rows);
+}
+
+/// Counts into where each value's run starts: `a[0]` stays, `a[t]` becomes
+/// the sum of `a[..=t]` (a running total, not a chain through memory).
+fn prefix_sums(a: &mut [u32]) {
+    let mut total = 0;
+    for v in a.iter_mut() {
+        total += *v;
+        *v = total;
     }
 }
 
@@ -453,7 +469,7 @@ fn finish_bucket(srcs: &[&[u64]], base: usize, w: usize, n: usize, dst: &mut [Ma
 /// partners and for nearly sorted rows, that hands over to a library sort
 /// once it has moved more than a few elements per element (a long row out
 /// of order), so a row never costs more than O(r log r).
-fn sort_row(a: &mut [u32]) {
+fn sort_row<T: Ord + Copy>(a: &mut [T]) {
     let mut budget = 4 * a.len() + 64;
     for t in 1..a.len() {
         let v = a[t];
