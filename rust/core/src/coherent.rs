@@ -56,7 +56,7 @@ use crate::cells::{self, Ent};
 use crate::check::bounds_of;
 use crate::morton::{decode, encode};
 use crate::narrow::Narrow;
-use crate::pairs::{canonical, finish, Buckets, Budget, Sink, TooMany};
+use crate::pairs::{canonical_with, finish, pack_rows, Buckets, Budget, Sink, TooMany};
 use crate::par::{chunk_count, even_bounds, split_at_bounds, Exec};
 use crate::radix;
 use crate::scratch;
@@ -328,6 +328,7 @@ impl Kept {
         budget: &Budget,
         ex: &Exec,
         give_up: usize,
+        packed: &mut Vec<u64>,
     ) -> Option<(Result<Vec<isize>, TooMany>, u64)> {
         let n = boxes.len();
         debug_assert_eq!(n, self.ranges.len());
@@ -378,7 +379,7 @@ impl Kept {
         let tests = results.iter().map(|r| r.1).sum();
         self.candidates = results.iter().fold(0u64, |a, r| a.saturating_add(r.2));
         let sinks = results.into_iter().map(|r| r.0).collect();
-        let rows = finish(sinks).map(|s| canonical(&s, n, &ex));
+        let rows = finish(sinks).map(|s| canonical_with(&s, n, &ex, Some(packed)));
         scratch::give(add);
         let next = outs
             .into_iter()
@@ -511,16 +512,19 @@ impl State {
 
 /// Every colliding pair of `boxes` (at least [`search::SWEEP_BELOW`] of
 /// them, where `find_pairs` picks the grid), canonical, and the candidate
-/// tests.  The entries are kept in `state` for the next call, which brings
-/// them up to date when the boxes are as many and moved little (see the
-/// module's derivation); when they moved more, the searches sort anew for
-/// a few calls (`WAIT`) before an order is kept again.
+/// tests; the same pairs packed (`i << 32 | j`, sorted) into `packed`
+/// (cleared first, its capacity reused) unless they were too many.  The
+/// entries are kept in `state` for the next call, which brings them up to
+/// date when the boxes are as many and moved little (see the module's
+/// derivation); when they moved more, the searches sort anew for a few
+/// calls (`WAIT`) before an order is kept again.
 pub fn find(
     boxes: &[[f64; 4]],
     narrow: &Narrow,
     max_pairs: Option<u64>,
     ex: &Exec,
     state: &mut State,
+    packed: &mut Vec<u64>,
 ) -> (Result<Vec<isize>, TooMany>, u64) {
     let n = boxes.len();
     let budget = Budget::of(max_pairs);
@@ -542,7 +546,7 @@ pub fn find(
                 state.wait = WAIT;
             } else {
                 k.age += 1;
-                if let Some(found) = k.search(boxes, narrow, &budget, ex, state.give_up) {
+                if let Some(found) = k.search(boxes, narrow, &budget, ex, state.give_up, packed) {
                     return found;
                 }
                 // too many new words: this search is the first of WAIT from scratch
@@ -561,7 +565,7 @@ pub fn find(
                 let k = state.kept.insert(Box::new(k));
                 k.age += 1;
                 return k
-                    .search(boxes, narrow, &budget, ex, 0)
+                    .search(boxes, narrow, &budget, ex, 0, packed)
                     .expect("a search that never gives up");
             }
             Ok(k) => {
@@ -575,6 +579,9 @@ pub fn find(
         let tick = &mut |_| {};
         let out = cells::find(boxes, &grid, &place, narrow, &budget, ex, tick);
         place.give_back();
+        if let Ok(rows) = &out.0 {
+            pack_rows(rows, packed, ex);
+        }
         out
     });
     scratch::end();
@@ -685,10 +692,17 @@ mod tests {
         state: &mut State,
         verify: bool,
     ) -> Option<u32> {
-        let (got, _) = find(boxes, narrow, None, ex, state);
+        let mut packed = vec![0; 3]; // stale pairs, to be replaced
+        let (got, _) = find(boxes, narrow, None, ex, state, &mut packed);
         let k = state.kept.as_ref();
         if verify {
-            assert_eq!(got.unwrap(), flat(&naive::pairs(boxes, narrow)));
+            let want = flat(&naive::pairs(boxes, narrow));
+            let unpacked: Vec<isize> = packed
+                .iter()
+                .flat_map(|p| [(p >> 32) as isize, (*p as u32) as isize])
+                .collect();
+            assert_eq!(unpacked, want, "the packed pairs");
+            assert_eq!(got.unwrap(), want);
             if let Some(k) = k {
                 k.check_words(boxes);
                 assert_eq!(k.ranges.len(), boxes.len());
@@ -819,7 +833,14 @@ mod tests {
         let mut state = State::default();
         let all = (n * (n - 1) / 2) as u64;
         for _ in 0..3 {
-            let (got, _) = find(&boxes, &Narrow::default(), Some(1000), &ex, &mut state);
+            let (got, _) = find(
+                &boxes,
+                &Narrow::default(),
+                Some(1000),
+                &ex,
+                &mut state,
+                &mut Vec::new(),
+            );
             assert_eq!(got, Err(TooMany(all)));
             assert!(state.kept.is_none());
         }

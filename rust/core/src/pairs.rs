@@ -347,17 +347,35 @@ pub fn finish(sinks: Vec<Sink>) -> Result<Stored, TooMany> {
 
 /// The stored pairs in canonical order, flat `[i, j, ...]`; `n` objects.
 ///
-/// Per bucket, in parallel: a counting sort by `i` gives every object's row
-/// of partners, and each row is sorted (insertion sort for the usual few
-/// partners, a library sort for the long rows of big boxes).  The result
-/// is the stored pairs sorted, whichever sinks held them.
+/// Per bucket, in parallel: a counting sort by `i` lays the pairs out in
+/// rows of partners, and each row of two or more is sorted (insertion sort
+/// for the usual few partners, a library sort for the long rows of big
+/// boxes).  The result is the stored pairs sorted, whichever sinks held
+/// them.
 pub fn canonical(stored: &Stored, n: usize, ex: &Exec) -> Vec<isize> {
+    canonical_with(stored, n, ex, None)
+}
+
+/// [`canonical`], and with `packed` the same pairs packed (`i << 32 | j`,
+/// sorted) into it too (cleared first, its capacity reused): written as
+/// each bucket's rows are, where packing the rows afterwards read them all
+/// again.
+pub fn canonical_with(
+    stored: &Stored,
+    n: usize,
+    ex: &Exec,
+    mut packed: Option<&mut Vec<u64>>,
+) -> Vec<isize> {
     let Stored { buckets, sinks } = stored;
     let nb = buckets.count;
     let size: Vec<usize> = (0..nb)
         .map(|b| sinks.iter().map(|s| s[b].len()).sum())
         .collect();
     let k: usize = size.iter().sum();
+    if let Some(p) = packed.as_deref_mut() {
+        p.clear();
+        p.reserve(k);
+    }
     if k == 0 {
         return Vec::new();
     }
@@ -365,22 +383,38 @@ pub fn canonical(stored: &Stored, n: usize, ex: &Exec) -> Vec<isize> {
     let mut out: Vec<isize> = scratch::result(2 * k);
     let mut cuts = vec![0usize; nb + 1];
     for b in 0..nb {
-        cuts[b + 1] = cuts[b] + 2 * size[b];
+        cuts[b + 1] = cuts[b] + size[b];
     }
+    let flat_cuts: Vec<usize> = cuts.iter().map(|&c| 2 * c).collect();
     // Fresh pages fault on first touch: the buckets write them, in parallel
     // (never zeroed first).
-    let parts = split_at_bounds(&mut out.spare_capacity_mut()[..2 * k], &cuts);
-    ex.each(parts, |b, dst| {
+    let parts = split_at_bounds(&mut out.spare_capacity_mut()[..2 * k], &flat_cuts);
+    let packed_parts: Vec<Option<&mut [MaybeUninit<u64>]>> = match packed.as_deref_mut() {
+        Some(p) => split_at_bounds(&mut p.spare_capacity_mut()[..k], &cuts)
+            .into_iter()
+            .map(Some)
+            .collect(),
+        None => (0..nb).map(|_| None).collect(),
+    };
+    let parts: Vec<_> = parts.into_iter().zip(packed_parts).collect();
+    ex.each(parts, |b, (dst, pk)| {
         let base = b << buckets.shift;
         let w = (1usize << buckets.shift).min(n - base);
         let srcs: Vec<&[u64]> = sinks.iter().flat_map(|s| s[b].blocks()).collect();
-        finish_bucket(&srcs, base, w, n, dst);
+        finish_bucket(&srcs, base, w, n, dst, pk);
     });
-    // SAFETY: the parts tile 0..2k (cuts run from 0 to 2k) and finish_bucket
-    // writes every position of its part: its rows hold the bucket's 2 * size[b]
-    // values end to end (a counting sort places each pair exactly once).
-    // Tested by `canonical_sorts_like_a_sort` and `long_rows_and_many_buckets`.
+    // SAFETY: the parts tile 0..2k (flat_cuts run from 0 to 2k) and
+    // finish_bucket writes every position of its part: its rows hold the
+    // bucket's size[b] pairs end to end (a counting sort places each pair
+    // exactly once), unpacked into 2 * size[b] values.  Likewise the packed
+    // parts tile 0..k (cuts run from 0 to k) and finish_bucket writes each
+    // of its size[b] pairs there.  Tested by `canonical_sorts_like_a_sort`
+    // (both outputs) and `long_rows_and_many_buckets`.
     unsafe { out.set_len(2 * k) };
+    if let Some(p) = packed {
+        // SAFETY: as above: every one of the k slots was written.
+        unsafe { p.set_len(k) };
+    }
     out
 }
 
@@ -391,22 +425,34 @@ const J_DIGITS: usize = 1024;
 const J_FROM: usize = 4 * J_DIGITS;
 
 /// The rows of one bucket of objects `base..base + w` (of `n`) into `dst`,
-/// which holds exactly two slots per pair of `srcs`; every slot is written.
+/// which holds exactly two slots per pair of `srcs`, and into `packed` (one
+/// slot per pair) when given; every slot is written.
 ///
 /// A counting sort by `i` lays the packed pairs out in rows; only rows of
 /// two or more are sorted (most rows hold one partner or none), and a last
 /// sequential pass unpacks them into `dst` (writing each row as it was
 /// sorted cost a loop iteration per object, empty rows included, and a
-/// running sum chained through memory cost a store-to-load wait per
-/// object: together about as much as the rest).  Big buckets first lay their pairs
+/// running sum chained through memory a store-to-load wait per object:
+/// together about as much as the rest).  Big buckets first lay their pairs
 /// out by the high bits of `j` (a counting sort over [`J_DIGITS`] values),
 /// and the stable sort by `i` keeps that order: every row is then sorted
 /// but for partners that share their high bits, which [`sort_row`] puts in
 /// place in about one pass.  Sorting every long row from scratch (the rows
 /// of big boxes hold dozens of partners) cost more than the extra pass.
-fn finish_bucket(srcs: &[&[u64]], base: usize, w: usize, n: usize, dst: &mut [MaybeUninit<isize>]) {
+fn finish_bucket(
+    srcs: &[&[u64]],
+    base: usize,
+    w: usize,
+    n: usize,
+    dst: &mut [MaybeUninit<isize>],
+    packed: Option<&mut [MaybeUninit<u64>]>,
+) {
     let k: usize = srcs.iter().map(|s| s.len()).sum();
     assert_eq!(dst.len(), 2 * k, "a bucket's rows fill its part exactly");
+    assert!(
+        packed.as_ref().is_none_or(|p| p.len() == k),
+        "a bucket's packed pairs fill their part exactly"
+    );
     let mut start = vec![0u32; w + 1];
     for &p in srcs.iter().copied().flatten() {
         start[(p >> 32) as usize - base + 1] += 1;
@@ -452,6 +498,11 @@ fn finish_bucket(srcs: &[&[u64]], base: usize, w: usize, n: usize, dst: &mut [Ma
         pair[0].write((p >> 32) as isize);
         pair[1].write(p as u32 as isize);
     }
+    if let Some(pk) = packed {
+        for (slot, &p) in pk.iter_mut().zip(rows.iter()) {
+            slot.write(p);
+        }
+    }
     scratch::give(rows);
 }
 
@@ -486,6 +537,19 @@ fn sort_row<T: Ord + Copy>(a: &mut [T]) {
         }
         budget -= moved;
     }
+}
+
+/// Pairs packed by [`pack_rows`] per chunk.
+const PACK_GRAIN: usize = 1 << 14;
+
+/// Flat rows `[i, j, ...]` packed (`i << 32 | j`) into `out` (cleared
+/// first, its capacity reused: no fresh pages), in chunks.
+pub fn pack_rows(flat: &[isize], out: &mut Vec<u64>, ex: &Exec) {
+    let k = flat.len() / 2;
+    ex.for_work(k, 2 * PACK_GRAIN)
+        .collect_into(out, k, PACK_GRAIN, |p| {
+            ((flat[2 * p] as u64) << 32) | flat[2 * p + 1] as u64
+        });
 }
 
 /// The chunks' packed pairs one after the other as flat rows `[i, j, ...]`,
@@ -526,7 +590,17 @@ mod tests {
                 }
             }
             let stored = Stored::from_chunks(&chunks, Buckets::for_objects(n));
-            prop_assert_eq!(canonical(&stored, n, &Exec::new(Some(w))), reference(&chunks));
+            let want = reference(&chunks);
+            prop_assert_eq!(canonical(&stored, n, &Exec::new(Some(w))), want.clone());
+            // and packed alongside, into a buffer holding stale pairs
+            let mut packed = vec![7u64; 5];
+            let flat = canonical_with(&stored, n, &Exec::new(Some(w)), Some(&mut packed));
+            prop_assert_eq!(&flat, &want);
+            let unpacked: Vec<isize> = packed
+                .iter()
+                .flat_map(|p| [(p >> 32) as isize, (*p as u32) as isize])
+                .collect();
+            prop_assert_eq!(unpacked, want);
         }
     }
 

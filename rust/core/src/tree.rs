@@ -1734,31 +1734,28 @@ impl Tree {
             self.narrow()
         };
         let all = if compact { &boxes[..] } else { &self.boxes[..] };
-        let (flat, tests) = if !compact && all.len() >= search::SWEEP_BELOW {
-            coherent::find(all, &narrow, max_pairs, ex, kept)
-        } else {
-            kept.clear();
-            let s = Search {
-                boxes: all,
-                bounds: bounds_of(all),
-                narrow,
-                method: Method::Auto,
-                max_pairs,
-            };
-            search::find_pairs_counted(&s, ex)
+        if !compact && all.len() >= search::SWEEP_BELOW {
+            // the pairs packed into the old pairs' buffer as they are ordered
+            let (flat, tests) = coherent::find(all, &narrow, max_pairs, ex, kept, &mut out);
+            return flat.map(|flat| (out, tests, flat));
+        }
+        kept.clear();
+        let s = Search {
+            boxes: all,
+            bounds: bounds_of(all),
+            narrow,
+            method: Method::Auto,
+            max_pairs,
         };
+        let (flat, tests) = search::find_pairs_counted(&s, ex);
         let mut flat = flat?;
         if compact {
             // live is ascending: the handles keep the canonical order
             flat.iter_mut()
                 .for_each(|v| *v = live[*v as usize] as isize);
         }
-        // packed into the old pairs' buffer (no fresh pages), in chunks
-        let k = flat.len() / 2;
-        ex.for_work(k, 2 * MERGE_GRAIN)
-            .collect_into(&mut out, k, MERGE_GRAIN, |p| {
-                crate::pairs::pack(flat[2 * p] as u32, flat[2 * p + 1] as u32)
-            });
+        // packed into the old pairs' buffer (no fresh pages)
+        crate::pairs::pack_rows(&flat, &mut out, ex);
         Ok((out, tests, flat))
     }
 
