@@ -112,32 +112,10 @@ fn index(w: u64) -> usize {
     w as u32 as usize
 }
 
-/// Cells of range `r` (none for an empty one).
-#[inline(always)]
-fn area(r: Range) -> usize {
-    if r[0] > r[2] || r[1] > r[3] {
-        0
-    } else {
-        // in usize: a range of all 2^16 columns would overflow u16
-        (r[2] as usize - r[0] as usize + 1) * (r[3] as usize - r[1] as usize + 1)
-    }
-}
-
 /// Whether range `r` holds cell `(cx, cy)`.
 #[inline(always)]
 fn holds(r: &Range, cx: u16, cy: u16) -> bool {
     (r[0] <= cx) & (cx <= r[2]) & (r[1] <= cy) & (cy <= r[3])
-}
-
-/// Cells both ranges hold.
-#[inline(always)]
-fn common(a: Range, b: Range) -> usize {
-    area([
-        a[0].max(b[0]),
-        a[1].max(b[1]),
-        a[2].min(b[2]),
-        a[3].min(b[3]),
-    ])
 }
 
 /// The candidate tests of a cell of `c` entries (no ancestors on a grid),
@@ -241,21 +219,15 @@ impl Kept {
     }
 
     /// Each box's range brought to its box; for each chunk of boxes (cut
-    /// at `bb`), the new words it will make and its boxes whose range
-    /// changed, with their old range.
-    fn scan(
-        &mut self,
-        boxes: &[[f64; 4]],
-        bb: &[usize],
-        ex: &Exec,
-    ) -> Vec<(usize, Vec<(u32, Range)>)> {
+    /// at `bb`), the words of the cells its boxes newly meet, made here
+    /// while each box and its old range are at hand (in box order).
+    fn scan(&mut self, boxes: &[[f64; 4]], bb: &[usize], ex: &Exec) -> Vec<Vec<u64>> {
         let n = boxes.len();
         let parts = split_at_bounds(&mut self.ranges, bb);
         let grid = &self.grid;
         let [ex_, ey] = &self.edges;
         ex.for_work(n, 2 * BOX_GRAIN).each(parts, |c, ranges| {
-            let mut added = 0;
-            let mut changed = Vec::new();
+            let mut words = Vec::new();
             for (i, range) in ranges.iter_mut().enumerate() {
                 let b = &boxes[bb[c] + i];
                 // the same cells: each coordinate between its cell's edges
@@ -276,43 +248,28 @@ impl Kept {
                 // at most 2^16 cells a side: the coordinates fit
                 let r = grid.cells_of(b).map(|v| v as u16);
                 if r != *range {
-                    added += area(r) - common(r, *range);
-                    changed.push(((bb[c] + i) as u32, *range));
-                    *range = r;
-                }
-            }
-            (added, changed)
-        })
-    }
-
-    /// The words of the cells each changed box newly meets, sorted (from
-    /// [`Kept::scan`]'s chunks: how many, and which boxes, with their old
-    /// ranges).
-    fn added(&self, scanned: &[(usize, Vec<(u32, Range)>)], ex: &Exec) -> Vec<u64> {
-        let mut fb = Vec::with_capacity(scanned.len() + 1);
-        fb.push(0);
-        for s in scanned {
-            fb.push(fb[fb.len() - 1] + s.0);
-        }
-        let total = fb[scanned.len()];
-        let mut add: Vec<u64> = scratch::filled(total, 0);
-        ex.for_work(total, 2 * WORD_GRAIN)
-            .chunks_mut(&mut add, &fb, |c, _, out| {
-                let mut p = 0;
-                for &(k, old) in &scanned[c].1 {
-                    let r = self.ranges[k as usize];
                     for cy in r[1]..=r[3] {
                         for cx in r[0]..=r[2] {
-                            if !holds(&old, cx, cy) {
-                                out[p] = word(cx, cy, k as usize);
-                                p += 1;
+                            if !holds(range, cx, cy) {
+                                words.push(word(cx, cy, bb[c] + i));
                             }
                         }
                     }
+                    *range = r;
                 }
-                assert_eq!(p, out.len(), "a chunk makes the words it counted");
-            });
-        // stable by cell code: a new cell's words come by box
+            }
+            words
+        })
+    }
+
+    /// The words of [`Kept::scan`]'s chunks in one vector, sorted by cell
+    /// (stably: a cell's new words come by box).
+    fn added(&self, scanned: &[Vec<u64>], ex: &Exec) -> Vec<u64> {
+        let total = scanned.iter().map(Vec::len).sum();
+        let mut add: Vec<u64> = scratch::take(total);
+        for words in scanned {
+            add.extend_from_slice(words);
+        }
         radix::sort(add, 32, 2 * self.grid.depth, ex)
     }
 
@@ -335,7 +292,7 @@ impl Kept {
         let m: usize = self.words.iter().map(Vec::len).sum();
         let bb = even_bounds(n, chunk_count(n, BOX_GRAIN, 256));
         let scanned = self.scan(boxes, &bb, ex);
-        let new: usize = scanned.iter().map(|s| s.0).sum();
+        let new: usize = scanned.iter().map(Vec::len).sum();
         if new * give_up > m {
             return None;
         }
@@ -717,8 +674,9 @@ mod tests {
     }
 
     /// A floor spanning the world on the deepest grid kept: its range holds
-    /// all 2^16 columns (counted in `usize`: in `u16` the count wrapped to 0
-    /// and the new entries overflowed their chunk).  Then it moves.
+    /// all 2^16 columns (once counted in `u16`, where the count wrapped to 0
+    /// and the new entries overflowed their chunk; the words are now made
+    /// by loops over the range itself).  Then it moves.
     #[test]
     fn a_floor_as_wide_as_the_deepest_grid() {
         let n = 29_999;
