@@ -54,6 +54,7 @@
 
 use crate::cells::{self, Ent};
 use crate::check::bounds_of;
+use crate::few;
 use crate::morton::{decode, encode};
 use crate::narrow::Narrow;
 use crate::pairs::{canonical_with, finish, pack_rows, Buckets, Budget, Sink, TooMany};
@@ -434,13 +435,15 @@ pub(crate) fn merge_into(a: &[u64], b: &[u64], out: &mut [u64]) {
 }
 
 /// What a caller keeps between searches: the kept order, or how many
-/// searches from scratch remain before one is made again.
+/// searches from scratch remain before one is made again; for few boxes,
+/// their sweep order ([`crate::few`]) instead.
 #[derive(Clone, Debug)]
 pub struct State {
     kept: Option<Box<Kept>>,
     wait: u32,
     /// [`GIVE_UP`] (tests set 0: never give up, keep whatever moved).
     give_up: usize,
+    few: few::State,
 }
 
 impl Default for State {
@@ -449,16 +452,26 @@ impl Default for State {
             kept: None,
             wait: 0,
             give_up: GIVE_UP,
+            few: few::State::default(),
         }
     }
 }
 
 impl State {
-    /// Let the kept order go (its memory), to be made again by the next
+    /// Let the kept orders go (their memory), to be made again by the next
     /// search.
     pub fn clear(&mut self) {
         self.kept = None;
         self.wait = 0;
+        self.few.clear();
+    }
+
+    /// The sweep order for few boxes, the order kept for many let go (the
+    /// boxes became few).
+    pub fn for_few(&mut self) -> &mut few::State {
+        self.kept = None;
+        self.wait = 0;
+        &mut self.few
     }
 
     /// Whether an order is kept.
@@ -485,6 +498,7 @@ pub fn find(
 ) -> (Result<Vec<isize>, TooMany>, u64) {
     let n = boxes.len();
     let budget = Budget::of(max_pairs);
+    state.few.clear(); // the boxes are many
     scratch::begin();
     // on the pool as a whole, as a search from scratch runs
     let out = ex.for_work(n, search::WHOLE_ON_POOL).install(|| {

@@ -21,6 +21,7 @@ pub mod cells;
 pub mod check;
 pub mod coherent;
 pub mod count;
+pub mod few;
 pub mod grid;
 pub mod key;
 pub mod lists;

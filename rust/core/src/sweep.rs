@@ -36,18 +36,7 @@ pub fn find(
 ) -> Result<Vec<isize>, TooMany> {
     let n = boxes.len();
     let [x0, y0, x1, y1] = bounds;
-    // Expected overlaps along an axis ~ mean extent / range: sweep the sparser.
-    // (Circles near +-1.8e308 have infinite boxes: inf / inf is NaN, then x.)
-    let step = (n / SAMPLE).max(1);
-    let (mut sx, mut sy, mut cnt) = (0.0, 0.0, 0.0);
-    for b in boxes.iter().step_by(step) {
-        sx += b[2] * 0.5 - b[0] * 0.5;
-        sy += b[3] * 0.5 - b[1] * 0.5;
-        cnt += 1.0;
-    }
-    let dens_x = (sx / cnt) / half_span(x0, x1).max(1e-300);
-    let dens_y = (sy / cnt) / half_span(y0, y1).max(1e-300);
-    let axis = if dens_y < dens_x { 1 } else { 0 };
+    let axis = axis(boxes, bounds);
     let (origin, hi) = if axis == 0 { (x0, x1) } else { (y0, y1) };
     let bits = (usize::BITS - n.leading_zeros() + 4).clamp(8, 40);
     let top = (1u64 << bits) - 1;
@@ -92,6 +81,28 @@ pub fn find(
     );
     scratch::give(sorted);
     Ok(canonical(&finish(sinks)?, n, ex))
+}
+
+/// The axis to sweep `boxes` along (0: x, 1: y), in the world `bounds`: the
+/// one along which they overlap less.  Expected overlaps along an axis go
+/// as the boxes' mean extent over the world's span (from a strided sample).
+/// (Circles near +-1.8e308 have infinite boxes: inf / inf is NaN, then x.)
+pub fn axis(boxes: &[[f64; 4]], bounds: [f64; 4]) -> usize {
+    let [x0, y0, x1, y1] = bounds;
+    let step = (boxes.len() / SAMPLE).max(1);
+    let (mut sx, mut sy, mut cnt) = (0.0, 0.0, 0.0);
+    for b in boxes.iter().step_by(step) {
+        sx += b[2] * 0.5 - b[0] * 0.5;
+        sy += b[3] * 0.5 - b[1] * 0.5;
+        cnt += 1.0;
+    }
+    let dens_x = (sx / cnt) / half_span(x0, x1).max(1e-300);
+    let dens_y = (sy / cnt) / half_span(y0, y1).max(1e-300);
+    if dens_y < dens_x {
+        1
+    } else {
+        0
+    }
 }
 
 /// A box in sweep order: its quantized low edge on the sweep axis, the box,

@@ -100,6 +100,7 @@
 use crate::cells::Placement;
 use crate::check::bounds_of;
 use crate::coherent;
+use crate::few;
 use crate::lists::{self, CellLists, Entry, LATER_COLUMN, LATER_ROW};
 use crate::morton::{self, encode};
 use crate::narrow::{box_circle_overlap, boxes_overlap, circle_overlap, Filters, Narrow, Shapes};
@@ -1734,9 +1735,14 @@ impl Tree {
             self.narrow()
         };
         let all = if compact { &boxes[..] } else { &self.boxes[..] };
+        // the kept orders pack the pairs into the old pairs' buffer as they
+        // put them in order
         if !compact && all.len() >= search::SWEEP_BELOW {
-            // the pairs packed into the old pairs' buffer as they are ordered
             let (flat, tests) = coherent::find(all, &narrow, max_pairs, ex, kept, &mut out);
+            return flat.map(|flat| (out, tests, flat));
+        }
+        if !compact && few::serves(all.len()) {
+            let (flat, tests) = few::find(all, &narrow, max_pairs, kept.for_few(), &mut out);
             return flat.map(|flat| (out, tests, flat));
         }
         kept.clear();
