@@ -94,7 +94,9 @@
 //! from scratch keeps its grid entries, and the next one brings them up to
 //! date instead of sorting anew ([`crate::coherent`]): frames that move
 //! everything a little pay for the entries of objects that changed cells,
-//! and each cell's order of minx, not for a whole sort.
+//! and each cell's order of minx, not for a whole sort.  With fewer
+//! objects, where the search from scratch sorts and sweeps, it keeps its
+//! sweep order instead ([`crate::few`]), put right by an insertion sort.
 //! After [`coherent::AGE`] incremental frames in a row they are let go.
 
 use crate::cells::Placement;
