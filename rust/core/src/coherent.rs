@@ -616,14 +616,8 @@ mod tests {
     use super::*;
     use crate::naive;
     use crate::narrow::Filters;
-    use crate::testing::lcg;
+    use crate::testing::{flat, lcg};
     use proptest::prelude::*;
-
-    fn flat(p: &[(usize, usize)]) -> Vec<isize> {
-        p.iter()
-            .flat_map(|&(i, j)| [i as isize, j as isize])
-            .collect()
-    }
 
     /// `n` boxes in `[0, 1000)^2`: most of side about 10, a tenth of them
     /// ten times bigger, a few points.
@@ -668,10 +662,7 @@ mod tests {
         let k = state.kept.as_ref();
         if verify {
             let want = flat(&naive::pairs(boxes, narrow));
-            let unpacked: Vec<isize> = packed
-                .iter()
-                .flat_map(|p| [(p >> 32) as isize, (*p as u32) as isize])
-                .collect();
+            let unpacked = crate::pairs::concatenate(&[&packed]);
             assert_eq!(unpacked, want, "the packed pairs");
             assert_eq!(got.unwrap(), want);
             if let Some(k) = k {

@@ -143,13 +143,7 @@ fn sweep_order<const T: bool>(
 mod tests {
     use super::*;
     use crate::naive;
-    use crate::testing::lcg;
-
-    fn flat(p: &[(usize, usize)]) -> Vec<isize> {
-        p.iter()
-            .flat_map(|&(i, j)| [i as isize, j as isize])
-            .collect()
-    }
+    use crate::testing::{flat, lcg};
 
     /// Frames of boxes moving a little, then far, then wide ones (the axis
     /// turns), then more of them: every search against the naive pairs, the
@@ -197,10 +191,7 @@ mod tests {
             let want = flat(&naive::pairs(&boxes, &narrow));
             let got = got.unwrap();
             assert_eq!(got, want, "frame {frame}");
-            let unpacked: Vec<isize> = packed
-                .iter()
-                .flat_map(|p| [(p >> 32) as isize, (*p as u32) as isize])
-                .collect();
+            let unpacked = crate::pairs::concatenate(&[&packed]);
             assert_eq!(unpacked, want, "frame {frame}: packed");
             assert!(tests as usize >= want.len() / 2);
             if frame >= 30 {

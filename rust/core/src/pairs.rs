@@ -596,10 +596,7 @@ mod tests {
             let mut packed = vec![7u64; 5];
             let flat = canonical_with(&stored, n, &Exec::new(Some(w)), Some(&mut packed));
             prop_assert_eq!(&flat, &want);
-            let unpacked: Vec<isize> = packed
-                .iter()
-                .flat_map(|p| [(p >> 32) as isize, (*p as u32) as isize])
-                .collect();
+            let unpacked = concatenate(&[&packed]);
             prop_assert_eq!(unpacked, want);
         }
     }

@@ -1,5 +1,13 @@
 //! Deterministic inputs for tests and examples: not part of any algorithm.
 
+/// Pairs `(i, j)` as flat rows `[i, j, ...]`, the searches' output form
+/// (for comparing with [`crate::naive::pairs`]).
+pub fn flat(p: &[(usize, usize)]) -> Vec<isize> {
+    p.iter()
+        .flat_map(|&(i, j)| [i as isize, j as isize])
+        .collect()
+}
+
 /// A small deterministic generator of floats in `[0, 1)` (a 64-bit linear
 /// congruential generator, the top 53 bits of its state), the same sequence
 /// for a seed on every machine.

@@ -3,6 +3,7 @@
 
 use broadphase_core::check::{circle_boxes, scan_boxes};
 use broadphase_core::par::Exec;
+use broadphase_core::testing::flat;
 use broadphase_core::{find_pairs, naive, Filters, Method, Narrow, Search, Shapes};
 use proptest::prelude::*;
 
@@ -13,12 +14,6 @@ const METHODS: [Method; 5] = [
     Method::Grid,
     Method::Quadtree,
 ];
-
-fn flat(p: &[(usize, usize)]) -> Vec<isize> {
-    p.iter()
-        .flat_map(|&(i, j)| [i as isize, j as isize])
-        .collect()
-}
 
 /// Boxes on a coarse integer lattice (ties, touching edges, zero sizes,
 /// straddlers of every split line) at a random scale and offset.
