@@ -707,28 +707,13 @@ fn later_pairs<const T: bool>(
     tests
 }
 
-/// Sort one cell's entries by their minx: an insertion sort, cheapest for
-/// the nearly sorted cells of a kept order (each entry moves a place or
-/// two from one frame to the next), that hands over to a library sort once
-/// it has moved more than a few entries per entry (a cell out of order, as
-/// when an order is made), so a cell never costs more than O(c log c).
+/// Sort one cell's entries by their minx ([`crate::nearly`]): the nearly
+/// sorted cells of a kept order (each entry moves a place or two from one
+/// frame to the next) cost an insertion sort, a cell out of order (as when
+/// an order is made) never more than O(c log c).
+#[inline]
 pub(crate) fn sort_by_minx(a: &mut [Ent]) {
-    let mut budget = 4 * a.len() + 64;
-    for t in 1..a.len() {
-        let v = a[t];
-        let mut w = t;
-        while w > 0 && a[w - 1].b[0] > v.b[0] {
-            a[w] = a[w - 1];
-            w -= 1;
-        }
-        a[w] = v;
-        let moved = t - w;
-        if moved > budget {
-            a.sort_unstable_by(|x, y| x.b[0].total_cmp(&y.b[0]));
-            return;
-        }
-        budget -= moved;
-    }
+    crate::nearly::sort_by_key(a, |e| e.b[0]);
 }
 
 /// The pairs among the entries `own` of grid cell `(cx, cy)` (one level:

@@ -77,7 +77,7 @@ pub fn find(
             .sort_unstable_by(|&a, &b| lo(a).total_cmp(&lo(b)));
         state.axis = axis;
     } else {
-        sort_by_low_edge(&mut state.order, lo);
+        crate::nearly::sort_by_key(&mut state.order, |&k| lo(k));
     }
     let budget = Budget::of(max_pairs);
     let mut sink = Sink::new(&budget, Buckets::for_objects(n));
@@ -88,28 +88,6 @@ pub fn find(
     };
     let rows = finish(vec![sink]).map(|s| canonical_with(&s, n, &Exec::serial(), Some(packed)));
     (rows, tests)
-}
-
-/// Put `order` back in order of `lo`: an insertion sort, cheapest for the
-/// nearly sorted order of the last search, that hands over to a library
-/// sort once it has moved more than a few places per box.
-fn sort_by_low_edge(order: &mut [u32], lo: impl Fn(u32) -> f64) {
-    let mut budget = 4 * order.len() + 64;
-    for t in 1..order.len() {
-        let (k, v) = (order[t], lo(order[t]));
-        let mut w = t;
-        while w > 0 && lo(order[w - 1]) > v {
-            order[w] = order[w - 1];
-            w -= 1;
-        }
-        order[w] = k;
-        let moved = t - w;
-        if moved > budget {
-            order.sort_unstable_by(|&a, &b| lo(a).total_cmp(&lo(b)));
-            return;
-        }
-        budget -= moved;
-    }
 }
 
 /// The sweep over `order` (sorted by the low edge on `axis`), its pairs

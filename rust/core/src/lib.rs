@@ -28,6 +28,7 @@ pub mod lists;
 pub mod morton;
 pub mod naive;
 pub mod narrow;
+pub mod nearly;
 pub mod pairs;
 pub mod par;
 pub mod quadtree;

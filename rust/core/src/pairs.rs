@@ -436,7 +436,8 @@ const J_FROM: usize = 4 * J_DIGITS;
 /// together about as much as the rest).  Big buckets first lay their pairs
 /// out by the high bits of `j` (a counting sort over [`J_DIGITS`] values),
 /// and the stable sort by `i` keeps that order: every row is then sorted
-/// but for partners that share their high bits, which [`sort_row`] puts in
+/// but for partners that share their high bits, which the insertion sort
+/// ([`crate::nearly`]) puts in
 /// place in about one pass.  Sorting every long row from scratch (the rows
 /// of big boxes hold dozens of partners) cost more than the extra pass.
 fn finish_bucket(
@@ -490,7 +491,7 @@ fn finish_bucket(
     for &end in &start[..w] {
         let hi = end as usize;
         if hi - lo > 1 {
-            sort_row(&mut rows[lo..hi]);
+            crate::nearly::sort_by_key(&mut rows[lo..hi], |&p| p);
         }
         lo = hi;
     }
@@ -513,29 +514,6 @@ fn prefix_sums(a: &mut [u32]) {
     for v in a.iter_mut() {
         total += *v;
         *v = total;
-    }
-}
-
-/// Sort a row in place: an insertion sort, cheapest for the usual few
-/// partners and for nearly sorted rows, that hands over to a library sort
-/// once it has moved more than a few elements per element (a long row out
-/// of order), so a row never costs more than O(r log r).
-fn sort_row<T: Ord + Copy>(a: &mut [T]) {
-    let mut budget = 4 * a.len() + 64;
-    for t in 1..a.len() {
-        let v = a[t];
-        let mut w = t;
-        while w > 0 && a[w - 1] > v {
-            a[w] = a[w - 1];
-            w -= 1;
-        }
-        a[w] = v;
-        let moved = t - w;
-        if moved > budget {
-            a.sort_unstable();
-            return;
-        }
-        budget -= moved;
     }
 }
 
@@ -598,25 +576,6 @@ mod tests {
             prop_assert_eq!(&flat, &want);
             let unpacked = concatenate(&[&packed]);
             prop_assert_eq!(unpacked, want);
-        }
-    }
-
-    proptest! {
-        #[test]
-        fn sort_row_sorts(mut a in proptest::collection::vec(0u32..5000, 0..3000),
-                          presorted in 0usize..3) {
-            // random rows, sorted ones, and sorted ones with a few out of place
-            if presorted > 0 {
-                a.sort_unstable();
-                if presorted == 2 && a.len() > 2 {
-                    let l = a.len();
-                    a.swap(0, l - 1);
-                }
-            }
-            let mut want = a.clone();
-            want.sort_unstable();
-            sort_row(&mut a);
-            prop_assert_eq!(a, want);
         }
     }
 
