@@ -616,7 +616,7 @@ mod tests {
     use super::*;
     use crate::naive;
     use crate::narrow::Filters;
-    use crate::testing::{flat, lcg};
+    use crate::testing::{flat, lcg, shifted};
     use proptest::prelude::*;
 
     /// `n` boxes in `[0, 1000)^2`: most of side about 10, a tenth of them
@@ -631,17 +631,6 @@ mod tests {
                     _ => 5.0 + 10.0 * rnd(),
                 };
                 [x, y, x + s, y + s * (0.5 + rnd())]
-            })
-            .collect()
-    }
-
-    /// Every box shifted by up to `step` per axis.
-    fn shifted(boxes: &[[f64; 4]], step: f64, rnd: &mut impl FnMut() -> f64) -> Vec<[f64; 4]> {
-        boxes
-            .iter()
-            .map(|b| {
-                let (dx, dy) = ((rnd() * 2.0 - 1.0) * step, (rnd() * 2.0 - 1.0) * step);
-                [b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy]
             })
             .collect()
     }

@@ -121,7 +121,7 @@ fn sweep_order<const T: bool>(
 mod tests {
     use super::*;
     use crate::naive;
-    use crate::testing::{flat, lcg};
+    use crate::testing::{flat, lcg, shifted};
 
     /// Frames of boxes moving a little, then far, then wide ones (the axis
     /// turns), then more of them: every search against the naive pairs, the
@@ -150,10 +150,7 @@ mod tests {
                 20..=24 => 300.0,
                 _ => 1.0,
             };
-            for b in boxes.iter_mut() {
-                let (dx, dy) = ((rnd() * 2.0 - 1.0) * step, (rnd() * 2.0 - 1.0) * step);
-                *b = [b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy];
-            }
+            boxes = shifted(&boxes, step, &mut rnd);
             if frame == 30 {
                 // wide boxes: they overlap less along y, the sweep turns there
                 for b in boxes.iter_mut() {
@@ -199,10 +196,7 @@ mod tests {
         };
         let mut state = State::default();
         for frame in 0..10 {
-            for b in boxes.iter_mut() {
-                let (dx, dy) = (rnd() * 4.0 - 2.0, rnd() * 4.0 - 2.0);
-                *b = [b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy];
-            }
+            boxes = shifted(&boxes, 2.0, &mut rnd);
             let (got, _) = find(&boxes, &narrow, None, &mut state, &mut Vec::new());
             let want = flat(&naive::pairs(&boxes, &narrow));
             assert!(!want.is_empty());

@@ -8,6 +8,17 @@ pub fn flat(p: &[(usize, usize)]) -> Vec<isize> {
         .collect()
 }
 
+/// Every box shifted by up to `step` per axis (uniform draws of `rnd`).
+pub fn shifted(boxes: &[[f64; 4]], step: f64, rnd: &mut impl FnMut() -> f64) -> Vec<[f64; 4]> {
+    boxes
+        .iter()
+        .map(|b| {
+            let (dx, dy) = ((rnd() * 2.0 - 1.0) * step, (rnd() * 2.0 - 1.0) * step);
+            [b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy]
+        })
+        .collect()
+}
+
 /// A small deterministic generator of floats in `[0, 1)` (a 64-bit linear
 /// congruential generator, the top 53 bits of its state), the same sequence
 /// for a seed on every machine.
