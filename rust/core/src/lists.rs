@@ -83,6 +83,59 @@ pub fn tag(r: usize, nx: u8) -> u8 {
     r as u8 | if col > 0 { LATER_COLUMN } else { 0 } | if row > 0 { LATER_ROW } else { 0 }
 }
 
+/// Bit `t` set when entry `t` of `part` (at most 64 entries) counts (its
+/// tag has none of the bits of `skip`) and its box strictly overlaps `q`;
+/// and how many of them count.
+///
+/// The tests of a run's entries go into a mask with no branch (a branch per
+/// entry would be taken at random); the caller then visits the few set bits.
+/// A query's first cell at a level (`skip` 0) counts every entry, so its loop
+/// has no tag test.
+#[inline(always)]
+pub fn overlap_bits(q: &[f64; 4], part: &[Entry], skip: u8) -> (u64, u64) {
+    debug_assert!(part.len() <= 64);
+    let mut mask = 0u64;
+    if skip == 0 {
+        for (t, e) in part.iter().enumerate() {
+            mask |= (overlaps(q, &e.b) as u64) << t;
+        }
+        return (mask, part.len() as u64);
+    }
+    let mut counted = 0;
+    for (t, e) in part.iter().enumerate() {
+        let counts = e.tag & skip == 0;
+        counted += counts as u64;
+        mask |= ((counts & overlaps(q, &e.b)) as u64) << t;
+    }
+    (mask, counted)
+}
+
+/// [`crate::narrow::boxes_overlap`] of `q` and `b`, the two axes at once:
+/// `b`'s minima below `q`'s maxima, and `q`'s minima below `b`'s maxima,
+/// each a comparison of two lanes.
+#[inline(always)]
+fn overlaps(q: &[f64; 4], b: &[f64; 4]) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_and_pd, _mm_cmplt_pd, _mm_movemask_pd, _mm_set_pd};
+        // SAFETY: these are SSE2 instructions, which every x86_64 processor
+        // has (SSE2 is part of the x86_64 baseline, enabled in every build
+        // for it); they compute on their register arguments only and touch
+        // no memory.  `overlap_bits_equals_boxes_overlap` checks them
+        // against the scalar test: touching and shared edges, one ulp
+        // apart, infinities, signed zeros.
+        unsafe {
+            let below = _mm_cmplt_pd(_mm_set_pd(b[1], b[0]), _mm_set_pd(q[3], q[2]));
+            let above = _mm_cmplt_pd(_mm_set_pd(q[1], q[0]), _mm_set_pd(b[3], b[2]));
+            _mm_movemask_pd(_mm_and_pd(below, above)) == 3
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        crate::narrow::boxes_overlap(q, b)
+    }
+}
+
 /// Slots of a run of class `k`.
 #[inline]
 fn cap(k: u8) -> usize {
@@ -532,6 +585,70 @@ mod tests {
                     m.remove(live[pick % live.len()]);
                 }
                 m.check()?;
+            }
+        }
+    }
+
+    /// A coordinate from a few scales, its neighbours one ulp away, and
+    /// the special values.
+    fn coordinate() -> impl Strategy<Value = f64> {
+        let scale = prop::sample::select(vec![1e-300, 1e-3, 1.0, 5000.0, 1e300]);
+        let special = prop::sample::select(vec![
+            0.0,
+            -0.0,
+            f64::MIN_POSITIVE,
+            f64::MAX,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+        ]);
+        prop_oneof![
+            (-1.0f64..1.0, scale.clone()).prop_map(|(u, s)| u * s),
+            (-1.0f64..1.0, scale).prop_map(|(u, s)| (u * s).next_up()),
+            special,
+        ]
+    }
+
+    /// A box with sides in order, from two coordinates per axis.
+    fn ordered([a, b, c, d]: [f64; 4]) -> [f64; 4] {
+        [a.min(c), b.min(d), a.max(c), b.max(d)]
+    }
+
+    proptest! {
+        /// The mask is the scalar test's, entry by entry, with the tags
+        /// skipped as asked.
+        #[test]
+        fn overlap_bits_equals_boxes_overlap(
+            q in prop::array::uniform4(coordinate()),
+            boxes in prop::collection::vec(prop::array::uniform4(coordinate()), 1..64),
+            shared in prop::collection::vec((0usize..4, 0usize..4, -1i8..=1), 0..64),
+            tags in prop::collection::vec(0u8..16, 64),
+            skip in prop::sample::select(vec![0u8, LATER_COLUMN, LATER_ROW, LATER_COLUMN | LATER_ROW]),
+        ) {
+            let q = ordered(q);
+            let mut boxes: Vec<[f64; 4]> = boxes.into_iter().map(ordered).collect();
+            // some sides on the query's sides or one ulp off them:
+            // touching, sharing edges, overlapping by the least there is
+            for (k, &(side, from, nudge)) in shared.iter().enumerate() {
+                let n = boxes.len();
+                boxes[k % n][side] = match nudge {
+                    -1 => q[from].next_down(),
+                    0 => q[from],
+                    _ => q[from].next_up(),
+                };
+                boxes[k % n] = ordered(boxes[k % n]);
+            }
+            let part: Vec<Entry> = boxes
+                .iter()
+                .zip(&tags)
+                .enumerate()
+                .map(|(t, (&b, &tag))| Entry { b, id: t as u32, tag })
+                .collect();
+            let (mask, counted) = overlap_bits(&q, &part, skip);
+            let counts = |t: usize| part[t].tag & skip == 0;
+            prop_assert_eq!(counted, (0..part.len()).filter(|&t| counts(t)).count() as u64);
+            for (t, b) in boxes.iter().enumerate() {
+                let want = counts(t) && crate::narrow::boxes_overlap(&q, b);
+                prop_assert_eq!(mask >> t & 1 == 1, want, "entry {} {:?} against {:?}", t, b, q);
             }
         }
     }

@@ -1304,15 +1304,10 @@ impl Tree {
         let b = self.boxes[h];
         let mut n = 0u64;
         let listed = self.runs_met(&b, |run, skip| {
-            // the tests of up to 64 entries into a mask with no branch (a
-            // branch per entry would be taken at random), then the few hits
+            // the tests of 64 entries at a time into a mask, then the few hits
             for part in run.chunks(64) {
-                let mut mask = 0u64;
-                for (t, e) in part.iter().enumerate() {
-                    let counts = e.tag & skip == 0;
-                    n += counts as u64;
-                    mask |= ((counts & boxes_overlap(&b, &e.b)) as u64) << t;
-                }
+                let (mut mask, counted) = lists::overlap_bits(&b, part, skip);
+                n += counted;
                 while mask != 0 {
                     let o = part[mask.trailing_zeros() as usize].id as usize;
                     mask &= mask - 1;
@@ -1796,17 +1791,18 @@ impl Tree {
                 }
                 let h = h as usize;
                 tests += self.partners(&narrow, h, |o| {
-                    // two dirty objects: the pair once, from the lower handle
-                    if !self.dirty[o] || h < o {
-                        out.push(crate::pairs::pack(h as u32, o as u32));
-                    }
+                    out.push(crate::pairs::pack(h as u32, o as u32));
                 });
             }
             (out, tests)
         });
         let tests = parts.iter().map(|p| p.1).sum();
         let mut fresh: Vec<u64> = parts.into_iter().flat_map(|p| p.0).collect();
+        // A pair of two dirty objects was found from both: twice, side by
+        // side once sorted.  (Asking whether a partner is dirty, to find it
+        // once, cost a lookup at a random place per pair.)
         fresh.sort_unstable();
+        fresh.dedup();
         (fresh, tests)
     }
 
