@@ -39,24 +39,29 @@ def _stats(times):
     return f"{min(times) * 1e3:.2f} ({np.median(times) * 1e3:.2f})"
 
 
-def _frames(scene, tree, h, frames, k=None, scattered=False):
+def _frames(scene, tree, h, frames, k=None, scattered=False, vary=False):
     """Per frame: step and ``move`` all boxes (or k of them), ``pairs()``, ``find_pairs``.
 
     The k are the first k handles, or if ``scattered`` k drawn at random
     once (in handle order, as a game's list of moving objects would be),
     whose table rows are spread over the whole table: a cache miss per
-    row.  Returns the three lists of seconds; the two pair arrays are
-    checked equal every frame.
+    row; with ``vary`` too, k drawn anew every frame (objects that move for
+    a frame and rest).  Returns the three lists of seconds; the two pair
+    arrays are checked equal every frame.
     """
+    rng = np.random.default_rng(7)
     if k is None:
         rows = slice(None)
     elif scattered:
-        rows = np.sort(np.random.default_rng(7).choice(len(h), k, replace=False))
+        rows = np.sort(rng.choice(len(h), k, replace=False))
     else:
         rows = slice(0, k)
     t_move, t_pairs, t_find = [], [], []
     hk = h[rows]
     for f in range(frames):
+        if vary:
+            rows = np.sort(rng.choice(len(h), k, replace=False))
+            hk = h[rows]
         scene.step(rows)
         b = scene.boxes()
         bk = b[rows]  # the moving boxes, as a game holds them: picking them is not the tree's

@@ -8,7 +8,8 @@ Python in turns)::
 
 The scene and tree of ``moving.py``; frames moving 1% of the boxes scattered
 over the handles, then the first 1% (each ``move``, ``pairs()``, then
-``find_pairs`` on the same boxes, the arrays checked equal).  Prints the
+``find_pairs`` on the same boxes, the arrays checked equal), then 1% drawn
+anew every frame (objects that move for a frame and rest).  Prints the
 median frame (``move`` and ``pairs()``) and its share of ``find_pairs``'
 median, without the frames that move everything first (which leave the
 lists to be laid out anew).
@@ -25,8 +26,10 @@ def main(argv=None):
     args, scene, tree, h = setup(argv, __doc__, 50)
     k = max(1, args.n // 100)
     out = []
-    for name, scattered in (("scattered", True), ("first", False)):
-        t_move, t_pairs, t_find = _frames(scene, tree, h, args.frames, k, scattered=scattered)
+    for name, scattered, vary in (("scattered", True, False), ("first", False, False),
+                                  ("a new set each frame", True, True)):
+        t_move, t_pairs, t_find = _frames(scene, tree, h, args.frames, k, scattered=scattered,
+                                          vary=vary)
         frame = np.median(np.add(t_move, t_pairs))
         find = np.median(t_find)
         out.append(f"1% {name}: {frame * 1e3:.3f} ms, {frame / find * 100:.1f}% of find_pairs")

@@ -10,8 +10,10 @@
 //! Python does once NumPy frees them).  With `between` 1 (the default) a
 //! `find_pairs` on all the boxes runs between frames, as in
 //! `benchmarks/moving_few.py`, evicting the tree's data from the caches; 0
-//! leaves the caches warm.  Prints the best and median milliseconds of a
-//! frame (for development and for comparing builds in turns).
+//! leaves the caches warm.  With the environment variable `VARY` set, a
+//! different 1% moves each frame (objects that move for a frame and rest).
+//! Prints the best and median milliseconds of a frame (for development and
+//! for comparing builds in turns).
 
 use broadphase_core::par::Exec;
 use broadphase_core::testing::{lcg, search_plain, Bouncing};
@@ -31,7 +33,12 @@ fn main() {
     // about 1% of the handles, in handle order
     let moving: Vec<i64> = (0..n as i64).filter(|_| rnd() < 0.01).collect();
     let mut times = vec![];
+    let vary = std::env::var_os("VARY").is_some();
+    let mut moving = moving;
     for _ in 0..200 {
+        if vary {
+            moving = (0..n as i64).filter(|_| rnd() < 0.01).collect();
+        }
         scene.step(&moving);
         let b = scene.boxes();
         let mb: Vec<[f64; 4]> = moving.iter().map(|&k| b[k as usize]).collect();

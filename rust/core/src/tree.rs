@@ -77,7 +77,13 @@
 //! (one read of the base) only when objects become void, so that the rows
 //! are the runs of the base between them, copied with no test per pair;
 //! when the delta outgrows an eighth of the base, the two are consolidated
-//! into a new base.  `update()`'s events are the fresh pairs
+//! into a new base.  Objects that were void but moved no more (a different
+//! set moving each frame) leave runs that every frame's rows skip: once the
+//! void objects are as many again as the dirty ones, the rows' pass also
+//! writes the current pairs packed, which become the base (no void object,
+//! no delta; the next frame's dirty objects become void again with one read
+//! of the base).  The same objects moving frame after frame stay void and
+//! never pay it.  `update()`'s events are the fresh pairs
 //! against the last pairs with a dirty object (the delta's, and the base's
 //! standing pairs of objects void only from now on).
 //!
@@ -1569,14 +1575,43 @@ impl Tree {
         if let Some(at) = void_at {
             self.void_at = at;
         }
+        // Objects void but no longer dirty (they moved in earlier frames,
+        // not in this one) leave runs in the base that every frame's merge
+        // skips: past as many again as the dirty ones, the rows' pass also
+        // writes the current pairs packed, which become the base.
+        let fuse = !events && self.void_list.len() >= 2 * self.dirty_list.len().max(1);
+        let mut packed = if fuse {
+            let mut v = std::mem::take(&mut self.spare);
+            v.clear();
+            v.reserve(total);
+            v
+        } else {
+            Vec::new()
+        };
         let rows = (!events).then(|| {
             let mut rows = scratch::result(2 * total);
-            self.merged_into(ex, &mut rows, |out: &mut [MaybeUninit<isize>; 2], p| {
+            let to = Scatter::new(&mut packed.spare_capacity_mut()[..if fuse { total } else { 0 }]);
+            self.merged_into(ex, &mut rows, |out: &mut [MaybeUninit<isize>; 2], k, p| {
                 out[0].write((p >> 32) as isize);
                 out[1].write(p as u32 as isize);
+                if fuse {
+                    // SAFETY: pair index k is below `total` and written by
+                    // the one chunk whose slots hold it (the chunks' parts
+                    // tile the merged order): one writer per position.
+                    unsafe { to.write(k, MaybeUninit::new(p)) };
+                }
             });
             rows
         });
+        if fuse {
+            // SAFETY: `merged_into` wrote every pair index below `total`
+            // (its slots tile the merged order, asserted per chunk), so the
+            // first `total` elements are initialized.  Tested by the frames
+            // of `void_objects_are_consolidated_with_the_rows` against the
+            // naive pairs.
+            unsafe { packed.set_len(total) };
+            self.set_base(packed);
+        }
         // Consolidate once the delta outgrows a share of the base: the
         // frames read the delta whole.
         if self.delta.len() > (base_len(&self.base) / 8).saturating_add(self.consolidate_from) {
@@ -1593,7 +1628,7 @@ impl Tree {
 
     /// The current pairs, packed, into `out` (see [`Tree::merged_into`]).
     fn packed_into(&self, ex: &Exec, out: &mut Vec<u64>) {
-        self.merged_into(ex, out, |slot: &mut [MaybeUninit<u64>; 1], p| {
+        self.merged_into(ex, out, |slot: &mut [MaybeUninit<u64>; 1], _, p| {
             slot[0].write(p);
         });
     }
@@ -1610,7 +1645,7 @@ impl Tree {
         &self,
         ex: &Exec,
         out: &mut Vec<T>,
-        emit: impl Fn(&mut [MaybeUninit<T>; W], u64) + Sync,
+        emit: impl Fn(&mut [MaybeUninit<T>; W], usize, u64) + Sync,
     ) {
         let base = self.base.as_deref().unwrap_or(&[]);
         let (delta, void_at) = (&self.delta[..], &self.void_at[..]);
@@ -1642,32 +1677,36 @@ impl Tree {
                 let (slots, rest) = part.as_chunks_mut::<W>();
                 debug_assert!(rest.is_empty());
                 let src = &base[lb[c]..lb[c + 1]];
+                // the index of this chunk's first pair in the merged order
+                let first = ob[c] / W;
                 let mut voids = void_at[vb[c]..vb[c + 1]]
                     .iter()
                     .map(|&v| v - lb[c])
                     .peekable();
                 let mut o = 0;
                 // the standing pairs of src[a..b] into the slots from o on
-                let mut standing =
-                    |slots: &mut [[MaybeUninit<T>; W]], a: usize, b: usize, o: &mut usize| {
-                        let mut a = a;
-                        while let Some(v) = voids.next_if(|&v| v < b) {
-                            for (slot, &p) in slots[*o..].iter_mut().zip(&src[a..v]) {
-                                emit(slot, p);
-                            }
-                            *o += v - a;
-                            a = v + 1;
+                let mut standing = |slots: &mut [[MaybeUninit<T>; W]],
+                                    a: usize,
+                                    b: usize,
+                                    o: &mut usize| {
+                    let mut a = a;
+                    while let Some(v) = voids.next_if(|&v| v < b) {
+                        for (t, (slot, &p)) in slots[*o..].iter_mut().zip(&src[a..v]).enumerate() {
+                            emit(slot, first + *o + t, p);
                         }
-                        for (slot, &p) in slots[*o..].iter_mut().zip(&src[a..b]) {
-                            emit(slot, p);
-                        }
-                        *o += b - a;
-                    };
+                        *o += v - a;
+                        a = v + 1;
+                    }
+                    for (t, (slot, &p)) in slots[*o..].iter_mut().zip(&src[a..b]).enumerate() {
+                        emit(slot, first + *o + t, p);
+                    }
+                    *o += b - a;
+                };
                 let mut i = 0;
                 for &d in &delta[fb[c]..fb[c + 1]] {
                     let at = i + gallop(&src[i..], d);
                     standing(slots, i, at, &mut o);
-                    emit(&mut slots[o], d);
+                    emit(&mut slots[o], first + o, d);
                     o += 1;
                     i = at;
                 }
@@ -2383,6 +2422,64 @@ mod tests {
             }
         }
         out
+    }
+
+    /// `pairs()` frames moving 1% of the objects: a different 1% each frame
+    /// leaves void objects that no longer move, and the rows' pass writes
+    /// the current pairs packed as the new base once they are as many as the
+    /// dirty ones (every other frame here); the same 1% frame after frame
+    /// keeps its void objects and never does.  Every frame equals the
+    /// naive pairs, on one thread and two.
+    #[test]
+    fn void_objects_are_consolidated_with_the_rows() {
+        let n = 6000;
+        let mut rnd = lcg(5);
+        let start: Vec<Option<[f64; 4]>> = (0..n)
+            .map(|_| {
+                let (x, y) = (rnd() * 980.0, rnd() * 980.0);
+                Some([x, y, x + 12.0, y + 12.0])
+            })
+            .collect();
+        for workers in [1, 2] {
+            let ex = Exec::new(Some(workers));
+            let mut model = start.clone();
+            let boxes: Vec<[f64; 4]> = model.iter().map(|b| b.unwrap()).collect();
+            let mut tree = Tree::new([0.0, 0.0, 1000.0, 1000.0], 5, 0.0);
+            tree.insert(&boxes, None, Attrs::default(), &ex);
+            tree.pairs_packed(&ex, None).unwrap();
+            let (mut fused, mut kept) = (0, 0);
+            for frame in 0..14usize {
+                // frames 0 to 7 a different 1% each, then the same 1%
+                let set = if frame < 8 { frame } else { 8 };
+                let handles: Vec<i64> = (0..n as i64).filter(|k| k % 100 == set as i64).collect();
+                let mut to = Vec::new();
+                for &h in &handles {
+                    let b = model[h as usize].as_mut().unwrap();
+                    let (dx, dy) = (rnd() * 6.0 - 3.0, rnd() * 6.0 - 3.0);
+                    *b = [b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy];
+                    to.push(*b);
+                }
+                tree.move_to(&handles, &to, None, &ex);
+                let want = model_pairs(&model);
+                let rows = tree.pairs(&ex, None).unwrap();
+                let flat: Vec<isize> = want
+                    .iter()
+                    .flat_map(|&p| [(p >> 32) as isize, p as u32 as isize])
+                    .collect();
+                assert_eq!(rows, flat, "frame {frame}");
+                assert_eq!(tree.last_pairs(), want, "frame {frame}");
+                assert!(!tree.stats.rebuilt);
+                tree.validate().unwrap();
+                if tree.void_list.is_empty() && tree.delta.is_empty() {
+                    fused += 1;
+                    assert!(frame < 9, "frame {frame}: the same 1% again consolidated");
+                } else {
+                    kept += 1;
+                }
+            }
+            assert_eq!(fused, 4, "frames 1, 3, 5, 7 fold the void objects in");
+            assert_eq!(kept, 10);
+        }
     }
 
     /// Frames that each change a different 8% of the objects (moves,
