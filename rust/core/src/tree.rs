@@ -2410,6 +2410,22 @@ mod tests {
     }
 
     /// Every current pair of the live slots of `model`, packed, sorted.
+    /// `n` squares of side `side`, their corners uniform in `[0, span)^2`,
+    /// as a model's live objects.
+    fn squares(
+        n: usize,
+        span: f64,
+        side: f64,
+        rnd: &mut impl FnMut() -> f64,
+    ) -> Vec<Option<[f64; 4]>> {
+        (0..n)
+            .map(|_| {
+                let (x, y) = (rnd() * span, rnd() * span);
+                Some([x, y, x + side, y + side])
+            })
+            .collect()
+    }
+
     fn model_pairs(model: &[Option<[f64; 4]>]) -> Vec<u64> {
         let mut out = Vec::new();
         for (i, a) in model.iter().enumerate() {
@@ -2434,12 +2450,7 @@ mod tests {
     fn void_objects_are_consolidated_with_the_rows() {
         let n = 6000;
         let mut rnd = lcg(5);
-        let start: Vec<Option<[f64; 4]>> = (0..n)
-            .map(|_| {
-                let (x, y) = (rnd() * 980.0, rnd() * 980.0);
-                Some([x, y, x + 12.0, y + 12.0])
-            })
-            .collect();
+        let start = squares(n, 980.0, 12.0, &mut rnd);
         for workers in [1, 2] {
             let ex = Exec::new(Some(workers));
             let mut model = start.clone();
@@ -2493,12 +2504,7 @@ mod tests {
         let n = 8000;
         assert!(n * 8 / 100 * 9 / 10 >= 2 * SYNC_GRAIN);
         let mut rnd = lcg(11);
-        let model: Vec<Option<[f64; 4]>> = (0..n)
-            .map(|_| {
-                let (x, y) = (rnd() * 1374.0, rnd() * 1374.0);
-                Some([x, y, x + 40.0, y + 40.0])
-            })
-            .collect();
+        let model = squares(n, 1374.0, 40.0, &mut rnd);
         for workers in [1, 2] {
             let ex = Exec::new(Some(workers));
             let mut tree = Tree::new([0.0, 0.0, 1414.0, 1414.0], 5, 0.0);
