@@ -31,10 +31,9 @@ fn main() {
     tree.insert(&scene.boxes(), None, Attrs::default(), &ex);
     tree.pairs(&ex, None).unwrap();
     // about 1% of the handles, in handle order
-    let moving: Vec<i64> = (0..n as i64).filter(|_| rnd() < 0.01).collect();
+    let mut moving: Vec<i64> = (0..n as i64).filter(|_| rnd() < 0.01).collect();
     let mut times = vec![];
     let vary = std::env::var_os("VARY").is_some();
-    let mut moving = moving;
     for _ in 0..200 {
         if vary {
             moving = (0..n as i64).filter(|_| rnd() < 0.01).collect();

@@ -2409,7 +2409,6 @@ mod tests {
         tree.validate().unwrap();
     }
 
-    /// Every current pair of the live slots of `model`, packed, sorted.
     /// `n` squares of side `side`, their corners uniform in `[0, span)^2`,
     /// as a model's live objects.
     fn squares(
@@ -2426,6 +2425,7 @@ mod tests {
             .collect()
     }
 
+    /// Every current pair of the live slots of `model`, packed, sorted.
     fn model_pairs(model: &[Option<[f64; 4]>]) -> Vec<u64> {
         let mut out = Vec::new();
         for (i, a) in model.iter().enumerate() {
