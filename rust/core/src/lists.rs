@@ -216,7 +216,7 @@ impl CellLists {
 
     /// `(start, len)` of `cell`'s entries.
     #[inline]
-    fn run(&self, cell: usize) -> (usize, usize) {
+    pub(crate) fn run(&self, cell: usize) -> (usize, usize) {
         let r = self.head[cell];
         ((r >> 32) as usize, r as u32 as usize)
     }
@@ -374,6 +374,19 @@ impl CellLists {
         (s..s + len).contains(&(loc as usize))
     }
 
+    /// The entries `start..start + len` (a run found by [`CellLists::run`]).
+    #[inline(always)]
+    pub(crate) fn entries(&self, start: usize, len: usize) -> &[Entry] {
+        &self.e[start..start + len]
+    }
+
+    /// Ask for the cache lines of the entries `start..start + len`, up to
+    /// `PREFETCH_ENTRIES` of them.
+    #[inline]
+    pub(crate) fn prefetch_run(&self, start: usize, len: usize) {
+        prefetch_slice(&self.e[start..start + len.min(PREFETCH_ENTRIES)]);
+    }
+
     /// The entries of `cell`, in list order.
     #[inline(always)]
     pub fn run_of(&self, cell: u32) -> &[Entry] {
@@ -386,9 +399,7 @@ impl CellLists {
     #[inline]
     pub fn prefetch_cell(&self, cell: u32) {
         let (s, len) = self.run(cell as usize);
-        if len > 0 {
-            prefetch_slice(&self.e[s..s + len.min(PREFETCH_ENTRIES)]);
-        }
+        self.prefetch_run(s, len);
     }
 
     /// Ask for the entry at `loc`.

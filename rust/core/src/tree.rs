@@ -1232,28 +1232,6 @@ impl Tree {
         true
     }
 
-    /// Ask for the entries of each cell a query of `q` reads (at most four
-    /// cells a level; a bigger query's reads stream anyway).
-    fn prefetch_query(&self, q: &[f64; 4]) {
-        let c = self.grid.cells_of(q);
-        let depth = self.grid.depth;
-        for l in 0..=depth {
-            if self.per_level[l as usize] == 0 {
-                continue;
-            }
-            let s = depth - l;
-            if Placement::cells_met(c, s) > 4 {
-                continue;
-            }
-            let (x0, y0, x1, y1) = (c[0] >> s, c[1] >> s, c[2] >> s, c[3] >> s);
-            for y in y0..=y1 {
-                for x in x0..=x1 {
-                    self.lists.prefetch_cell(self.cell_id(l, x, y));
-                }
-            }
-        }
-    }
-
     /// Whether live object `o`, of box `b`, overlaps the box `q` (touching
     /// does not count).
     fn meets_box(&self, o: usize, b: &[f64; 4], q: &[f64; 4]) -> bool {
@@ -1304,24 +1282,47 @@ impl Tree {
         out
     }
 
+    /// The runs a query of `q` reads at the occupied `levels` (as
+    /// [`Tree::runs_met`] visits them), their entries asked for; `fits` is
+    /// false when the query meets more than [`PLAN_RUNS`] cells.  (A plan
+    /// never needs `runs_met`'s scan of every object, which takes more
+    /// cells than objects.)
+    #[inline(always)]
+    fn plan(&self, q: &[f64; 4], levels: &[u32], plan: &mut Plan) {
+        let c = self.grid.cells_of(q);
+        let depth = self.grid.depth;
+        let mut n = 0;
+        for &l in levels {
+            let s = depth - l;
+            let (x0, y0, x1, y1) = (c[0] >> s, c[1] >> s, c[2] >> s, c[3] >> s);
+            if n + Placement::cells_met(c, s) as usize > PLAN_RUNS {
+                plan.fits = false;
+                return;
+            }
+            for y in y0..=y1 {
+                let skip_y = if y == y0 { 0 } else { LATER_ROW };
+                for x in x0..=x1 {
+                    let skip = if x == x0 { 0 } else { LATER_COLUMN } | skip_y;
+                    let (start, len) = self.lists.run(self.cell_id(l, x, y) as usize);
+                    if len > 0 {
+                        self.lists.prefetch_run(start, len);
+                        plan.runs[n] = (start as u32, len as u32, skip);
+                        n += 1;
+                    }
+                }
+            }
+        }
+        plan.n = n;
+        plan.fits = true;
+    }
+
     /// `f(o)` for every object colliding with `h`; the candidate tests.
     #[inline(always)]
     fn partners(&self, narrow: &Narrow, h: usize, mut f: impl FnMut(usize)) -> u64 {
         let b = self.boxes[h];
         let mut n = 0u64;
         let listed = self.runs_met(&b, |run, skip| {
-            // the tests of 64 entries at a time into a mask, then the few hits
-            for part in run.chunks(64) {
-                let (mut mask, counted) = lists::overlap_bits(&b, part, skip);
-                n += counted;
-                while mask != 0 {
-                    let o = part[mask.trailing_zeros() as usize].id as usize;
-                    mask &= mask - 1;
-                    if o != h && narrow.accept(h, o) {
-                        f(o);
-                    }
-                }
-            }
+            n += partners_in(narrow, h, &b, run, skip, &mut f);
         });
         if !listed {
             for o in self.live() {
@@ -1814,24 +1815,41 @@ impl Tree {
         let narrow = self.narrow();
         let nch = chunk_count(dirty.len(), QUERY_GRAIN, 256);
         let cb = even_bounds(dirty.len(), nch);
+        let depth = self.grid.depth;
+        let levels: Vec<u32> = (0..=depth)
+            .filter(|&l| self.per_level[l as usize] > 0)
+            .collect();
         let parts = ex.for_work(dirty.len(), QUERY_PARALLEL).map(nch, |c| {
             let mut out = Vec::new();
             let mut tests = 0;
             let part = &dirty[cb[c]..cb[c + 1]];
+            // Each query's runs are planned (found and asked for) AHEAD
+            // queries before it runs, in a ring of plans; the box of the one
+            // 2 AHEAD on is asked for first.  (Their time is mostly memory.)
+            let mut plans = [Plan::default(); AHEAD + 1];
+            for (k, &a) in part.iter().enumerate().take(AHEAD) {
+                self.plan(&self.boxes[a as usize], &levels, &mut plans[k]);
+            }
             for (k, &h) in part.iter().enumerate() {
-                // Queries a few ahead, asked for now (their time is mostly
-                // memory): the box of the one 2 AHEAD on, the entries of
-                // the cells of the one AHEAD on.
                 if let Some(&a) = part.get(k + 2 * AHEAD) {
                     crate::cells::prefetch(&self.boxes[a as usize]);
                 }
                 if let Some(&a) = part.get(k + AHEAD) {
-                    self.prefetch_query(&self.boxes[a as usize]);
+                    let next = &mut plans[(k + AHEAD) % (AHEAD + 1)];
+                    self.plan(&self.boxes[a as usize], &levels, next);
                 }
                 let h = h as usize;
-                tests += self.partners(&narrow, h, |o| {
-                    out.push(crate::pairs::pack(h as u32, o as u32));
-                });
+                let plan = &plans[k % (AHEAD + 1)];
+                let mut emit = |o: usize| out.push(crate::pairs::pack(h as u32, o as u32));
+                if !plan.fits {
+                    tests += self.partners(&narrow, h, emit);
+                } else {
+                    let b = self.boxes[h];
+                    for &(start, len, skip) in &plan.runs[..plan.n] {
+                        let run = self.lists.entries(start as usize, len as usize);
+                        tests += partners_in(&narrow, h, &b, run, skip, &mut emit);
+                    }
+                }
             }
             (out, tests)
         });
@@ -2499,6 +2517,63 @@ mod tests {
     /// frame, `pairs()` and `update()` taking turns, equals the model (the
     /// events its set differences), on one thread and two (over
     /// `2 * SYNC_GRAIN` stale objects a frame: the lists' update in parallel).
+    /// Queries meeting few cells read the runs planned ahead; those
+    /// meeting more than a plan holds (big boxes over many occupied levels)
+    /// take the general path: frame by frame, both agree with the naive
+    /// pairs.
+    #[test]
+    fn planned_and_general_queries_find_the_same_pairs() {
+        let n = 7000;
+        assert!(n / 12 >= QUERY_PARALLEL && n as f64 / 12.0 <= REBUILD_SHARE * n as f64);
+        let mut rnd = lcg(5);
+        // sides from 1 to 300 (log-uniform): objects at every level
+        let mut model: Vec<Option<[f64; 4]>> = (0..n)
+            .map(|_| {
+                let side = 300f64.powf(rnd());
+                let (x, y) = (rnd() * 1024.0, rnd() * 1024.0);
+                Some([x, y, x + side, y + side])
+            })
+            .collect();
+        for workers in [1, 2] {
+            let ex = Exec::new(Some(workers));
+            let mut tree = Tree::new([0.0, 0.0, 1024.0, 1024.0], 6, 0.0);
+            let boxes: Vec<[f64; 4]> = model.iter().map(|b| b.unwrap()).collect();
+            tree.insert(&boxes, None, Attrs::default(), &ex);
+            assert_eq!(tree.pairs_packed(&ex, None).unwrap(), model_pairs(&model));
+            let levels: Vec<u32> = (0..=6)
+                .filter(|&l| tree.per_level[l as usize] > 0)
+                .collect();
+            assert!(levels.len() >= 6, "objects at most levels");
+            tree.sync(&ex);
+            let mut plan = Plan::default();
+            tree.plan(&[10.0, 10.0, 11.0, 11.0], &levels, &mut plan);
+            assert!(plan.fits && plan.n >= 1, "fits {} n {}", plan.fits, plan.n);
+            tree.plan(&[10.0, 10.0, 200.0, 200.0], &levels, &mut plan);
+            assert!(!plan.fits, "a big box meets more cells than a plan holds");
+            for frame in 0..4 {
+                // a twelfth of the objects (queries in parallel chunks with
+                // 2 threads), big ones among them
+                let (mut moved, mut to) = (Vec::new(), Vec::new());
+                for k in (frame..n).step_by(12) {
+                    let b = model[k].unwrap();
+                    let (dx, dy) = (rnd() * 40.0 - 20.0, rnd() * 40.0 - 20.0);
+                    let b = [b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy];
+                    model[k] = Some(b);
+                    moved.push(k as i64);
+                    to.push(b);
+                }
+                tree.move_to(&moved, &to, None, &ex);
+                let got = tree.pairs_packed(&ex, None).unwrap();
+                assert!(!tree.stats.rebuilt, "an incremental frame");
+                assert!(
+                    got == model_pairs(&model),
+                    "frame {frame}, {workers} threads"
+                );
+                tree.validate().unwrap();
+            }
+        }
+    }
+
     #[test]
     fn the_delta_grows_and_is_consolidated() {
         let n = 8000;
@@ -2580,6 +2655,61 @@ mod tests {
                 incremental > 0 && consolidated > 0,
                 "{incremental} {consolidated}"
             );
+        }
+    }
+}
+
+/// [`Tree::partners`] of `h` (of box `b`) among the entries of one `run`
+/// (counting as `skip` says): `f(o)` for each; the entries that count.
+#[inline(always)]
+fn partners_in(
+    narrow: &Narrow,
+    h: usize,
+    b: &[f64; 4],
+    run: &[Entry],
+    skip: u8,
+    f: &mut impl FnMut(usize),
+) -> u64 {
+    let mut n = 0;
+    // the tests of 64 entries at a time into a mask, then the few hits
+    for part in run.chunks(64) {
+        let (mut mask, counted) = lists::overlap_bits(b, part, skip);
+        n += counted;
+        while mask != 0 {
+            let o = part[mask.trailing_zeros() as usize].id as usize;
+            mask &= mask - 1;
+            if o != h && narrow.accept(h, o) {
+                f(o);
+            }
+        }
+    }
+    n
+}
+
+/// Most runs a [`Plan`] holds; a query meeting more cells takes the
+/// general path ([`Tree::partners`]).
+const PLAN_RUNS: usize = 16;
+
+/// The runs a query will read, found when its memory is asked for (a few
+/// queries ahead) and read when it runs: its cells' ids, head words and
+/// skips are worked out once.
+#[derive(Clone, Copy)]
+struct Plan {
+    /// `(start, len, skip)` of the first `n` nonempty runs, in the order
+    /// [`Tree::runs_met`] visits them.
+    runs: [(u32, u32, u8); PLAN_RUNS],
+    n: usize,
+    /// Whether every run fits in `runs`; if not, the query takes the
+    /// general path.
+    fits: bool,
+}
+
+impl Default for Plan {
+    fn default() -> Plan {
+        Plan {
+            runs: [(0, 0, 0); PLAN_RUNS],
+            n: 0,
+            fits: false,
         }
     }
 }
