@@ -169,6 +169,24 @@ pub struct Place {
     pub cy: u32,
 }
 
+/// An object's record: what a move reads and writes besides its box, in
+/// one aligned half cache line (a move of objects scattered over the slots
+/// waits for one line each here, where separate columns took four).
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(32))]
+struct Rec {
+    /// Where the object is entered (`FREE` for a free slot).
+    place: Place,
+    /// Its entries' locations in the lists.
+    loc: [u32; 4],
+    /// [`STALE`] and [`UNPLACED`] bits; the stale objects are listed in
+    /// `stale_list`, each once.
+    stale: u8,
+    /// Moved, inserted or removed since the last refresh (listed in
+    /// `dirty_list`).
+    dirty: bool,
+}
+
 const FREE_PLACE: Place = Place {
     level: FREE,
     nx: 0,
@@ -292,16 +310,11 @@ pub struct Tree {
     groups: Column<i64>,
     cats: Column<u64>,
     masks: Column<u64>,
-    /// Where each object is entered (`FREE` for a free slot).
-    place: Vec<Place>,
+    /// What a move reads and writes of each object besides its box, in
+    /// one record (see [`Rec`]).
+    rec: Vec<Rec>,
     /// Where the lists have it (`FREE`: not in them).
     linked: Vec<Place>,
-    /// Its entries' locations in the lists, four per slot.
-    loc: Vec<u32>,
-    dirty: Vec<bool>,
-    /// [`STALE`] and [`UNPLACED`] bits per slot; the stale ones are listed
-    /// in `stale_list`, each once.
-    stale: Vec<u8>,
     /// Slots with the [`UNPLACED`] bit.
     unplaced: usize,
     mark: Vec<u32>,
@@ -372,11 +385,8 @@ impl Tree {
             groups: Column::new(0),
             cats: Column::new(u64::MAX),
             masks: Column::new(u64::MAX),
-            place: Vec::new(),
+            rec: Vec::new(),
             linked: Vec::new(),
-            loc: Vec::new(),
-            dirty: Vec::new(),
-            stale: Vec::new(),
             unplaced: 0,
             mark: Vec::new(),
             lists: CellLists::new(cell_base(depth + 1)),
@@ -433,12 +443,12 @@ impl Tree {
 
     /// Slots ever used (handles are below this).
     pub fn slots(&self) -> usize {
-        self.place.len()
+        self.rec.len()
     }
 
     /// Whether `h` is a live object.
     pub fn contains(&self, h: u64) -> bool {
-        (h as usize) < self.place.len() && self.place[h as usize].level != FREE
+        (h as usize) < self.rec.len() && self.rec[h as usize].place.level != FREE
     }
 
     /// The box of live object `h` (a circle's outward-rounded box).
@@ -478,7 +488,7 @@ impl Tree {
     }
 
     fn live(&self) -> impl Iterator<Item = usize> + '_ {
-        (0..self.place.len()).filter(|&h| self.place[h].level != FREE)
+        (0..self.rec.len()).filter(|&h| self.rec[h].place.level != FREE)
     }
 
     /// Check `handles`: live, each once, of shape `kind` if given.  Nothing changes.
@@ -492,7 +502,7 @@ impl Tree {
             None => true,
             Some(k) => self.ncircles == if k == CIRCLE { self.count } else { 0 },
         };
-        if self.count == self.place.len() && one_kind && handles.windows(2).all(|w| w[0] < w[1]) {
+        if self.count == self.rec.len() && one_kind && handles.windows(2).all(|w| w[0] < w[1]) {
             let len = self.count as i64;
             return match handles.first() {
                 Some(&h) if h < 0 => Err(HandleError::Unknown(0)),
@@ -539,7 +549,7 @@ impl Tree {
         let n = boxes.len();
         let reuse = n.min(self.free.len());
         let mut handles: Vec<u32> = self.free.drain(self.free.len() - reuse..).rev().collect();
-        let start = self.place.len();
+        let start = self.rec.len();
         handles.extend(start as u32..(start + n - reuse) as u32);
         let kind = if circles.is_some() { CIRCLE } else { BOX };
         let places = self.placements(&boxes[..reuse], ex);
@@ -572,7 +582,7 @@ impl Tree {
 
     /// Slot `h`'s circle and filter values: those of object `k` of an insert.
     fn set_columns(&mut self, h: usize, k: usize, circles: Option<&[[f64; 3]]>, attrs: Attrs) {
-        let slots = self.place.len();
+        let slots = self.rec.len();
         // a circle makes the column (the narrow phase indexes it at every
         // slot once there is a circle, even one at (0, 0) of radius 0, the
         // default)
@@ -594,22 +604,22 @@ impl Tree {
     /// reused slot leaves them one by one.
     fn append(&mut self, boxes: &[[f64; 4]], kind: u8, ex: &Exec) {
         let m = boxes.len();
-        let (start, len) = (self.place.len(), self.place.len() + m);
+        let (start, len) = (self.rec.len(), self.rec.len() + m);
         let ex = ex.for_work(m, 2 * MOVE_GRAIN);
         let (grid, margin, g) = (self.grid, self.margin, MOVE_GRAIN);
         ex.extend_with(&mut self.boxes, m, g, |i| boxes[i]);
         if margin > 0.0 {
             ex.extend_with(&mut self.fat, m, g, |i| grown(&boxes[i], margin));
         }
-        ex.extend_with(&mut self.place, m, g, |i| {
-            placement(&grid, &fat_box(&boxes[i], margin))
+        let dirty = !self.all_dirty;
+        ex.extend_with(&mut self.rec, m, g, |i| Rec {
+            place: placement(&grid, &fat_box(&boxes[i], margin)),
+            loc: [NONE; 4],
+            stale: STALE,
+            dirty,
         });
         ex.extend_with(&mut self.kinds, m, g, |_| kind);
         ex.extend_with(&mut self.linked, m, g, |_| FREE_PLACE);
-        ex.extend_with(&mut self.loc, 4 * m, g, |_| NONE);
-        let dirty = !self.all_dirty;
-        ex.extend_with(&mut self.dirty, m, g, |_| dirty);
-        ex.extend_with(&mut self.stale, m, g, |_| STALE);
         ex.extend_with(&mut self.mark, m, g, |_| 0);
         self.circles.grow(len);
         self.groups.grow(len);
@@ -619,11 +629,11 @@ impl Tree {
         // what `set_place` counts, per chunk
         let cb = even_bounds(m, chunk_count(m, g, 256));
         let levels = self.per_level.len();
-        let place = &self.place[start..];
+        let added = &self.rec[start..];
         let counts = ex.map(cb.len() - 1, |c| {
             let mut per = vec![0u64; levels];
             let mut entries = 0u64;
-            for p in &place[cb[c]..cb[c + 1]] {
+            for p in added[cb[c]..cb[c + 1]].iter().map(|r| r.place) {
                 per[p.level as usize] += 1;
                 entries += (p.nx * p.ny) as u64;
             }
@@ -710,19 +720,19 @@ impl Tree {
                     self.prefetch_record(a as usize);
                 }
                 if let Some(&a) = handles.get(k + AHEAD) {
-                    if self.stale[a as usize] == 0 {
-                        self.lists.prefetch_entry(self.loc[4 * a as usize]);
+                    if self.rec[a as usize].stale == 0 {
+                        self.lists.prefetch_entry(self.rec[a as usize].loc[0]);
                     }
                 }
             }
             let h = h as usize;
             self.boxes[h] = *b;
             if let Some(c) = circles {
-                let slots = self.place.len();
+                let slots = self.rec.len();
                 self.circles.set_used(h, c[k], slots);
             }
             self.touch(h);
-            if !(now && self.stale[h] == 0 && self.keeps_cells(h)) {
+            if !(now && self.rec[h].stale == 0 && self.keeps_cells(h)) {
                 self.mark_unplaced(h);
             }
         }
@@ -731,9 +741,7 @@ impl Tree {
     /// Ask for the per-slot records of `h` that a move reads.
     fn prefetch_record(&self, h: usize) {
         prefetch_at(&self.boxes, h);
-        prefetch_at(&self.place, h);
-        prefetch_at(&self.loc, 4 * h);
-        prefetch_at(&self.stale, h);
+        prefetch_at(&self.rec, h);
         if self.margin > 0.0 {
             prefetch_at(&self.fat, h);
         }
@@ -749,7 +757,7 @@ impl Tree {
     /// A fresh object is linked where it is placed (`linked == place`,
     /// checked by `validate`), so its entries are at `loc[4h..]`.
     fn keeps_cells(&mut self, h: usize) -> bool {
-        let (b, p, margin) = (self.boxes[h], self.place[h], self.margin);
+        let (b, p, margin) = (self.boxes[h], self.rec[h].place, self.margin);
         let old_fat = (margin > 0.0).then(|| self.fat[h]);
         if let Some((f, new)) = replacement(&self.grid, margin, old_fat, &b) {
             if new != p {
@@ -760,7 +768,7 @@ impl Tree {
             }
         }
         for r in 0..(p.nx * p.ny) as usize {
-            self.lists.entry_mut(self.loc[4 * h + r]).b = b;
+            self.lists.entry_mut(self.rec[h].loc[r]).b = b;
         }
         true
     }
@@ -775,8 +783,7 @@ impl Tree {
         let nch = chunk_count(n, MOVE_GRAIN, 256);
         let cb = even_bounds(n, nch);
         let bx = Scatter::new(&mut self.boxes);
-        let dirty = Scatter::new(&mut self.dirty);
-        let stale = Scatter::new(&mut self.stale);
+        let rec = Scatter::new(&mut self.rec);
         let parts = ex.map(nch, |c| {
             let mut out = Moved::default();
             for k in cb[c]..cb[c + 1] {
@@ -786,18 +793,20 @@ impl Tree {
                 // these arrays while they are scattered: one writer, no race.
                 unsafe {
                     bx.write(h, b);
-                    if mark_dirty && !dirty.read(h) {
-                        dirty.write(h, true);
+                    let mut r = rec.read(h);
+                    if mark_dirty && !r.dirty {
+                        r.dirty = true;
                         out.dirty.push(h as u32);
                     }
-                    let m = stale.read(h);
+                    let m = r.stale;
                     if m & UNPLACED == 0 {
-                        stale.write(h, STALE | UNPLACED);
+                        r.stale = STALE | UNPLACED;
                         out.unplaced += 1;
                         if m & STALE == 0 {
                             out.stale.push(h as u32);
                         }
                     }
+                    rec.write(h, r);
                 }
             }
             out
@@ -823,9 +832,9 @@ impl Tree {
         let nch = chunk_count(list.len(), MOVE_GRAIN, 256);
         let cb = even_bounds(list.len(), nch);
         let (grid, margin) = (self.grid, self.margin);
-        let (boxes, place) = (&self.boxes, &self.place);
+        let boxes = &self.boxes;
         let fat = Scatter::new(&mut self.fat);
-        let stale = Scatter::new(&mut self.stale);
+        let rec = Scatter::new(&mut self.rec);
         let changed = ex.for_work(list.len(), 2 * MOVE_GRAIN).map(nch, |c| {
             let mut out = Vec::new();
             let part = &list[cb[c]..cb[c + 1]];
@@ -833,19 +842,21 @@ impl Tree {
                 if let Some(&a) = part.get(k + 2 * AHEAD) {
                     // a few objects on, their records asked for now
                     prefetch_at(boxes, a as usize);
-                    prefetch_at(place, a as usize);
+                    rec.prefetch(a as usize);
                 }
                 let h = h as usize;
                 // SAFETY: the stale list holds each slot once (`validate`
-                // checks it), so chunk c alone touches position h of `stale`
+                // checks it), so chunk c alone touches position h of `rec`
                 // and `fat` while they are scattered: one writer, no race.
                 // Tested in parallel against a serial tree, with and without
                 // margins: `parallel_move_equals_serial_move` (tests/tree.rs).
                 unsafe {
-                    if stale.read(h) & UNPLACED == 0 {
+                    let mut r = rec.read(h);
+                    if r.stale & UNPLACED == 0 {
                         continue;
                     }
-                    stale.write(h, STALE);
+                    r.stale = STALE;
+                    rec.write(h, r);
                     let old_fat = (margin > 0.0).then(|| fat.read(h));
                     let Some((f, p)) = replacement(&grid, margin, old_fat, &boxes[h]) else {
                         continue; // still inside its fat box: placement stands
@@ -853,7 +864,7 @@ impl Tree {
                     if margin > 0.0 {
                         fat.write(h, f);
                     }
-                    if p != place[h] {
+                    if p != r.place {
                         out.push((h as u32, p));
                     }
                 }
@@ -875,8 +886,8 @@ impl Tree {
         for &h in handles {
             let h = h as usize;
             self.touch(h);
-            if self.stale[h] & UNPLACED != 0 {
-                self.stale[h] &= !UNPLACED;
+            if self.rec[h].stale & UNPLACED != 0 {
+                self.rec[h].stale &= !UNPLACED;
                 self.unplaced -= 1;
             }
             self.count_kinds(h, -1);
@@ -931,7 +942,7 @@ impl Tree {
 
     /// Set `h`'s placement (its lists catch up when next read).
     fn set_place(&mut self, h: usize, p: Place) {
-        let old = self.place[h];
+        let old = self.rec[h].place;
         if old.level != FREE {
             self.per_level[old.level as usize] -= 1;
             self.nentries -= (old.nx * old.ny) as u64;
@@ -940,23 +951,23 @@ impl Tree {
             self.per_level[p.level as usize] += 1;
             self.nentries += (p.nx * p.ny) as u64;
         }
-        self.place[h] = p;
+        self.rec[h].place = p;
         self.mark_stale(h);
     }
 
     /// Note that `h`'s entries in the lists no longer match it.
     fn mark_stale(&mut self, h: usize) {
-        if self.stale[h] == 0 {
-            self.stale[h] = STALE;
+        if self.rec[h].stale == 0 {
+            self.rec[h].stale = STALE;
             self.stale_list.push(h as u32);
         }
     }
 
     /// Note that `h` moved: its placement (and so its lists) are outdated.
     fn mark_unplaced(&mut self, h: usize) {
-        if self.stale[h] & UNPLACED == 0 {
+        if self.rec[h].stale & UNPLACED == 0 {
             self.mark_stale(h);
-            self.stale[h] |= UNPLACED;
+            self.rec[h].stale |= UNPLACED;
             self.unplaced += 1;
         }
     }
@@ -974,10 +985,10 @@ impl Tree {
 
     /// Enter `h` in the lists of its placement.
     fn link(&mut self, h: usize) {
-        let p = self.place[h];
+        let p = self.rec[h].place;
         let b = self.boxes[h];
         let (cells, n) = self.cells_on_stack(p);
-        let loc = &mut self.loc;
+        let rec = &mut self.rec;
         for (r, &(cell, tag)) in cells[..n].iter().enumerate() {
             let e = Entry {
                 b,
@@ -985,7 +996,7 @@ impl Tree {
                 tag,
             };
             // the entries of the cell that changed place: their back-pointers
-            loc[4 * h + r] = self.lists.push(cell, e, |m, at| loc[back(m)] = at);
+            rec[h].loc[r] = self.lists.push(cell, e, |m, at| *back(rec, m) = at);
         }
         self.linked[h] = p;
     }
@@ -1009,12 +1020,12 @@ impl Tree {
             return;
         }
         let (cells, n) = self.cells_on_stack(p);
-        let loc = &mut self.loc;
+        let rec = &mut self.rec;
         for (r, &(cell, _)) in cells[..n].iter().enumerate() {
-            let at = loc[4 * h + r];
+            let at = rec[h].loc[r];
             // the entries of the cell that changed place: their back-pointers
-            self.lists.remove(cell, at, |m, to| loc[back(m)] = to);
-            loc[4 * h + r] = NONE;
+            self.lists.remove(cell, at, |m, to| *back(rec, m) = to);
+            rec[h].loc[r] = NONE;
         }
         self.linked[h] = FREE_PLACE;
     }
@@ -1034,7 +1045,7 @@ impl Tree {
             let list = &self.stale_list;
             let nch = chunk_count(list.len(), SYNC_GRAIN, 256);
             let cb = even_bounds(list.len(), nch);
-            let (place, linked, loc, boxes) = (&self.place, &self.linked, &self.loc, &self.boxes);
+            let (rec, linked, boxes) = (&self.rec, &self.linked, &self.boxes);
             let entries = Scatter::new(self.lists.entries_mut());
             let relink = ex.for_work(list.len(), 2 * SYNC_GRAIN).map(nch, |c| {
                 let mut out = Vec::new();
@@ -1045,15 +1056,15 @@ impl Tree {
                     // misses); half as far on, the entries they point to
                     if let Some(&a) = part.get(k + 2 * AHEAD) {
                         prefetch_at(linked, a as usize);
-                        prefetch_at(loc, 4 * a as usize);
+                        prefetch_at(rec, a as usize);
                     }
                     if let Some(&a) = part.get(k + AHEAD) {
                         if linked[a as usize].level != FREE {
-                            entries.prefetch(loc[4 * a as usize] as usize);
+                            entries.prefetch(rec[a as usize].loc[0] as usize);
                         }
                     }
                     let h = h as usize;
-                    let p = place[h];
+                    let p = rec[h].place;
                     if p.level == FREE {
                         continue; // removed: unlinked then
                     }
@@ -1062,9 +1073,9 @@ impl Tree {
                         continue;
                     }
                     for r in 0..(p.nx * p.ny) as usize {
-                        let at = loc[4 * h + r] as usize;
+                        let at = rec[h].loc[r] as usize;
                         // SAFETY: the stale list holds each object once
-                        // (`validate` checks it), and `loc[4h + r]` is the
+                        // (`validate` checks it), and `rec[h].loc[r]` is the
                         // one location holding object h's entry r (the
                         // lists' back-pointers, checked by `validate`): so
                         // position `at` is read and written by this chunk
@@ -1086,7 +1097,7 @@ impl Tree {
             }
         }
         for &h in &self.stale_list {
-            self.stale[h as usize] = 0;
+            self.rec[h as usize].stale = 0;
         }
         self.stale_list.clear();
     }
@@ -1094,8 +1105,8 @@ impl Tree {
     /// Lay every list out anew, cell after cell (entries sorted by cell).
     fn relayout(&mut self, ex: &Exec) {
         let mut recs: Vec<(u64, u32)> = Vec::with_capacity(self.nentries as usize);
-        for h in 0..self.place.len() {
-            let p = self.place[h];
+        for h in 0..self.rec.len() {
+            let p = self.rec[h].place;
             self.linked[h] = p;
             if p.level != FREE {
                 for (r, (cell, _)) in self.cells(p).enumerate() {
@@ -1103,14 +1114,14 @@ impl Tree {
                 }
             }
         }
-        let bits = usize::BITS - self.place.len().max(1).leading_zeros();
+        let bits = usize::BITS - self.rec.len().max(1).leading_zeros();
         let bits = bits.max(u32::BITS - (cell_base(self.grid.depth + 1) as u32).leading_zeros());
         let recs = crate::radix::sort(recs, 0, bits, ex);
         let entries: Vec<(u32, Entry)> = recs
             .iter()
             .map(|&(cell, nd)| {
                 let (h, r) = (nd as usize / 4, nd as usize % 4);
-                let tag = lists::tag(r, self.place[h].nx);
+                let tag = lists::tag(r, self.rec[h].place.nx);
                 let e = Entry {
                     b: self.boxes[h],
                     id: h as u32,
@@ -1119,9 +1130,11 @@ impl Tree {
                 (cell as u32, e)
             })
             .collect();
-        let loc = &mut self.loc;
-        self.lists
-            .build(&entries, |k, at| loc[recs[k].1 as usize] = at);
+        let rec = &mut self.rec;
+        self.lists.build(&entries, |k, at| {
+            let nd = recs[k].1 as usize;
+            rec[nd / 4].loc[nd % 4] = at;
+        });
     }
 
     fn count_kinds(&mut self, h: usize, sign: isize) {
@@ -1136,8 +1149,8 @@ impl Tree {
 
     /// Mark `h` changed since the last `pairs()`.
     fn touch(&mut self, h: usize) {
-        if !self.dirty[h] && !self.all_dirty {
-            self.dirty[h] = true;
+        if !self.rec[h].dirty && !self.all_dirty {
+            self.rec[h].dirty = true;
             self.dirty_list.push(h as u32);
         }
     }
@@ -1464,7 +1477,7 @@ impl Tree {
             self.step(ex, max_pairs, events)?
         };
         for &h in &self.dirty_list {
-            self.dirty[h as usize] = false;
+            self.rec[h as usize].dirty = false;
         }
         self.dirty_list.clear();
         self.all_dirty = false;
@@ -1505,7 +1518,7 @@ impl Tree {
         let base = self.base.as_deref().unwrap_or(&[]);
         // the dirty marks as bits, like the void ones: both stay in cache
         // while every kept pair is read
-        let dirty = Bits::of(&self.dirty_list, self.dirty.len());
+        let dirty = Bits::of(&self.dirty_list, self.rec.len());
         let (dirty, void) = (&dirty, &self.void);
         // The delta's pairs with a dirty object are replaced by the fresh
         // ones (the dirty objects' current pairs, all of them).
@@ -1739,7 +1752,7 @@ impl Tree {
         kept: &mut coherent::State,
     ) -> Result<(Vec<u64>, u64, Vec<isize>), TooMany> {
         // free slots leave holes: the search then runs over the live rows
-        let compact = self.count < self.place.len();
+        let compact = self.count < self.rec.len();
         let live: Vec<u32> = if compact {
             self.live().map(|h| h as u32).collect()
         } else {
@@ -1871,20 +1884,20 @@ impl Tree {
     fn check_lists_of(&self, h: usize) -> Result<(), String> {
         let l = self.linked[h];
         if l.level == FREE {
-            return if self.place[h].level == FREE || self.stale[h] != 0 {
+            return if self.rec[h].place.level == FREE || self.rec[h].stale != 0 {
                 Ok(())
             } else {
                 Err(format!("object {h}: not in the lists nor stale"))
             };
         }
-        if self.stale[h] == 0 && (l != self.place[h]) {
+        if self.rec[h].stale == 0 && (l != self.rec[h].place) {
             return Err(format!(
                 "object {h}: linked at {l:?}, placed at {:?}",
-                self.place[h]
+                self.rec[h].place
             ));
         }
         for (r, (cell, tag)) in self.cells(l).enumerate() {
-            let at = self.loc[4 * h + r];
+            let at = self.rec[h].loc[r];
             if !self.lists.holds(cell, at) {
                 return Err(format!("object {h}: entry {r} at {at} not in cell {cell}"));
             }
@@ -1892,7 +1905,7 @@ impl Tree {
             if e.id as usize != h || e.tag != tag {
                 return Err(format!("object {h}: entry {r} at {at} is {e:?}"));
             }
-            if self.stale[h] == 0 && e.b != self.boxes[h] {
+            if self.rec[h].stale == 0 && e.b != self.boxes[h] {
                 return Err(format!(
                     "object {h}: entry {r} holds box {:?}, not {:?}",
                     e.b, self.boxes[h]
@@ -1904,7 +1917,7 @@ impl Tree {
 
     /// Check every invariant; the first broken one, named.  O(slots + cells).
     pub fn validate(&self) -> Result<(), String> {
-        let n = self.place.len();
+        let n = self.rec.len();
         let live = self.live().count();
         if live != self.count {
             return Err(format!("count {} != live slots {live}", self.count));
@@ -1920,7 +1933,7 @@ impl Tree {
         let mut per_level = vec![0u64; self.per_level.len()];
         let mut linked_entries = 0usize;
         for h in 0..n {
-            let p = self.place[h];
+            let p = self.rec[h].place;
             self.check_lists_of(h)?;
             let l = self.linked[h];
             linked_entries += if l.level == FREE {
@@ -1935,7 +1948,7 @@ impl Tree {
                 continue;
             }
             per_level[p.level as usize] += 1;
-            if self.stale[h] & UNPLACED != 0 {
+            if self.rec[h].stale & UNPLACED != 0 {
                 continue; // moved since placed: checked once placed
             }
             let b = &self.boxes[h];
@@ -1986,16 +1999,16 @@ impl Tree {
             ));
         }
         let mut stale: Vec<u32> = (0..n as u32)
-            .filter(|&h| self.stale[h as usize] != 0)
+            .filter(|&h| self.rec[h as usize].stale != 0)
             .collect();
         if self
-            .stale
+            .rec
             .iter()
-            .any(|&m| m == UNPLACED || m > STALE | UNPLACED)
+            .any(|r| r.stale == UNPLACED || r.stale > STALE | UNPLACED)
         {
             return Err("a stale mark unplaced but not stale, or with unknown bits".into());
         }
-        let unplaced = self.stale.iter().filter(|&&m| m & UNPLACED != 0).count();
+        let unplaced = self.rec.iter().filter(|r| r.stale & UNPLACED != 0).count();
         if unplaced != self.unplaced {
             return Err(format!(
                 "{unplaced} unplaced objects, {} counted",
@@ -2034,7 +2047,7 @@ impl Tree {
                 Err("pairs kept before the first call".into())
             };
         };
-        let n = self.place.len();
+        let n = self.rec.len();
         let canonical = |v: &[u64]| {
             v.windows(2).all(|w| w[0] < w[1])
                 && v.iter()
@@ -2047,7 +2060,8 @@ impl Tree {
             return Err(format!("delta pair {p:#x} without a void object"));
         }
         // live, or changed since the last call (a removal not yet refreshed)
-        let live = |h: usize| self.place[h].level != FREE || self.dirty[h] || self.all_dirty;
+        let live =
+            |h: usize| self.rec[h].place.level != FREE || self.rec[h].dirty || self.all_dirty;
         if let Some(p) = self
             .delta
             .iter()
@@ -2212,11 +2226,11 @@ struct Refreshed {
     events: Option<Events>,
 }
 
-/// Where the back-pointer of entry `e` lives in `Tree::loc`: four slots
-/// per object, one per cell of its placement (the tag's low two bits).
+/// The back-pointer of entry `e` in its object's record: one of four, per
+/// cell of its placement (the tag's low two bits).
 #[inline]
-fn back(e: &Entry) -> usize {
-    4 * e.id as usize + (e.tag & 3) as usize
+fn back<'a>(rec: &'a mut [Rec], e: &Entry) -> &'a mut u32 {
+    &mut rec[e.id as usize].loc[(e.tag & 3) as usize]
 }
 
 /// Rows `[i0, j0, i1, j1, ...]` packed ([`crate::pairs::pack`]).
