@@ -341,6 +341,12 @@ pub struct Tree {
     /// longer count (listed in `void_list`, each once).
     void: Bits,
     void_list: Vec<u32>,
+    /// The dirty objects as bits, set only while a refresh reads them (kept
+    /// to be cleared, not made anew, every frame).
+    dirty_bits: Bits,
+    /// Whether objects were removed since the last refresh (some dirty
+    /// slots may then be free).
+    removed: bool,
     /// The current pairs with a void object, packed, sorted.
     delta: Vec<u64>,
     /// The positions in `base` of its pairs with a void object, ascending:
@@ -403,6 +409,8 @@ impl Tree {
             epoch: 0,
             base: None,
             void: Bits::default(),
+            dirty_bits: Bits::default(),
+            removed: false,
             void_list: Vec::new(),
             delta: Vec::new(),
             void_at: Vec::new(),
@@ -626,6 +634,7 @@ impl Tree {
         self.cats.grow(len);
         self.masks.grow(len);
         self.void.grow(len);
+        self.dirty_bits.grow(len);
         // what `set_place` counts, per chunk
         let cb = even_bounds(m, chunk_count(m, g, 256));
         let levels = self.per_level.len();
@@ -883,6 +892,7 @@ impl Tree {
     /// Take checked handles out; their slots are reused by later inserts,
     /// the last call's first, and in a call the first handle first.
     pub fn remove(&mut self, handles: &[i64]) {
+        self.removed |= !handles.is_empty();
         for &h in handles {
             let h = h as usize;
             self.touch(h);
@@ -1480,6 +1490,7 @@ impl Tree {
             self.rec[h as usize].dirty = false;
         }
         self.dirty_list.clear();
+        self.removed = false;
         self.all_dirty = false;
         self.stats.candidate_tests = r.tests;
         self.stats.pairs = self.pair_count() as u64;
@@ -1517,9 +1528,12 @@ impl Tree {
         let (fresh, tests) = self.fresh_pairs(ex);
         let base = self.base.as_deref().unwrap_or(&[]);
         // the dirty marks as bits, like the void ones: both stay in cache
-        // while every kept pair is read
-        let dirty = Bits::of(&self.dirty_list, self.rec.len());
-        let (dirty, void) = (&dirty, &self.void);
+        // while every kept pair is read (cleared again below)
+        let mut bits = std::mem::take(&mut self.dirty_bits);
+        for &h in &self.dirty_list {
+            bits.set(h as usize, true);
+        }
+        let (dirty, void) = (&bits, &self.void);
         // The delta's pairs with a dirty object are replaced by the fresh
         // ones (the dirty objects' current pairs, all of them).
         let (old_delta, kept): (Vec<u64>, Vec<u64>) =
@@ -1562,6 +1576,10 @@ impl Tree {
                 .unzip();
             (Some(at.concat()), lost.concat())
         };
+        for &h in &self.dirty_list {
+            bits.set(h as usize, false);
+        }
+        self.dirty_bits = bits;
         let voids = void_at.as_ref().unwrap_or(&self.void_at).len();
         let total = base.len() - voids + delta.len();
         // the memory budget is read only for results that could exceed it
@@ -1818,12 +1836,13 @@ impl Tree {
     /// The current pairs of the dirty live objects, sorted, from a query of
     /// each (chunks of [`QUERY_GRAIN`] in parallel); the candidate tests.
     fn fresh_pairs(&self, ex: &Exec) -> (Vec<u64>, u64) {
-        let mut dirty: Vec<u32> = self
-            .dirty_list
-            .iter()
-            .copied()
-            .filter(|&h| self.contains(h as u64))
-            .collect();
+        // (a dirty slot is free only if removed since the last refresh)
+        let mut dirty: Vec<u32> = if self.removed {
+            let live = self.dirty_list.iter().copied();
+            live.filter(|&h| self.contains(h as u64)).collect()
+        } else {
+            self.dirty_list.clone()
+        };
         dirty.sort_unstable();
         let narrow = self.narrow();
         let nch = chunk_count(dirty.len(), QUERY_GRAIN, 256);
@@ -1867,7 +1886,10 @@ impl Tree {
             (out, tests)
         });
         let tests = parts.iter().map(|p| p.1).sum();
-        let mut fresh: Vec<u64> = parts.into_iter().flat_map(|p| p.0).collect();
+        let mut fresh = Vec::with_capacity(parts.iter().map(|p| p.0.len()).sum());
+        for p in &parts {
+            fresh.extend_from_slice(&p.0);
+        }
         // A pair of two dirty objects was found from both: twice, side by
         // side once sorted.  (Asking whether a partner is dirty, to find it
         // once, cost a lookup at a random place per pair.)
@@ -2182,15 +2204,6 @@ pub struct Events {
 struct Bits(Vec<u64>);
 
 impl Bits {
-    /// The set of `members`, for `slots` slots.
-    fn of(members: &[u32], slots: usize) -> Bits {
-        let mut b = Bits(vec![0; slots.div_ceil(64)]);
-        for &h in members {
-            b.set(h as usize, true);
-        }
-        b
-    }
-
     /// Room for `slots` slots (the new ones out).
     fn grow(&mut self, slots: usize) {
         crate::scratch::resize_huge(&mut self.0, slots.div_ceil(64), 0);
