@@ -701,6 +701,7 @@ impl Tree {
         if n >= QUERY_PARALLEL {
             ex.wake();
         }
+        let pool = ex;
         let ex = ex.for_work(n, 2 * MOVE_GRAIN);
         if ex.is_parallel() && circles.is_none() {
             return ex.install(|| self.move_in_parallel(handles, boxes, &ex));
@@ -744,6 +745,12 @@ impl Tree {
             if !(now && self.rec[h].stale == 0 && self.keeps_cells(h)) {
                 self.mark_unplaced(h);
             }
+        }
+        // again at the end (adding nothing while the woken threads still
+        // look for work): a move longer than their idle spell, on a loaded
+        // machine, would otherwise leave them asleep for `pairs()`
+        if n >= QUERY_PARALLEL {
+            pool.wake();
         }
     }
 
