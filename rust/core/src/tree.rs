@@ -169,9 +169,10 @@ pub struct Place {
     pub cy: u32,
 }
 
-/// An object's record: what a move reads and writes besides its box, in
-/// one aligned half cache line (a move of objects scattered over the slots
-/// waits for one line each here, where separate columns took four).
+/// An object's record: what a move reads and writes besides its box and
+/// stale marks, in one aligned half cache line (a move of objects
+/// scattered over the slots waits for one line here, where separate
+/// columns took three).
 #[derive(Clone, Copy, Debug)]
 #[repr(C, align(32))]
 struct Rec {
@@ -179,9 +180,6 @@ struct Rec {
     place: Place,
     /// Its entries' locations in the lists.
     loc: [u32; 4],
-    /// [`STALE`] and [`UNPLACED`] bits; the stale objects are listed in
-    /// `stale_list`, each once.
-    stale: u8,
     /// Moved, inserted or removed since the last refresh (listed in
     /// `dirty_list`).
     dirty: bool,
@@ -310,9 +308,13 @@ pub struct Tree {
     groups: Column<i64>,
     cats: Column<u64>,
     masks: Column<u64>,
-    /// What a move reads and writes of each object besides its box, in
-    /// one record (see [`Rec`]).
+    /// What a move reads and writes of each object besides its box and
+    /// stale marks, in one record (see [`Rec`]).
     rec: Vec<Rec>,
+    /// [`STALE`] and [`UNPLACED`] bits per slot; the stale ones are listed
+    /// in `stale_list`, each once.  (Dense, apart from the records: a move
+    /// of every object marks them all, and a byte each is all it writes.)
+    stale: Vec<u8>,
     /// Where the lists have it (`FREE`: not in them).
     linked: Vec<Place>,
     /// Slots with the [`UNPLACED`] bit.
@@ -392,6 +394,7 @@ impl Tree {
             cats: Column::new(u64::MAX),
             masks: Column::new(u64::MAX),
             rec: Vec::new(),
+            stale: Vec::new(),
             linked: Vec::new(),
             unplaced: 0,
             mark: Vec::new(),
@@ -623,9 +626,9 @@ impl Tree {
         ex.extend_with(&mut self.rec, m, g, |i| Rec {
             place: placement(&grid, &fat_box(&boxes[i], margin)),
             loc: [NONE; 4],
-            stale: STALE,
             dirty,
         });
+        ex.extend_with(&mut self.stale, m, g, |_| STALE);
         ex.extend_with(&mut self.kinds, m, g, |_| kind);
         ex.extend_with(&mut self.linked, m, g, |_| FREE_PLACE);
         ex.extend_with(&mut self.mark, m, g, |_| 0);
@@ -730,7 +733,7 @@ impl Tree {
                     self.prefetch_record(a as usize);
                 }
                 if let Some(&a) = handles.get(k + AHEAD) {
-                    if self.rec[a as usize].stale == 0 {
+                    if self.stale[a as usize] == 0 {
                         self.lists.prefetch_entry(self.rec[a as usize].loc[0]);
                     }
                 }
@@ -742,7 +745,7 @@ impl Tree {
                 self.circles.set_used(h, c[k], slots);
             }
             self.touch(h);
-            if !(now && self.rec[h].stale == 0 && self.keeps_cells(h)) {
+            if !(now && self.stale[h] == 0 && self.keeps_cells(h)) {
                 self.mark_unplaced(h);
             }
         }
@@ -758,6 +761,7 @@ impl Tree {
     fn prefetch_record(&self, h: usize) {
         prefetch_at(&self.boxes, h);
         prefetch_at(&self.rec, h);
+        prefetch_at(&self.stale, h);
         if self.margin > 0.0 {
             prefetch_at(&self.fat, h);
         }
@@ -800,6 +804,7 @@ impl Tree {
         let cb = even_bounds(n, nch);
         let bx = Scatter::new(&mut self.boxes);
         let rec = Scatter::new(&mut self.rec);
+        let stale = Scatter::new(&mut self.stale);
         let parts = ex.map(nch, |c| {
             let mut out = Moved::default();
             for k in cb[c]..cb[c + 1] {
@@ -809,20 +814,22 @@ impl Tree {
                 // these arrays while they are scattered: one writer, no race.
                 unsafe {
                     bx.write(h, b);
-                    let mut r = rec.read(h);
-                    if mark_dirty && !r.dirty {
-                        r.dirty = true;
-                        out.dirty.push(h as u32);
+                    if mark_dirty {
+                        let mut r = rec.read(h);
+                        if !r.dirty {
+                            r.dirty = true;
+                            rec.write(h, r);
+                            out.dirty.push(h as u32);
+                        }
                     }
-                    let m = r.stale;
+                    let m = stale.read(h);
                     if m & UNPLACED == 0 {
-                        r.stale = STALE | UNPLACED;
+                        stale.write(h, STALE | UNPLACED);
                         out.unplaced += 1;
                         if m & STALE == 0 {
                             out.stale.push(h as u32);
                         }
                     }
-                    rec.write(h, r);
                 }
             }
             out
@@ -848,9 +855,9 @@ impl Tree {
         let nch = chunk_count(list.len(), MOVE_GRAIN, 256);
         let cb = even_bounds(list.len(), nch);
         let (grid, margin) = (self.grid, self.margin);
-        let boxes = &self.boxes;
+        let (boxes, rec) = (&self.boxes, &self.rec);
         let fat = Scatter::new(&mut self.fat);
-        let rec = Scatter::new(&mut self.rec);
+        let stale = Scatter::new(&mut self.stale);
         let changed = ex.for_work(list.len(), 2 * MOVE_GRAIN).map(nch, |c| {
             let mut out = Vec::new();
             let part = &list[cb[c]..cb[c + 1]];
@@ -858,21 +865,19 @@ impl Tree {
                 if let Some(&a) = part.get(k + 2 * AHEAD) {
                     // a few objects on, their records asked for now
                     prefetch_at(boxes, a as usize);
-                    rec.prefetch(a as usize);
+                    prefetch_at(rec, a as usize);
                 }
                 let h = h as usize;
                 // SAFETY: the stale list holds each slot once (`validate`
-                // checks it), so chunk c alone touches position h of `rec`
+                // checks it), so chunk c alone touches position h of `stale`
                 // and `fat` while they are scattered: one writer, no race.
                 // Tested in parallel against a serial tree, with and without
                 // margins: `parallel_move_equals_serial_move` (tests/tree.rs).
                 unsafe {
-                    let mut r = rec.read(h);
-                    if r.stale & UNPLACED == 0 {
+                    if stale.read(h) & UNPLACED == 0 {
                         continue;
                     }
-                    r.stale = STALE;
-                    rec.write(h, r);
+                    stale.write(h, STALE);
                     let old_fat = (margin > 0.0).then(|| fat.read(h));
                     let Some((f, p)) = replacement(&grid, margin, old_fat, &boxes[h]) else {
                         continue; // still inside its fat box: placement stands
@@ -880,7 +885,7 @@ impl Tree {
                     if margin > 0.0 {
                         fat.write(h, f);
                     }
-                    if p != r.place {
+                    if p != rec[h].place {
                         out.push((h as u32, p));
                     }
                 }
@@ -903,8 +908,8 @@ impl Tree {
         for &h in handles {
             let h = h as usize;
             self.touch(h);
-            if self.rec[h].stale & UNPLACED != 0 {
-                self.rec[h].stale &= !UNPLACED;
+            if self.stale[h] & UNPLACED != 0 {
+                self.stale[h] &= !UNPLACED;
                 self.unplaced -= 1;
             }
             self.count_kinds(h, -1);
@@ -974,17 +979,17 @@ impl Tree {
 
     /// Note that `h`'s entries in the lists no longer match it.
     fn mark_stale(&mut self, h: usize) {
-        if self.rec[h].stale == 0 {
-            self.rec[h].stale = STALE;
+        if self.stale[h] == 0 {
+            self.stale[h] = STALE;
             self.stale_list.push(h as u32);
         }
     }
 
     /// Note that `h` moved: its placement (and so its lists) are outdated.
     fn mark_unplaced(&mut self, h: usize) {
-        if self.rec[h].stale & UNPLACED == 0 {
+        if self.stale[h] & UNPLACED == 0 {
             self.mark_stale(h);
-            self.rec[h].stale |= UNPLACED;
+            self.stale[h] |= UNPLACED;
             self.unplaced += 1;
         }
     }
@@ -1114,7 +1119,7 @@ impl Tree {
             }
         }
         for &h in &self.stale_list {
-            self.rec[h as usize].stale = 0;
+            self.stale[h as usize] = 0;
         }
         self.stale_list.clear();
     }
@@ -1913,13 +1918,13 @@ impl Tree {
     fn check_lists_of(&self, h: usize) -> Result<(), String> {
         let l = self.linked[h];
         if l.level == FREE {
-            return if self.rec[h].place.level == FREE || self.rec[h].stale != 0 {
+            return if self.rec[h].place.level == FREE || self.stale[h] != 0 {
                 Ok(())
             } else {
                 Err(format!("object {h}: not in the lists nor stale"))
             };
         }
-        if self.rec[h].stale == 0 && (l != self.rec[h].place) {
+        if self.stale[h] == 0 && (l != self.rec[h].place) {
             return Err(format!(
                 "object {h}: linked at {l:?}, placed at {:?}",
                 self.rec[h].place
@@ -1934,7 +1939,7 @@ impl Tree {
             if e.id as usize != h || e.tag != tag {
                 return Err(format!("object {h}: entry {r} at {at} is {e:?}"));
             }
-            if self.rec[h].stale == 0 && e.b != self.boxes[h] {
+            if self.stale[h] == 0 && e.b != self.boxes[h] {
                 return Err(format!(
                     "object {h}: entry {r} holds box {:?}, not {:?}",
                     e.b, self.boxes[h]
@@ -1977,7 +1982,7 @@ impl Tree {
                 continue;
             }
             per_level[p.level as usize] += 1;
-            if self.rec[h].stale & UNPLACED != 0 {
+            if self.stale[h] & UNPLACED != 0 {
                 continue; // moved since placed: checked once placed
             }
             let b = &self.boxes[h];
@@ -2028,16 +2033,16 @@ impl Tree {
             ));
         }
         let mut stale: Vec<u32> = (0..n as u32)
-            .filter(|&h| self.rec[h as usize].stale != 0)
+            .filter(|&h| self.stale[h as usize] != 0)
             .collect();
         if self
-            .rec
+            .stale
             .iter()
-            .any(|r| r.stale == UNPLACED || r.stale > STALE | UNPLACED)
+            .any(|&m| m == UNPLACED || m > STALE | UNPLACED)
         {
             return Err("a stale mark unplaced but not stale, or with unknown bits".into());
         }
-        let unplaced = self.rec.iter().filter(|r| r.stale & UNPLACED != 0).count();
+        let unplaced = self.stale.iter().filter(|&&m| m & UNPLACED != 0).count();
         if unplaced != self.unplaced {
             return Err(format!(
                 "{unplaced} unplaced objects, {} counted",
