@@ -37,6 +37,12 @@
 //! that change cells wait for the reader, which places and relinks them
 //! (and counts them in `stats().relinked`) as before.
 //!
+//! What a move reads of an object besides its box (placement, entry
+//! locations, dirty mark) is one aligned 32-byte record (`Rec`): a move of
+//! objects scattered over the slots waits for one line per object there.
+//! The stale marks stay a dense byte column, which is all a move of every
+//! object writes besides the boxes.
+//!
 //! # Fat boxes
 //! With a margin `m > 0` an object is placed by its box grown by `m` (its
 //! fat box) and keeps that placement while its box stays inside the fat box.
@@ -52,7 +58,9 @@
 //! row) that the query covers: an entry counts when its cell is its
 //! object's first column or the query's first column, and likewise for
 //! rows.  Each candidate is seen once, with no marks to clear, so queries
-//! can run in parallel.
+//! can run in parallel.  A refresh works out each query's runs (cell ids,
+//! head words, skips) a few queries before it runs, asking for their
+//! entries then, and the query reads that plan (`Plan`).
 //!
 //! # Pairs kept from frame to frame
 //! The tree marks every object inserted, moved or removed since the last
