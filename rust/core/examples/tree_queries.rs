@@ -6,9 +6,10 @@
 //!
 //! `tree_few`'s scene (100,000 boxes of 10 x 10, depth 6) and its ~1% of the
 //! handles; `Tree::touching` of each of them, `repeats` times over (200 by
-//! default), on one thread.  A frame's queries read the same cells (from
-//! memory, a few queries ahead); here the cells stay in cache, so the figure
-//! is the queries' own work.  Prints the mean nanoseconds a query.
+//! default), on one thread.  A frame's queries read the same cells and test
+//! their entries the same way (from memory, planned a few queries ahead;
+//! `touching` finds its cells as it goes); here the cells stay in cache, so
+//! the figure is the queries' own work.  Prints the mean nanoseconds a query.
 
 use broadphase_core::par::Exec;
 use broadphase_core::testing::{lcg, Bouncing};

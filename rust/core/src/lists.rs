@@ -13,7 +13,7 @@
 //! `MIN_RUN << class` consecutive entries of which the first `len` are used,
 //! found from the cell's `head` word.  A query knows from that word every
 //! cache line it will read and asks for all of them at once, a few queries
-//! ahead ([`CellLists::prefetch_cell`]), so a cell costs one wait however
+//! ahead (`CellLists::prefetch_run`), so a cell costs one wait however
 //! many entries it holds.
 //!
 //! # Invariants
@@ -394,14 +394,6 @@ impl CellLists {
         &self.e[s..s + len]
     }
 
-    /// Ask for the cache lines of `cell`'s entries, up to
-    /// `PREFETCH_ENTRIES` of them (a hint: nothing is read, nothing can fail).
-    #[inline]
-    pub fn prefetch_cell(&self, cell: u32) {
-        let (s, len) = self.run(cell as usize);
-        self.prefetch_run(s, len);
-    }
-
     /// Ask for the entry at `loc`.
     #[inline]
     pub fn prefetch_entry(&self, loc: u32) {
@@ -713,9 +705,10 @@ mod tests {
     #[test]
     fn prefetch_changes_nothing() {
         let mut lists = CellLists::new(2);
-        lists.prefetch_cell(0);
+        lists.prefetch_run(0, 0);
         let at = lists.push(1, e(7), |_, _| unreachable!());
-        lists.prefetch_cell(1);
+        let (start, len) = lists.run(1);
+        lists.prefetch_run(start, len);
         lists.prefetch_entry(at);
         lists.prefetch_entry(u32::MAX); // no such slot: nothing
         assert_eq!(lists.entry(at).id, 7);

@@ -783,7 +783,7 @@ impl Tree {
     /// there, as [`Tree::settle`] places any moved object).
     ///
     /// A fresh object is linked where it is placed (`linked == place`,
-    /// checked by `validate`), so its entries are at `loc[4h..]`.
+    /// checked by `validate`), so its entries are at `rec[h].loc`.
     fn keeps_cells(&mut self, h: usize) -> bool {
         let (b, p, margin) = (self.boxes[h], self.rec[h].place, self.margin);
         let old_fat = (margin > 0.0).then(|| self.fat[h]);
@@ -1259,20 +1259,28 @@ impl Tree {
             return false;
         }
         for l in 0..=depth {
-            if self.per_level[l as usize] == 0 {
-                continue;
-            }
-            let s = depth - l;
-            let (x0, y0, x1, y1) = (c[0] >> s, c[1] >> s, c[2] >> s, c[3] >> s);
-            for y in y0..=y1 {
-                let skip_y = if y == y0 { 0 } else { LATER_ROW };
-                for x in x0..=x1 {
-                    let skip = if x == x0 { 0 } else { LATER_COLUMN } | skip_y;
-                    f(self.lists.run_of(self.cell_id(l, x, y)), skip);
-                }
+            if self.per_level[l as usize] > 0 {
+                self.cells_met(c, l, |cell, skip| f(self.lists.run_of(cell), skip));
             }
         }
         true
+    }
+
+    /// `f(cell, skip)` for the cells of `level` that the cells `c` (a box's,
+    /// by [`Grid::cells_of`]) cover, row by row: `skip` holds the tag bits
+    /// whose entries count only in an earlier cell of the query (see
+    /// [`Tree::runs_met`]).
+    #[inline(always)]
+    fn cells_met(&self, c: [u32; 4], level: u32, mut f: impl FnMut(u32, u8)) {
+        let s = self.grid.depth - level;
+        let (x0, y0, x1, y1) = (c[0] >> s, c[1] >> s, c[2] >> s, c[3] >> s);
+        for y in y0..=y1 {
+            let skip_y = if y == y0 { 0 } else { LATER_ROW };
+            for x in x0..=x1 {
+                let skip = if x == x0 { 0 } else { LATER_COLUMN } | skip_y;
+                f(self.cell_id(level, x, y), skip);
+            }
+        }
     }
 
     /// Whether live object `o`, of box `b`, overlaps the box `q` (touching
@@ -1333,27 +1341,20 @@ impl Tree {
     #[inline(always)]
     fn plan(&self, q: &[f64; 4], levels: &[u32], plan: &mut Plan) {
         let c = self.grid.cells_of(q);
-        let depth = self.grid.depth;
         let mut n = 0;
         for &l in levels {
-            let s = depth - l;
-            let (x0, y0, x1, y1) = (c[0] >> s, c[1] >> s, c[2] >> s, c[3] >> s);
-            if n + Placement::cells_met(c, s) as usize > PLAN_RUNS {
+            if n + Placement::cells_met(c, self.grid.depth - l) as usize > PLAN_RUNS {
                 plan.fits = false;
                 return;
             }
-            for y in y0..=y1 {
-                let skip_y = if y == y0 { 0 } else { LATER_ROW };
-                for x in x0..=x1 {
-                    let skip = if x == x0 { 0 } else { LATER_COLUMN } | skip_y;
-                    let (start, len) = self.lists.run(self.cell_id(l, x, y) as usize);
-                    if len > 0 {
-                        self.lists.prefetch_run(start, len);
-                        plan.runs[n] = (start as u32, len as u32, skip);
-                        n += 1;
-                    }
+            self.cells_met(c, l, |cell, skip| {
+                let (start, len) = self.lists.run(cell as usize);
+                if len > 0 {
+                    self.lists.prefetch_run(start, len);
+                    plan.runs[n] = (start as u32, len as u32, skip);
+                    n += 1;
                 }
-            }
+            });
         }
         plan.n = n;
         plan.fits = true;
@@ -2316,6 +2317,61 @@ fn gather_rows<T: Copy>(v: &[T], at: &[u32]) -> Vec<T> {
     at.iter().map(|&h| v[h as usize]).collect()
 }
 
+/// [`Tree::partners`] of `h` (of box `b`) among the entries of one `run`
+/// (counting as `skip` says): `f(o)` for each; the entries that count.
+#[inline(always)]
+fn partners_in(
+    narrow: &Narrow,
+    h: usize,
+    b: &[f64; 4],
+    run: &[Entry],
+    skip: u8,
+    f: &mut impl FnMut(usize),
+) -> u64 {
+    let mut n = 0;
+    // the tests of 64 entries at a time into a mask, then the few hits
+    for part in run.chunks(64) {
+        let (mut mask, counted) = lists::overlap_bits(b, part, skip);
+        n += counted;
+        while mask != 0 {
+            let o = part[mask.trailing_zeros() as usize].id as usize;
+            mask &= mask - 1;
+            if o != h && narrow.accept(h, o) {
+                f(o);
+            }
+        }
+    }
+    n
+}
+
+/// Most runs a [`Plan`] holds; a query meeting more cells takes the
+/// general path ([`Tree::partners`]).
+const PLAN_RUNS: usize = 16;
+
+/// The runs a query will read, found when its memory is asked for (a few
+/// queries ahead) and read when it runs: its cells' ids, head words and
+/// skips are worked out once.
+#[derive(Clone, Copy)]
+struct Plan {
+    /// `(start, len, skip)` of the first `n` nonempty runs, in the order
+    /// [`Tree::runs_met`] visits them.
+    runs: [(u32, u32, u8); PLAN_RUNS],
+    n: usize,
+    /// Whether every run fits in `runs`; if not, the query takes the
+    /// general path.
+    fits: bool,
+}
+
+impl Default for Plan {
+    fn default() -> Plan {
+        Plan {
+            runs: [(0, 0, 0); PLAN_RUNS],
+            n: 0,
+            fits: false,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -2558,12 +2614,6 @@ mod tests {
         }
     }
 
-    /// Frames that each change a different 8% of the objects (moves,
-    /// removals, inserts into the freed slots): the void objects and the
-    /// delta grow until the delta is consolidated into the base, and every
-    /// frame, `pairs()` and `update()` taking turns, equals the model (the
-    /// events its set differences), on one thread and two (over
-    /// `2 * SYNC_GRAIN` stale objects a frame: the lists' update in parallel).
     /// Queries meeting few cells read the runs planned ahead; those
     /// meeting more than a plan holds (big boxes over many occupied levels)
     /// take the general path: frame by frame, both agree with the naive
@@ -2621,6 +2671,12 @@ mod tests {
         }
     }
 
+    /// Frames that each change a different 8% of the objects (moves,
+    /// removals, inserts into the freed slots): the void objects and the
+    /// delta grow until the delta is consolidated into the base, and every
+    /// frame, `pairs()` and `update()` taking turns, equals the model (the
+    /// events its set differences), on one thread and two (over
+    /// `2 * SYNC_GRAIN` stale objects a frame: the lists' update in parallel).
     #[test]
     fn the_delta_grows_and_is_consolidated() {
         let n = 8000;
@@ -2702,61 +2758,6 @@ mod tests {
                 incremental > 0 && consolidated > 0,
                 "{incremental} {consolidated}"
             );
-        }
-    }
-}
-
-/// [`Tree::partners`] of `h` (of box `b`) among the entries of one `run`
-/// (counting as `skip` says): `f(o)` for each; the entries that count.
-#[inline(always)]
-fn partners_in(
-    narrow: &Narrow,
-    h: usize,
-    b: &[f64; 4],
-    run: &[Entry],
-    skip: u8,
-    f: &mut impl FnMut(usize),
-) -> u64 {
-    let mut n = 0;
-    // the tests of 64 entries at a time into a mask, then the few hits
-    for part in run.chunks(64) {
-        let (mut mask, counted) = lists::overlap_bits(b, part, skip);
-        n += counted;
-        while mask != 0 {
-            let o = part[mask.trailing_zeros() as usize].id as usize;
-            mask &= mask - 1;
-            if o != h && narrow.accept(h, o) {
-                f(o);
-            }
-        }
-    }
-    n
-}
-
-/// Most runs a [`Plan`] holds; a query meeting more cells takes the
-/// general path ([`Tree::partners`]).
-const PLAN_RUNS: usize = 16;
-
-/// The runs a query will read, found when its memory is asked for (a few
-/// queries ahead) and read when it runs: its cells' ids, head words and
-/// skips are worked out once.
-#[derive(Clone, Copy)]
-struct Plan {
-    /// `(start, len, skip)` of the first `n` nonempty runs, in the order
-    /// [`Tree::runs_met`] visits them.
-    runs: [(u32, u32, u8); PLAN_RUNS],
-    n: usize,
-    /// Whether every run fits in `runs`; if not, the query takes the
-    /// general path.
-    fits: bool,
-}
-
-impl Default for Plan {
-    fn default() -> Plan {
-        Plan {
-            runs: [(0, 0, 0); PLAN_RUNS],
-            n: 0,
-            fits: false,
         }
     }
 }
