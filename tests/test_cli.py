@@ -5,6 +5,7 @@ import io
 import os
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -383,3 +384,175 @@ def test_counts_are_worded_and_brute_force_warns(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(cli, "BRUTE_WARN", 2)
     assert main(["pairs", str(src), "--method", "brute", "-o", str(tmp_path / "p.csv")]) == 0
     assert "--method brute tests all 1 pairs of 2 objects" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------
+# what a user can cause is one line and a status, never a traceback
+
+
+def _one_line(err):
+    assert "Traceback" not in err and err.endswith("\n") and err.count("\n") == 1, err
+    return err.rstrip("\n")
+
+
+@pytest.mark.parametrize("make, msg", [
+    (lambda p: p.write_bytes(b""), "e.npy: empty file (0 bytes), expected an array of shape "
+                                   "(n, 4) (minx, miny, maxx, maxy) saved by numpy.save"),
+    (lambda p: np.save(p, np.array([])), "e.npy: expected an array of shape (n, 4) (minx, miny, "
+                                         "maxx, maxy), found shape (0,)"),
+    (lambda p: np.save(p, np.empty((0, 0))), "found shape (0, 0)"),
+    (lambda p: np.save(p, np.float64(1.0)), "found shape ()"),
+    (lambda p: p.write_bytes(b"\x93NUMPY"), "e.npy: not a NumPy array file of numbers"),
+    (lambda p: np.savez(open(p, "wb"), boxes=np.zeros((2, 4))),
+     "e.npy: a .npz archive of arrays (numpy.savez), expected an array of shape (n, 4)"),
+])
+def test_empty_and_odd_npy_files_are_one_line(tmp_path, capsys, make, msg):
+    src = tmp_path / "e.npy"
+    make(src)
+    assert main(["pairs", str(src), "-o", str(tmp_path / "p.npy")]) == 1
+    assert msg in _one_line(capsys.readouterr().err)
+    assert not (tmp_path / "p.npy").exists()
+
+
+def test_no_rows_is_a_valid_empty_input(tmp_path, capsys):
+    for name, make in (("b.npy", lambda p: np.save(p, np.empty((0, 4)))),
+                       ("c.npy", lambda p: np.save(p, np.empty((0, 3)))),
+                       ("b.csv", lambda p: p.write_text("")),
+                       ("h.csv", lambda p: p.write_text("minx,miny,maxx,maxy\n"))):
+        make(tmp_path / name)
+        out = tmp_path / "p.npy"
+        circles = ["--circles"] if name == "c.npy" else []
+        assert main(["pairs", str(tmp_path / name), "-o", str(out), *circles]) == 0
+        got = np.load(out)
+        assert got.shape == (0, 2) and got.dtype == np.intp
+        assert "0 colliding pairs" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("message, line", [
+    ("112,492,500 colliding pairs: the result alone would take 1.7 GiB, more than the memory "
+     "available; split the input or filter it (groups, categories, masks)",
+     "broadphase: 112,492,500 colliding pairs: the result alone would take 1.7 GiB"),
+    ("", "broadphase: out of memory"),
+])
+def test_memory_error_is_one_line(tmp_path, capsys, monkeypatch, message, line):
+    import broadphase._cli as cli
+
+    def too_many(*args, **kwargs):
+        raise MemoryError(message)
+
+    monkeypatch.setattr(cli, "find_pairs", too_many)
+    np.save(tmp_path / "b.npy", np.tile([[0.0, 0, 1, 1]], (100, 1)))
+    assert main(["pairs", str(tmp_path / "b.npy"), "-o", str(tmp_path / "p.npy")]) == 1
+    assert _one_line(capsys.readouterr().err).startswith(line)
+    assert not (tmp_path / "p.npy").exists()
+
+
+def test_interrupt_in_process_is_status_130(tmp_path, capsys, monkeypatch):
+    import broadphase._cli as cli
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "find_pairs", interrupted)
+    np.save(tmp_path / "b.npy", np.zeros((3, 4)))
+    assert main(["pairs", str(tmp_path / "b.npy"), "-o", str(tmp_path / "p.npy")]) == 130
+    assert _one_line(capsys.readouterr().err) == "broadphase: interrupted"
+    assert os.listdir(tmp_path) == ["b.npy"]
+
+
+def test_ctrl_c_ends_with_130_and_one_line(tmp_path):
+    # a brute-force search of n boxes, a few seconds here; its warning says the
+    # search is about to start, and Ctrl-C comes half a second later
+    import signal
+
+    rng = np.random.default_rng(2)
+    n = 200_000
+    for _attempt in range(3):
+        xy = rng.uniform(0, 1000, (n, 2))
+        src, out = tmp_path / "big.npy", tmp_path / "out.npy"
+        np.save(src, np.hstack([xy, xy + 0.5]))
+        proc = subprocess.Popen([sys.executable, "-m", "broadphase", "pairs", str(src), "-o",
+                                 str(out), "--method", "brute"],
+                                stderr=subprocess.PIPE, text=True)
+        try:
+            warning = proc.stderr.readline()
+            assert "--method brute tests all" in warning, warning + proc.stderr.read()
+            time.sleep(0.5)
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGINT)
+                rest = proc.stderr.read()
+                assert proc.wait(timeout=60) == 130, rest
+                break
+            proc.wait()
+            n *= 2  # a fast machine: more boxes
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+            proc.stderr.close()
+    else:
+        pytest.skip("the search never lasted half a second on this machine")
+    assert rest == "broadphase: interrupted\n", rest
+    assert not out.exists() and sorted(os.listdir(tmp_path)) == ["big.npy"]
+
+
+def test_files_that_cannot_be_read_are_one_line(tmp_path, capsys, monkeypatch):
+    # as root every file is readable: the error a locked file gives, raised
+    def locked(path, columns, progress=True):
+        raise PermissionError(13, "Permission denied", str(path))
+
+    monkeypatch.setattr(_io, "read_table", locked)
+    src = tmp_path / "b.csv"
+    write_csv(src, [[0, 0, 1, 1]])
+    assert main(["pairs", str(src)]) == 1
+    assert _one_line(capsys.readouterr().err) == f"broadphase pairs: {src}: Permission denied"
+
+
+def test_bench_and_demo_outputs_are_checked_before_the_work(tmp_path, capsys, monkeypatch):
+    def never(*args, **kwargs):
+        raise AssertionError("ran before checking where the results go")
+
+    monkeypatch.setattr(bench, "run", never)
+    (tmp_path / "d").mkdir()
+    argv = ["bench", "--n", "100", "--repeats", "1"]
+    for option, path, msg in (
+            ("--csv", tmp_path / "d", "is a folder, expected a file to write"),
+            ("--markdown", tmp_path / "none" / "t.md", f"the folder {tmp_path / 'none'} does "
+                                                      "not exist"),
+            ("--plot", tmp_path / "none" / "b.png", "does not exist")):
+        assert main([*argv, option, str(path)]) == 1
+        err = _one_line(capsys.readouterr().err)
+        assert err.startswith(f"broadphase bench: {option} {path}: ") and msg in err, err
+    pytest.importorskip("pygame")
+    from broadphase import demo
+
+    monkeypatch.setattr(demo, "run", never)
+    assert main(["demo", "--headless", "--frames", "1", "--screenshot",
+                 str(tmp_path / "d")]) == 1
+    assert "--screenshot" in _one_line(capsys.readouterr().err)
+
+
+@pytest.mark.parametrize("argv", [
+    ["bench", "--repeats", "0"],
+    ["demo", "--n", "-5"],
+    ["demo", "--frames", "x"],
+])
+def test_counts_must_be_whole_numbers_from_1(capsys, argv):
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert "expected at least 1, found" in err or "expected a whole number, found 'x'" in err
+
+
+def test_other_output_errors_are_one_line(tmp_path, capsys, monkeypatch):
+    # a disk that fills up while the table is written
+    def full(rows, path):
+        raise OSError(28, "No space left on device", path)
+
+    monkeypatch.setattr(bench, "write_csv", full)
+    path = tmp_path / "t.csv"
+    assert main(["bench", "--scenario", "seed000", "--n", "100", "--method", "auto",
+                 "--repeats", "1", "--csv", str(path)]) == 1
+    err = _one_line(capsys.readouterr().err)
+    assert err == f"broadphase bench: {path}: No space left on device"

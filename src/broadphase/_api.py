@@ -55,11 +55,21 @@ def find_pairs(
 
     Parameters
     ----------
-    boxes : array_like, shape (n, 4)
+    boxes : array_like or table, shape (n, 4)
         ``minx, miny, maxx, maxy`` per row (or ``x, y, w, h``, see
         ``format``); any real dtype or layout, or nested lists.  Zero-size
         boxes are allowed.  A list of pygame ``Rect``/``FRect`` objects is
-        read as ``x, y, w, h``.
+        read as ``x, y, w, h``.  A table -- a pandas or polars DataFrame, a
+        pyarrow Table, a NumPy structured array -- is read by its column
+        names, in any order and case, other columns ignored:
+        ``minx, miny, maxx, maxy`` (or ``xmin, ymin, xmax, ymax``), or
+        ``x, y, w, h`` (or ``width, height``), which sets ``format="xywh"``.
+        Other names are an error naming the columns found; a table without
+        names (pandas' 0, 1, 2, 3) is read in order.  Every value must be
+        one float64 holds exactly: integers beyond 2**53 in magnitude,
+        fractions that would round, booleans, masked and missing values are
+        refused, naming the row (counted from 0 in the table's order, not by
+        its index) and the column.
     method : {"auto", "brute", "sweep", "grid", "quadtree"}
         Broad-phase algorithm; every method returns the identical array.
     groups : array_like of int, shape (n,), optional
@@ -68,12 +78,16 @@ def find_pairs(
         A pair is kept only if ``categories[i] & masks[j]`` and
         ``categories[j] & masks[i]`` are both non-zero.  Default: all bits.
     workers : int, optional
-        Threads to use (default: all).  The result does not depend on it.
+        Threads to use (default: all; a larger count than the machine has
+        uses what it has, one beyond 2**31 - 1 is refused).  The result
+        does not depend on it.
     format : {"corners", "xywh"}, optional
         ``"corners"``: rows are ``minx, miny, maxx, maxy`` (the default,
-        except for pygame rects); ``"xywh"``: rows are ``x, y, w, h``
-        (position of the min corner and size, as pygame's ``Rect``), sizes
-        ``>= 0``, the max corner ``x + w`` rounded to float64.
+        except for pygame rects and tables named ``x, y, w, h``);
+        ``"xywh"``: rows are ``x, y, w, h`` (position of the min corner and
+        size, as pygame's ``Rect``), sizes ``>= 0``, the max corner
+        ``x + w`` rounded to float64.  A format a table's names contradict
+        is an error.
 
     Returns
     -------
@@ -86,9 +100,11 @@ def find_pairs(
     ------
     ValueError
         Wrong shape, NaN or infinite coordinates, ``minx > maxx`` or
-        ``miny > maxy`` (the message names the row), unknown ``method``.
+        ``miny > maxy`` (the message names the row), a value float64 would
+        round, a masked or missing value, unknown ``method``, table columns
+        not named as above.
     TypeError
-        Non-numeric input.
+        Non-numeric input, booleans.
 
     Examples
     --------
@@ -101,6 +117,15 @@ def find_pairs(
     >>> bp.find_pairs([[0, 0, 2, 2], [1, 1, 3, 3]], groups=[7, 7]).tolist()
     []
     >>> bp.find_pairs([[3, 3, 10, 10], [12, 0, 20, 5]], format="xywh").tolist()
+    [[0, 1]]
+
+    A table is read by its column names, whatever their order:
+
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"minx": [0, 1], "maxx": [2, 3], "miny": [0, 1], "maxy": [2, 3]})
+    >>> bp.find_pairs(df).tolist()
+    [[0, 1]]
+    >>> bp.find_pairs(pd.DataFrame({"x": [0, 1], "y": [0, 1], "w": [2, 2], "h": [2, 2]})).tolist()
     [[0, 1]]
     """
     if (format is None and type(boxes) is np.ndarray and boxes.dtype == _FLOAT64 and boxes.ndim == 2
@@ -125,7 +150,7 @@ def find_pairs(
 
 def find_circle_pairs(
     centers: ArrayLike,
-    radii: ArrayLike,
+    radii: ArrayLike | None = None,
     *,
     method: str = "auto",
     groups: ArrayLike | None = None,
@@ -141,10 +166,13 @@ def find_circle_pairs(
 
     Parameters
     ----------
-    centers : array_like, shape (n, 2)
-        ``x, y`` per row.
+    centers : array_like or table, shape (n, 2)
+        ``x, y`` per row.  A table (as in :func:`find_pairs`) is read by
+        its columns ``x, y``; a column ``r`` (or ``radius``) gives the
+        radii.
     radii : float or array_like, shape (n,)
-        Radii >= 0; a scalar applies to every circle.
+        Radii >= 0; a scalar applies to every circle.  Leave it out when
+        ``centers`` is a table with radii (giving both is an error).
     method, groups, categories, masks, workers
         As in :func:`find_pairs`.
 
@@ -169,6 +197,9 @@ def find_circle_pairs(
     [[0, 1]]
     >>> bp.find_circle_pairs([[0, 0], [2, 0]], 1.0).tolist()  # touching: no
     []
+    >>> import pandas as pd
+    >>> bp.find_circle_pairs(pd.DataFrame({"x": [0, 3], "y": [0, 0], "r": [2, 1.5]})).tolist()
+    [[0, 1]]
     """
     nthreads = _cast.workers(workers)
     xyr = _cast.circle_rows(centers, radii)
@@ -194,8 +225,9 @@ def find_pairs_between(
 
     Parameters
     ----------
-    boxes_a, boxes_b : array_like, shapes (na, 4) and (nb, 4)
-        Boxes as in :func:`find_pairs`.
+    boxes_a, boxes_b : array_like or table, shapes (na, 4) and (nb, 4)
+        Boxes as in :func:`find_pairs` (pygame rects as ``x, y, w, h``,
+        tables by their column names), each set read on its own.
     method, workers, format
         As in :func:`find_pairs` (``format`` applies to both sets).
 
@@ -222,6 +254,11 @@ def find_pairs_between(
     _count(na + nb, "boxes_a and boxes_b together")
     # One search over both sets; group -1 / -2 keeps pairs within a set out.
     groups = np.concatenate([np.full(na, -1, np.int64), np.full(nb, -2, np.int64)])
-    pairs = _core.find_pairs(np.concatenate([a, b]), method, groups=groups, workers=nthreads)
+    both = np.concatenate([a, b])
+    pairs = _core.find_pairs(both, method, groups=groups, workers=nthreads)
+    if type(pairs) is tuple:  # a row written by another thread since it was checked
+        row, code = pairs
+        name, at = ("boxes_a", row) if row < na else ("boxes_b", row - na)
+        raise ValueError(_cast.box_problem(both[na * (name == "boxes_b"):], name, at, code))
     pairs[:, 1] -= na
     return pairs

@@ -20,6 +20,7 @@ import argparse
 import os
 import sys
 import time
+from pathlib import Path
 
 from . import _io, bench
 from ._api import METHODS, find_circle_pairs, find_pairs
@@ -29,7 +30,12 @@ CIRCLE_COLUMNS = ("x", "y", "r")
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; returns the exit status (0 done, 1 bad input, 2 bad usage)."""
+    """Run the command line; returns the exit status.
+
+    0 done, 1 a problem with the input, an output or the memory, 2 bad
+    usage, 130 interrupted (Ctrl-C), 141 the reader of stdout went away.
+    Problems a user can fix are one line on stderr, never a traceback.
+    """
     ap = _parser()
     args = ap.parse_args(argv)
     if args.command is None:
@@ -44,11 +50,20 @@ def main(argv: list[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 141  # 128 + SIGPIPE, a pipe writer's usual status
-    except _io.InputError as e:
+    except KeyboardInterrupt:
+        # Ctrl-C: no output file is left half written (_io.write_pairs)
+        print("broadphase: interrupted", file=sys.stderr)
+        return 130  # 128 + SIGINT, as shells report it
+    except MemoryError as e:
+        # the core's message says how many pairs and how much memory they need
+        print(f"broadphase: {str(e) or 'out of memory'}", file=sys.stderr)
+        return 1
+    except (ValueError, TypeError) as e:  # _io.InputError included
         print(f"broadphase {args.command}: {e}", file=sys.stderr)
         return 1
-    except (ValueError, TypeError) as e:
-        print(f"broadphase {args.command}: {e}", file=sys.stderr)
+    except OSError as e:  # a file that cannot be read or written, a full disk
+        where = f"{e.filename}: " if e.filename is not None else ""
+        print(f"broadphase {args.command}: {where}{e.strerror or e}", file=sys.stderr)
         return 1
 
 
@@ -86,7 +101,7 @@ def _parser() -> argparse.ArgumentParser:
                    help=f"auto and/or {', '.join(METHODS)} (default all)")
     b.add_argument("--peers", action="store_true",
                    help=f"also time the installed alternatives ({bench.INSTALL})")
-    b.add_argument("--repeats", type=int, metavar="R",
+    b.add_argument("--repeats", type=_positive, metavar="R",
                    help="rounds per cell (default 25 below 1e5, 11 at 1e5, 7 above)")
     b.add_argument("--threads", type=int, metavar="T", help="threads for our methods")
     b.add_argument("--csv", metavar="FILE", help="also write every result to this CSV file")
@@ -103,13 +118,51 @@ def _parser() -> argparse.ArgumentParser:
                        "a cell's Morton number. Needs pygame-ce (pip install "
                        "'broadphase[demo]').")
     d.add_argument("--scene", default="rects", choices=("rects", "bullets", "circles", "morton"))
-    d.add_argument("--n", type=int, help="objects (bullets: per ring); the seed's by default")
+    d.add_argument("--n", type=_positive,
+                   help="objects (bullets: per ring); the seed's by default")
     d.add_argument("--method", default="auto", choices=("none", "auto", *METHODS, "tree"))
     d.add_argument("--headless", action="store_true", help="no window (SDL dummy driver)")
-    d.add_argument("--frames", type=int, metavar="K", help="stop after K frames")
+    d.add_argument("--frames", type=_positive, metavar="K", help="stop after K frames")
     d.add_argument("--screenshot", metavar="FILE.png", help="save the last frame")
     d.set_defaults(run=_demo)
     return ap
+
+
+def _positive(text: str) -> int:
+    """An argument that counts something: an int of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, found {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected at least 1, found {value}")
+    return value
+
+
+def _check_file_to_write(path: str | None, option: str) -> None:
+    """Refuse an output file that cannot be written before any work is done."""
+    if path is None:
+        return
+    p = Path(path)
+    if p.is_dir():
+        raise _io.InputError(f"{option} {path}: is a folder, expected a file to write")
+    if not p.parent.resolve().is_dir():
+        raise _io.InputError(f"{option} {path}: the folder {p.parent} does not exist")
+
+
+def _check_npy(path: str, columns: tuple[str, ...]) -> None:
+    """Name what ``numpy.load`` reads without a word: an empty file, a ``.npz`` archive."""
+    p = Path(path)
+    if p.suffix.lower() != ".npy" or not p.is_file():
+        return  # _io.read_table names the problem
+    with open(p, "rb") as f:
+        head = f.read(4)
+    wanted = (f"an array of shape (n, {len(columns)}) ({', '.join(columns)}) saved by "
+              "numpy.save")
+    if not head:
+        raise _io.InputError(f"{path}: empty file (0 bytes), expected {wanted}")
+    if head == b"PK\x03\x04":
+        raise _io.InputError(f"{path}: a .npz archive of arrays (numpy.savez), expected {wanted}")
 
 
 #: Objects from which ``--method brute`` (n^2 / 2 tests) gets a warning.
@@ -125,6 +178,7 @@ def _pairs(args) -> int:
     circles = args.circles or kind == "circles"
     columns = CIRCLE_COLUMNS if circles else BOX_COLUMNS
     _io.check_output(args.output)
+    _check_npy(args.input, columns)
     t0 = time.perf_counter()
     data, first_line = _io.read_table(args.input, columns)
     t1 = time.perf_counter()
@@ -169,6 +223,9 @@ def _locate(message: str, path: str, first_line: int) -> str:
 
 
 def _bench(args) -> int:
+    for path, option in ((args.csv, "--csv"), (args.plot, "--plot"),
+                         (args.markdown, "--markdown")):
+        _check_file_to_write(path, option)
     if args.plot:
         try:
             import matplotlib  # noqa: F401
@@ -213,6 +270,7 @@ def _demo(args) -> int:
     except ImportError:
         print("broadphase demo: needs pygame-ce: pip install 'broadphase[demo]'", file=sys.stderr)
         return 2
+    _check_file_to_write(args.screenshot, "--screenshot")
     from . import demo
 
     stats = demo.run(args.scene, args.n, args.method, args.headless, args.frames,

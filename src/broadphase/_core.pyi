@@ -1,5 +1,8 @@
 """Type stub of ``broadphase._core``, the compiled core (``rust/bindings``)."""
 
+from collections.abc import Sequence
+from typing import final
+
 import numpy as np
 from numpy.typing import NDArray
 
@@ -9,6 +12,11 @@ Y_REVERSED: int
 NEGATIVE_RADIUS: int
 MAX_DEPTH: int
 MORTON_MAX_DEPTH: int
+HANDLE_UNKNOWN: int
+HANDLE_TWICE: int
+HANDLE_KIND: int
+TREE_MAX_DEPTH: int
+TREE_IN_USE: str
 
 _F64 = NDArray[np.float64]
 _I64 = NDArray[np.int64]
@@ -56,6 +64,7 @@ def owned_pairs(
     """The pairs tile ``tile`` owns, as global rows, and their bucket cuts."""
 def sort_pairs(pairs: _IP, lo: int, hi: int) -> _IP:
     """Pairs whose first value is in ``[lo, hi)``, in canonical order (a new array)."""
+@final
 class PairMemory:
     """The memory under a big pair array (its ``base``).
 
@@ -69,3 +78,84 @@ def stages(
     boxes: _F64, method_name: str, workers: int | None = None
 ) -> tuple[list[tuple[str, float]], int]:
     """Milliseconds of each stage of one box search, and the number of pairs."""
+
+#: A problem the tree found in an argument, for the Python layer to word:
+#: ``("handle", at, code)`` with a ``HANDLE_*`` code, or ``("row", row, code)``
+#: with ``NOT_FINITE``, ... ; ``None`` when there is none.
+_Problem = tuple[str, int, int] | None
+
+@final
+class Tree:
+    """The moving tree of ``broadphase.LinearQuadtree`` (``rust/bindings/src/tree.rs``).
+
+    Arguments arrive validated and converted: handles as C-contiguous int64,
+    boxes as C-contiguous float64 rows.  Calls that work release the GIL
+    and hold the tree meanwhile: a call from another thread then raises
+    ``RuntimeError`` ("Already borrowed").
+    """
+
+    workers: int | None
+    """Threads of the searches (``None``: all)."""
+    rebuild_share: float
+    """Share of dirty objects above which ``pairs()`` searches from scratch."""
+    relayout_share: float
+    """Share of stale objects above which the lists are laid out anew."""
+    consolidate_from: int
+    """Delta pairs past an eighth of the kept base at which the two are consolidated."""
+
+    def __new__(
+        cls,
+        bounds: tuple[float, float, float, float],
+        depth: int,
+        margin: float = 0.0,
+        workers: int | None = None,
+    ) -> Tree:
+        """An empty tree; ``ValueError`` for a depth or margin out of range."""
+    def copy(self) -> Tree:
+        """An independent copy: the same objects, handles, kept pairs and settings."""
+    def insert(
+        self,
+        boxes: _F64,
+        circles: _F64 | None = None,
+        groups: _I64 | None = None,
+        categories: NDArray[np.uint64] | None = None,
+        masks: NDArray[np.uint64] | None = None,
+    ) -> _IP | tuple[str, int, int]:
+        """Add valid ``(n, 4)`` boxes (with ``(n, 3)`` circles: their bounding boxes).
+
+        Their handles, or ``("row", row, code)`` if a row changed (another
+        thread writing the array) since the caller checked it.
+        """
+    def check(self, handles: _I64, kind: int = -1) -> _Problem:
+        """Handles live, each once, of shape ``kind`` (0 box, 1 circle, -1 any)."""
+    def move_boxes(self, handles: _I64, boxes: _F64) -> _Problem:
+        """New boxes for box objects: checked, then stored, or nothing changes."""
+    def move_circles(self, handles: _I64, circles: _F64) -> _Problem:
+        """New ``(x, y, r)`` for circle objects: checked, then stored, or nothing changes."""
+    def remove(self, handles: _I64) -> _Problem:
+        """Take objects out (checked first)."""
+    def radii(self, handles: _I64) -> _F64:
+        """Radii of circle objects (handles the caller checked; ``ValueError`` if not)."""
+    def pairs(self, max_pairs: int | None = None) -> _IP:
+        """Every colliding pair, ``(k, 2)``, canonical; ``MemoryError`` past ``max_pairs``."""
+    def update(self, max_pairs: int | None = None) -> tuple[_IP, _IP]:
+        """``(began, ended)`` since the last ``pairs()`` or ``update()``."""
+    def query(self, q: Sequence[float]) -> _IP:
+        """Sorted handles of the objects overlapping a valid box."""
+    def query_point(self, x: float, y: float) -> _IP:
+        """Sorted handles of the objects strictly containing ``(x, y)``."""
+    def touching(self, h: int) -> _IP:
+        """Sorted handles colliding with the live object ``h``."""
+    def box_of(self, h: int) -> list[float]:
+        """Box ``[minx, miny, maxx, maxy]`` of the live object ``h``."""
+    def circle_of(self, h: int) -> list[float] | None:
+        """``[x, y, r]`` of the live object ``h`` if a circle, else ``None``."""
+    def locate(self, h: int) -> tuple[int, int]:
+        """Seeds' cell ``(level, index)`` of the live object ``h``."""
+    def stats(self) -> tuple[int, int, int, int, bool, list[int], int]:
+        """``(relinked, entries, candidate_tests, pairs, rebuilt, levels, outside)``."""
+    def validate(self) -> str | None:
+        """The first broken invariant, or ``None``."""
+    def contains(self, h: int) -> bool:
+        """Whether ``h`` is a live object."""
+    def __len__(self) -> int: ...

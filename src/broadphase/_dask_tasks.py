@@ -21,19 +21,25 @@ def read_row_group(file: str, group: int, names, dtype, shape) -> np.ndarray:
     """One row group's columns as one array (runs on a worker).
 
     Column by column: Arrow holds one decoded column at a time beside the
-    output, not all of them.
+    output, not all of them.  Values ``dtype`` does not hold exactly
+    (integers beyond 2**53 for float64, beyond the range of an integer
+    dtype) are refused, naming the column, the row in the file and the file.
     """
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     source = pq.ParquetFile(file)
+    first = sum(source.metadata.row_group(g).num_rows for g in range(group))
     out = np.empty(shape, dtype)
     for k, name in enumerate(names):
         col = source.read_row_group(group, columns=[name], use_threads=False).column(0)
+        problem = type_problem(col.type, out.dtype)
+        if problem:
+            raise TypeError(f"{name}: {problem} in {file}")
         if col.null_count:
             raise ValueError(f"{name}: expected values, found {col.null_count} nulls in row "
                              f"group {group} of {file}")
-        _copy(out if out.ndim == 1 else out[:, k], col)
+        _copy(out if out.ndim == 1 else out[:, k], col, name, first, file)
         del col
         # Arrow's allocator keeps freed pages for reuse; a worker under a
         # memory limit needs them back.
@@ -42,11 +48,53 @@ def read_row_group(file: str, group: int, names, dtype, shape) -> np.ndarray:
     return out
 
 
-def _copy(dest: np.ndarray, col) -> None:
-    """An Arrow chunked column's values into ``dest`` (a safe cast, or TypeError)."""
+def type_problem(t, dtype) -> str | None:
+    """Why an Arrow column of type ``t`` is not read into ``dtype``; None when it is.
+
+    Integers go into any integer or float dtype (their values are checked
+    as they are read: :func:`_check_range`), floats into floats at least as
+    wide; booleans, decimals, strings, dates and the rest are refused (no
+    silent 0/1 or rounding).
+    """
+    import pyarrow as pa
+
+    dtype = np.dtype(dtype)
+    if pa.types.is_integer(t) and dtype.kind in "iuf":
+        return None
+    if pa.types.is_floating(t) and dtype.kind == "f" and t.bit_width <= 8 * dtype.itemsize:
+        return None
+    want = {"f": f"integers or floats of at most {8 * dtype.itemsize} bits",
+            "i": "integers", "u": "integers"}.get(dtype.kind, "numbers")
+    return f"expected {want} (read as {dtype}), found type {t}"
+
+
+def _check_range(values: np.ndarray, dtype, name: str, first: int, file: str) -> None:
+    """Refuse integers ``dtype`` does not hold exactly, naming the row in the file."""
+    if values.dtype.kind not in "iu" or not len(values):
+        return
+    if dtype.kind == "f":
+        bits = np.finfo(dtype).nmant + 1
+        bad = values > 2**bits
+        if values.dtype.kind == "i":
+            bad |= values < -(2**bits)
+        want = (f"integers up to 2**{bits} in magnitude expected ({dtype} holds them "
+                "exactly)")
+    else:
+        info = np.iinfo(dtype)
+        bad = (values < info.min) | (values > info.max)
+        want = f"integers in [{info.min}, {info.max}] expected (read as {dtype})"
+    if bad.any():
+        k = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"{name}: {want}, found {values[k]} in row {first + k} of {file}")
+
+
+def _copy(dest: np.ndarray, col, name: str = "", first: int = 0, file: str = "") -> None:
+    """An Arrow chunked column's values into ``dest``, exactly (see :func:`_check_range`)."""
     p = 0
     for chunk in col.chunks:
-        np.copyto(dest[p:p + len(chunk)], _values(chunk), casting="same_kind")
+        values = _values(chunk)
+        _check_range(values, dest.dtype, name, first + p, file)
+        np.copyto(dest[p:p + len(chunk)], values, casting="unsafe")
         p += len(chunk)
 
 
@@ -65,6 +113,18 @@ def _values(arr) -> np.ndarray:
         dt = np.dtype(f"{kind}{t.bit_width // 8}")
         return np.frombuffer(arr.buffers()[1], dt, count=len(arr), offset=arr.offset * dt.itemsize)
     return arr.to_numpy(zero_copy_only=False)
+
+
+def frame_rows(part, names, start: int) -> np.ndarray:
+    """A DataFrame partition's box columns ``names`` as exact float64 corners.
+
+    For partitions whose columns NumPy would round when stacked (int64
+    beside floats); errors name the global row.
+    """
+    try:
+        return _cast.box_rows(part[list(names)], "boxes", "corners")
+    except (ValueError, TypeError) as e:
+        raise type(e)(global_row(str(e), np.arange(start, start + len(part)))) from None
 
 
 def assign(block, groups, categories, masks, *, start, tiling):

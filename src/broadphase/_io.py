@@ -2,7 +2,11 @@
 
 CSV is read in blocks of lines parsed by NumPy (fast), and only a block
 that fails is scanned again in Python to name the line and column of the
-first bad field.  Output goes to a temporary file next to the target and is
+first bad field.  Integers beyond 2**53 in magnitude, which the float64
+parse would round, are refused the same way (only the rows holding values
+that large are looked at again).  A header is read as a table's column
+names are (:func:`broadphase._cast.pick_columns`): any order and case, the
+usual aliases.  Output goes to a temporary file next to the target and is
 renamed over it at the end, so an error or an interrupt never leaves a half
 written file.
 """
@@ -10,12 +14,14 @@ written file.
 from __future__ import annotations
 
 import os
+import re
 import sys
 import tempfile
 from pathlib import Path
 
 import numpy as np
 
+from . import _cast
 from ._progress import Progress
 
 BLOCK = 1 << 17  # lines parsed per NumPy call
@@ -75,7 +81,9 @@ def _read_npy(path: Path, columns) -> np.ndarray:
     return arr
 
 
-#: Header names of the columns ``broadphase pairs`` reads, and what they hold.
+#: Header names of the columns ``broadphase pairs`` reads, and what they hold
+#: (in any order, case, and with the aliases of ``_cast.ALIASES``: ``xmin``,
+#: ``width``, ``radius``, ...).
 HEADERS = {
     "minx,miny,maxx,maxy": "corners",
     "x,y,w,h": "xywh",
@@ -99,8 +107,8 @@ def _read_csv(path: Path, columns, progress: bool):
             # field, as a trailing comma makes) is data
             header = any(v and not _is_number(v) for v in fields)
             first_line = 2 if header else 1
-            if header:
-                _check_header(fields, columns, path)
+            order = _check_header(fields, columns, path) if header else None
+            names = tuple(fields) if header else columns
             lines = [] if header else [first]
             line_no = first_line
             while True:
@@ -108,13 +116,15 @@ def _read_csv(path: Path, columns, progress: bool):
                 if not lines:
                     break
                 bar.update(sum(map(len, lines)))  # characters: bytes for ASCII
-                blocks.append(_parse_block(lines, width, path, line_no, columns))
+                blocks.append(_parse_block(lines, width, path, line_no, names))
                 line_no += len(lines)
                 lines = []
         except UnicodeDecodeError as e:
             raise InputError(f"{path}, line {_line_of_byte(path)}: not UTF-8 text "
                              f"({e.reason})") from None
     data = np.concatenate(blocks) if blocks else np.empty((0, width))
+    if order is not None and order != list(range(width)):
+        data = np.ascontiguousarray(data[:, order])  # the header's order to the one read
     return data, first_line
 
 
@@ -132,22 +142,25 @@ def header_kind(path: str | os.PathLike) -> str | None:
             first = f.readline()
     except (OSError, UnicodeDecodeError):
         return None
-    return HEADERS.get(_names(first.split(",")))
+    try:
+        picked = _cast.pick_columns([v.strip() for v in first.split(",")], "header", "header")
+    except ValueError:
+        return None  # a column named twice: read_table says so
+    return None if picked is None else picked[0]
 
 
-def _names(fields) -> str:
-    """A header's column names as :data:`HEADERS` spells them."""
-    return ",".join(v.strip().lower() for v in fields)
+def _check_header(fields, columns, path) -> list[int]:
+    """Accept a known header as wide as the rows read; where each column read is in it.
 
-
-def _check_header(fields, columns, path) -> None:
-    """Accept a known header as wide as the rows read.
-
-    Corners or x,y,w,h for boxes, x,y,r for circles: the caller chose the
-    columns from :func:`header_kind`.
+    Corners or x,y,w,h for boxes, x,y,r for circles, in any order: the
+    caller chose the columns from :func:`header_kind`.
     """
-    if _names(fields) in HEADERS and len(fields) == len(columns):
-        return
+    try:
+        picked = _cast.pick_columns(fields, "header", "header")
+    except ValueError as e:
+        raise InputError(f"{path}, line 1: {str(e).partition(': ')[2]}") from None
+    if picked is not None and len(fields) == len(columns):
+        return picked[1]
     known = " or ".join(HEADERS)
     raise InputError(f"{path}, line 1: header {','.join(fields)!r} is not one of the column "
                      f"names read ({known}); expected {','.join(columns)} here, or no header")
@@ -168,12 +181,32 @@ def _parse_block(lines, width, path, line_no, columns) -> np.ndarray:
         return np.empty((0, width))
     try:
         arr = np.loadtxt(lines, delimiter=",", dtype=np.float64, ndmin=2, comments=None)
-        if arr.shape == (len(lines), width):
-            return arr
     except ValueError:
-        pass
+        arr = None
+    if arr is not None and arr.shape == (len(lines), width):
+        _refuse_rounded_ints(arr, lines, path, line_no, columns)
+        return arr
     _raise_first_error(lines, width, path, line_no, columns)
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+_INTEGER = re.compile(r"\s*[+-]?\d+\s*")
+
+
+def _refuse_rounded_ints(arr, lines, path, line_no, columns) -> None:
+    """Integers beyond 2**53 in magnitude, which the parse rounded: name the first.
+
+    Only they parse to floats that large, so only the lines holding such
+    floats are looked at.
+    """
+    big = np.abs(arr) >= 2.0**53
+    if not big.any():
+        return
+    for k in np.flatnonzero(big.any(axis=1)).tolist():
+        for c, v in enumerate(lines[k].rstrip("\r\n").split(","), start=1):
+            if _INTEGER.fullmatch(v) and abs(int(v)) > 2**53:
+                raise InputError(_cast._too_big(
+                    f"{path}, line {line_no + k}, column {c} ({columns[c - 1]})", int(v)))
 
 
 def _raise_first_error(lines, width, path, line_no, columns) -> None:

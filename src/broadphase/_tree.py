@@ -9,6 +9,7 @@ everything else down.  The GIL is released in every call that does work.
 
 from __future__ import annotations
 
+import copy
 import math
 import numbers
 
@@ -24,6 +25,10 @@ __all__ = ["LinearQuadtree"]
 MAX_DEPTH = _core.TREE_MAX_DEPTH
 _BOX, _CIRCLE = 0, 1  # the core's shape codes (narrow::BOX, narrow::CIRCLE)
 _INT64, _FLOAT64 = np.dtype(np.int64), np.dtype(np.float64)
+
+#: What a call says when another thread's call is running on the same tree
+#: (the core's tree is used by one call at a time; nothing waits for it).
+IN_USE = _core.TREE_IN_USE
 
 
 class LinearQuadtree:
@@ -69,8 +74,11 @@ class LinearQuadtree:
     Handles are slot numbers: a handle stays valid for the life of its
     object; after :meth:`remove` it may be given to a later insert (the
     last removed first).  Using a removed or unknown handle raises
-    ``KeyError``.  A tree is not safe to change from several threads at
-    once (a second thread's call raises ``RuntimeError`` while one runs).
+    ``KeyError``.  A tree is not shared between threads without a lock: a
+    second thread's call while one runs raises ``RuntimeError`` saying the
+    tree is in use by another thread.  :meth:`copy` (or ``copy.copy``,
+    ``copy.deepcopy``) gives an independent tree; a tree cannot be pickled
+    (``TypeError``): insert its objects into a new tree in the other process.
 
     Examples
     --------
@@ -140,6 +148,52 @@ class LinearQuadtree:
                 f"with {len(self)} objects")
 
     # ------------------------------------------------------------------
+    # copies
+
+    def copy(self) -> LinearQuadtree:
+        """An independent copy: the same objects, handles, kept pairs and settings.
+
+        Changing either tree afterwards leaves the other as it was, including
+        the pairs :meth:`update` compares against.  ``copy.copy(tree)`` and
+        ``copy.deepcopy(tree)`` give the same.  Takes about the memory of the
+        tree again.
+
+        Returns
+        -------
+        LinearQuadtree
+
+        Examples
+        --------
+        >>> import broadphase as bp
+        >>> tree = bp.LinearQuadtree((0, 0, 8, 8), depth=3)
+        >>> h = tree.insert([[0, 0, 2, 2], [1, 1, 3, 3]])
+        >>> snapshot = tree.copy()
+        >>> tree.move(h[1], [5, 5, 6, 6])
+        >>> tree.pairs().tolist(), snapshot.pairs().tolist()
+        ([], [[0, 1]])
+        """
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new._t = self._t.copy()
+        return new
+
+    def __copy__(self) -> LinearQuadtree:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict) -> LinearQuadtree:
+        new = self.copy()
+        memo[id(self)] = new
+        for name, value in self.__dict__.items():
+            if name != "_t":
+                new.__dict__[name] = copy.deepcopy(value, memo)
+        return new
+
+    def __reduce__(self):
+        raise TypeError("LinearQuadtree cannot be pickled; keep the objects "
+                        "(tree.boxes(handles), tree.circles(handles)) and insert them into a "
+                        "new tree where it is needed (tree.copy() copies it in this process)")
+
+    # ------------------------------------------------------------------
     # adding, moving, removing
 
     def insert(self, boxes: ArrayLike, groups: ArrayLike | None = None,
@@ -151,7 +205,10 @@ class LinearQuadtree:
         ----------
         boxes : array_like, shape (n, 4) or (4,)
             ``minx, miny, maxx, maxy`` per row, validated as in
-            :func:`broadphase.find_pairs`.
+            :func:`broadphase.find_pairs`; also read as there: pygame
+            rects (one or a list) as ``x, y, w, h``, a table (DataFrame,
+            Arrow table, structured array, one named row) by its column
+            names.
         groups, categories, masks : int or array_like, optional
             As in :func:`broadphase.find_pairs`: a scalar or one per box.
 
@@ -169,9 +226,12 @@ class LinearQuadtree:
         """
         arr, _ = _cast.boxes(_one_or_many(boxes, 4))
         filt = _filters(arr.shape[0], groups, categories, masks)
-        return self._t.insert(arr, None, *filt)
+        h = self._t.insert(arr, None, *filt)
+        if type(h) is tuple:  # a row written by another thread since it was checked
+            self._raise(h, None, _BOX, arr, "boxes")
+        return h
 
-    def insert_circles(self, centers: ArrayLike, radii: ArrayLike,
+    def insert_circles(self, centers: ArrayLike, radii: ArrayLike | None = None,
                        groups: ArrayLike | None = None,
                        categories: ArrayLike | None = None,
                        masks: ArrayLike | None = None) -> NDArray[np.intp]:
@@ -180,9 +240,11 @@ class LinearQuadtree:
         Parameters
         ----------
         centers : array_like, shape (n, 2) or (2,)
-            ``x, y`` per row.
+            ``x, y`` per row, or a table with columns ``x, y`` (see
+            :func:`broadphase.find_circle_pairs`).
         radii : float or array_like, shape (n,)
-            Radii >= 0; a scalar applies to every circle.
+            Radii >= 0; a scalar applies to every circle.  Leave it out
+            when ``centers`` is a table with a column ``r`` (or ``radius``).
         groups, categories, masks : int or array_like, optional
             As in :func:`broadphase.find_pairs`.
 
@@ -210,7 +272,9 @@ class LinearQuadtree:
         handles : int or array_like of int, shape (n,)
             Box objects, each at most once.
         boxes : array_like, shape (n, 4) or (4,)
-            Their new ``minx, miny, maxx, maxy``.
+            Their new ``minx, miny, maxx, maxy``, read as :meth:`insert`
+            reads them (a pygame rect as ``x, y, w, h``, a table by its
+            column names).
 
         Examples
         --------
@@ -229,7 +293,7 @@ class LinearQuadtree:
             if self._t.move_boxes(handles, boxes) is None:
                 return  # else nothing changed: the full path names the problem
         h = _handle_array(handles)
-        arr = _cast.rows(_one_or_many(boxes, 4), "boxes", 4, "minx, miny, maxx, maxy")
+        arr = _cast.box_rows(_one_or_many(boxes, 4), "boxes", None)
         if arr.shape[0] != h.shape[0]:
             self._check(h, _BOX)
             _same_length(h, arr, "boxes")
@@ -246,9 +310,11 @@ class LinearQuadtree:
         handles : int or array_like of int, shape (n,)
             Circle objects, each at most once.
         centers : array_like, shape (n, 2) or (2,)
-            Their new centres.
+            Their new centres (a table: columns ``x, y``, and ``r`` for
+            new radii).
         radii : float or array_like, shape (n,), optional
-            New radii; by default each keeps its own.
+            New radii; by default each keeps its own (or takes the
+            table's ``r``).
 
         Examples
         --------
@@ -261,10 +327,9 @@ class LinearQuadtree:
         """
         h = _handle_array(handles)
         self._check(h, _CIRCLE)
-        c = _cast.rows(_one_or_many(centers, 2), "centers", 2, "x, y")
+        c, r = _cast.center_rows(_one_or_many(centers, 2), radii)
         _same_length(h, c, "centers")
-        r = self._t.radii(h) if radii is None else radii
-        xyr, _ = _cast.circles(c, r)
+        xyr, _ = _cast.circles(c, self._t.radii(h) if r is None else r)
         problem = self._t.move_circles(h, xyr)
         if problem is not None:
             self._raise(problem, h, _CIRCLE, xyr, "centers")
@@ -362,6 +427,9 @@ class LinearQuadtree:
     def query(self, box: ArrayLike) -> NDArray[np.intp]:
         """Sorted handles of the objects that overlap ``box`` (touching does not count).
 
+        ``box`` is one row read as :meth:`insert` reads boxes: corners, a
+        pygame rect (``x, y, w, h``), or a one-row table.
+
         Examples
         --------
         >>> import broadphase as bp
@@ -387,8 +455,8 @@ class LinearQuadtree:
         >>> tree.query_point(1.5, 1.5).tolist(), tree.query_point(2, 1).tolist()
         ([0, 1], [])
         """
-        _cast.boxes([[_real(x, "x"), _real(y, "y"), x, y]], "point")
-        return self._t.query_point(float(x), float(y))
+        px, py = _real(x, "x"), _real(y, "y")
+        return self._t.query_point(px, py)
 
     def boxes(self, handles: ArrayLike) -> NDArray[np.float64]:
         """The boxes of objects, as stored (a circle's: its outward-rounded bounding box).
@@ -569,11 +637,8 @@ def depth_for(world: float, size: float) -> int:
 
 
 def _real(v, name: str) -> float:
-    if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real):
-        raise TypeError(f"{name}: expected a real number, found {v!r}")
-    if not math.isfinite(float(v)):
-        raise ValueError(f"{name}: expected a finite number, found {v!r}")
-    return float(v)
+    """A finite number float64 holds exactly (see ``_cast.real``), naming ``name``."""
+    return _cast.real(v, name)
 
 
 def _int_list(values) -> np.ndarray:
@@ -595,8 +660,17 @@ def _int_list(values) -> np.ndarray:
 
 
 def _one_or_many(value, width: int):
-    """A single row of ``width`` numbers as a one-row table; anything else unchanged."""
-    if np.ndim(value) == 1 and np.shape(value) == (width,):
+    """A single row of ``width`` numbers as a one-row table; anything else unchanged.
+
+    An array row becomes a one-row view of itself (a masked row stays
+    masked, so its masked values are refused); tables and named rows
+    (``df.iloc[k]``) are left to ``_cast``, which reads them by name.
+    """
+    if isinstance(value, np.ndarray) and value.dtype.names is None:
+        return value[np.newaxis] if value.shape == (width,) else value
+    if isinstance(value, (list, tuple)) and len(value) != width:
+        return value  # not one row: no need to look at every element
+    if _cast._table(value) is None and np.ndim(value) == 1 and np.shape(value) == (width,):
         return [value]
     return value
 

@@ -65,8 +65,8 @@ from dask.base import tokenize
 from dask.core import flatten
 from dask.highlevelgraph import HighLevelGraph, MaterializedLayer
 
+from . import _cast, morton
 from . import _dask_tasks as _tasks
-from . import morton
 
 __all__ = ["find_pairs", "read_parquet"]
 
@@ -80,7 +80,12 @@ def find_pairs(boxes, groups=None, categories=None, masks=None, *, tile_rows: in
     Parameters
     ----------
     boxes : dask array (n, 4), dask DataFrame, or NumPy array
-        ``minx, miny, maxx, maxy`` per row; a DataFrame needs those columns.
+        ``minx, miny, maxx, maxy`` per row; a DataFrame (dask or pandas)
+        needs those columns, found by name as :func:`broadphase.find_pairs`
+        finds them (any order and case, ``xmin``... aliases; ``x, y, w, h``
+        columns are not read here).  Integer columns beside float ones are
+        converted exactly (values beyond 2**53 refused, naming the column
+        and the row); boolean and non-numeric columns are refused.
     groups, categories, masks : optional
         As in :func:`broadphase.find_pairs`: a scalar, an array (Dask or
         NumPy) of n values, or, for a DataFrame, a column name.
@@ -235,7 +240,14 @@ def read_parquet(path, columns=COLUMNS, dtype=np.float64) -> da.Array:
         The columns to read; one name gives a 1-d array (a filter column),
         a sequence an array of shape (n, len(columns)).
     dtype : dtype
-        What the values are converted to.
+        What the values are converted to, exactly: integer columns go into
+        integer or float dtypes, float columns into floats at least as wide;
+        other column types (booleans, decimals, strings, ...) are refused
+        from the files' schemas, before anything is read (``TypeError``
+        naming the column and the file).  A value the dtype does not hold
+        exactly (an integer beyond 2**53 for float64, a negative one for
+        uint64, ...) is refused when its row group is read (``ValueError``
+        naming the column, the row and the file).
 
     Returns
     -------
@@ -261,12 +273,17 @@ def read_parquet(path, columns=COLUMNS, dtype=np.float64) -> da.Array:
     names = [columns] if isinstance(columns, str) else list(columns)
     blocks = []
     for f in files:
-        meta = pq.ParquetFile(f).metadata
-        have = set(meta.schema.names)
+        source = pq.ParquetFile(f)
+        meta, schema = source.metadata, source.schema_arrow
+        have = set(schema.names)
         missing = [c for c in names if c not in have]
         if missing:
             raise ValueError(f"path: expected the columns {', '.join(names)} in {f}, missing "
                              f"{', '.join(missing)}")
+        for c in names:
+            problem = _tasks.type_problem(schema.field(c).type, dtype)
+            if problem:
+                raise TypeError(f"{c}: {problem} in {f}")
         for g in range(meta.num_row_groups):
             rows = meta.row_group(g).num_rows
             shape = (rows,) if isinstance(columns, str) else (rows, len(names))
@@ -307,12 +324,8 @@ def _scalars(groups, categories, masks):
 def _columns(boxes, groups, categories, masks):
     """Boxes as a dask array (n, 4) and the per-box filters as dask arrays alike chunked."""
     if hasattr(boxes, "columns"):  # a dask (or pandas) DataFrame
-        missing = [c for c in COLUMNS if c not in boxes.columns]
-        if missing:
-            raise ValueError(f"boxes: expected the columns {', '.join(COLUMNS)}, missing "
-                             f"{', '.join(missing)}")
         df = boxes if hasattr(boxes, "to_dask_array") else _from_pandas(boxes)
-        arr = df[list(COLUMNS)].to_dask_array(lengths=True)
+        arr = _frame_boxes(df)
         extra = [df[v].to_dask_array(lengths=True) if isinstance(v, str) else v
                  for v in (groups, categories, masks)]
     else:
@@ -332,6 +345,40 @@ def _columns(boxes, groups, categories, masks):
                              f"found shape {v.shape}")
         out.append(v.rechunk((arr.chunks[0],)))
     return arr, out
+
+
+def _frame_boxes(df) -> da.Array:
+    """A DataFrame's box columns, found by name, as a dask array of exact float64 corners."""
+    from pandas.api.types import is_bool_dtype, is_numeric_dtype
+
+    try:
+        picked = _cast.pick_columns(df.columns, "boxes", "boxes", "corners")
+    except ValueError as e:
+        if not str(e).startswith("format:"):
+            raise
+        raise ValueError("boxes: columns x, y, w, h (position and size) are not read here; "
+                         "expected minx, miny, maxx, maxy") from None
+    positions = range(len(df.columns)) if picked is None else picked[1]
+    if picked is None and len(df.columns) != 4:
+        raise ValueError(f"boxes: expected 4 columns (minx, miny, maxx, maxy), found "
+                         f"{len(df.columns)} columns without names")
+    names = [df.columns[k] for k in positions]
+    dtypes = [df.dtypes.iloc[k] for k in positions]
+    for c, dt in zip(names, dtypes, strict=True):
+        if is_bool_dtype(dt) or not is_numeric_dtype(dt):
+            raise TypeError(f"boxes, column {c!r}: expected real numbers, found dtype {dt}")
+    exact = all(isinstance(dt, np.dtype) for dt in dtypes) and (
+        len(set(dtypes)) == 1 or all(dt.kind == "f" or dt.itemsize <= 4 for dt in dtypes))
+    if exact:  # stacked, NumPy gives float64 (or one int dtype) without rounding
+        return df[names].to_dask_array(lengths=True)
+    # int64 beside floats, nullable dtypes: each partition converted exactly
+    lengths = df.map_partitions(len).compute().tolist()
+    starts = np.concatenate([[0], np.cumsum(lengths)]).astype(int).tolist()
+    parts = df[names].to_delayed()
+    blocks = [da.from_delayed(dask.delayed(_tasks.frame_rows, pure=True)(p, names, starts[k]),
+                              shape=(lengths[k], 4), dtype=np.float64)
+              for k, p in enumerate(parts)]
+    return da.concatenate(blocks, axis=0) if blocks else da.from_array(np.empty((0, 4)))
 
 
 def _from_pandas(df):

@@ -2,23 +2,33 @@
 //!
 //! The Python package validates and converts its arguments (`_cast.py`) and
 //! hands this module C-contiguous arrays of the right dtype; everything here
-//! only reinterprets them as rows, releases the GIL, runs the core and
-//! wraps the result.  A row that fails the core's scan comes back as a
+//! reinterprets them as rows, copies them (`owned`: the core reads only
+//! memory no other thread can write), releases the GIL, runs the core
+//! (`watch`: long calls on a thread of their own, so that Ctrl-C stops them)
+//! and wraps the result.  A row that fails the core's scan comes back as a
 //! `(row, code)` tuple (codes: the `NOT_FINITE`, ... constants) so that the
-//! Python layer words the error with the argument's own name.
+//! Python layer words the error with the argument's own name.  No input
+//! makes a Rust panic reach Python: what would not fit in memory is a
+//! `MemoryError` named before it is allocated (`owned::room_for`, the pair
+//! budget of `broadphase_core::memory`).
 
 use broadphase_core::check::{self, BadRow};
 use broadphase_core::pairs::TooMany;
 use broadphase_core::par::Exec;
 use broadphase_core::{morton, world, Filters, Method, Narrow, Search, Shapes};
-use numpy::ndarray::{Array1, Array2, ArrayView2};
-use numpy::{IntoPyArray, PyArray2, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
-use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
+use numpy::ndarray::{Array1, Array2};
+use numpy::{IntoPyArray, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
+use results::{pairs_array, too_many};
+use watch::Watch;
 
+mod owned;
+mod results;
 mod tiles;
 mod tree;
+mod watch;
 
 type Boxes<'py> = PyReadonlyArray2<'py, f64>;
 
@@ -73,28 +83,6 @@ fn bad_row(py: Python<'_>, b: BadRow) -> PyResult<Py<PyAny>> {
         .unbind())
 }
 
-/// `12,345,678`: a count as people read it.
-fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (k, ch) in digits.chars().enumerate() {
-        if k > 0 && (digits.len() - k).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
-}
-
-fn too_many(TooMany(count): TooMany) -> PyErr {
-    PyMemoryError::new_err(format!(
-        "{} colliding pairs: the result alone would take {:.1} GiB, more than the memory \
-         available; split the input or filter it (groups, categories, masks)",
-        grouped(count),
-        (count as f64) * 16.0 / (1u64 << 30) as f64
-    ))
-}
-
 /// What a search gives back across the boundary.
 enum Outcome {
     Pairs(Vec<isize>),
@@ -106,42 +94,6 @@ impl From<BadRow> for Outcome {
     fn from(b: BadRow) -> Self {
         Outcome::Bad(b)
     }
-}
-
-/// The memory of a big result array: it goes back to the core's scratch
-/// pool when NumPy frees the array, so the next search of about that size
-/// writes its pairs into pages it already has (`scratch::result`).
-#[pyclass(frozen, module = "broadphase._core")]
-struct PairMemory {
-    /// Never changed while the object lives: the arrays over it stay valid.
-    flat: Vec<isize>,
-}
-
-impl Drop for PairMemory {
-    fn drop(&mut self) {
-        broadphase_core::scratch::give(std::mem::take(&mut self.flat));
-    }
-}
-
-/// Flat pairs `[i0, j0, ...]` as a `(k, 2)` intp array that owns them.
-fn pairs_array(py: Python<'_>, flat: Vec<isize>) -> PyResult<Py<PyAny>> {
-    let k = flat.len() / 2;
-    let bad = |e: numpy::ndarray::ShapeError| PyValueError::new_err(format!("pairs: {e}"));
-    if !broadphase_core::scratch::worth_keeping(&flat) {
-        let arr = Array2::from_shape_vec((k, 2), flat).map_err(bad)?;
-        return Ok(arr.into_pyarray(py).into_any().unbind());
-    }
-    let owner = Bound::new(py, PairMemory { flat })?;
-    let view = ArrayView2::from_shape((k, 2), &owner.get().flat[..2 * k]).map_err(bad)?;
-    // SAFETY: `view` points into the vector that `owner` holds, and `owner`
-    // becomes the array's base, which NumPy keeps alive as long as the array
-    // (and any view of it).  `owner` is frozen and its vector private, so the
-    // memory is neither changed from Rust nor reallocated while it lives; it
-    // is given back only when the last reference drops.  Tested in
-    // tests/test_runtime.py (results stay intact while later searches run,
-    // and a freed result's memory is reused).
-    let arr = unsafe { PyArray2::borrow_from_array(&view, owner.clone().into_any()) };
-    Ok(arr.into_any().unbind())
 }
 
 /// Every colliding pair of boxes (or of circles, given `circles`), canonical.
@@ -172,43 +124,58 @@ fn find_pairs(
         None => None,
     };
     let n = circ.map_or(given.map_or(0, <[_]>::len), <[_]>::len);
-    let filters = Filters {
-        groups: ints(&groups, "groups", n)?,
-        categories: ints(&categories, "categories", n)?,
-        masks: ints(&masks, "masks", n)?,
-    };
-    let result: Outcome = py.detach(|| {
-        let ex = Exec::new(workers);
-        let owned;
-        let (boxes, bounds): (&[[f64; 4]], _) = match (circ, given) {
-            (Some(c), _) => {
-                owned = match check::circle_boxes(c, &ex) {
-                    Ok(b) => b,
-                    Err(b) => return b.into(),
-                };
-                (&owned, check::bounds_of(&owned))
-            }
-            (None, Some(b)) => match check::scan_boxes(b, &ex) {
-                Ok(bounds) => (b, bounds),
-                Err(b) => return b.into(),
-            },
-            (None, None) => (&[], [0.0; 4]),
+    let (groups, categories, masks) = (
+        ints(&groups, "groups", n)?,
+        ints(&categories, "categories", n)?,
+        ints(&masks, "masks", n)?,
+    );
+    owned::room_for(n, if circ.is_some() { "circles" } else { "boxes" })?;
+    let ex = Exec::new(workers);
+    let result = watch::watched(py, n, &ex, Watch::Stoppable, |ex| {
+        // Only copies are read from here on (`owned`).
+        let groups = owned::copy_opt(groups, "groups")?;
+        let categories = owned::copy_opt(categories, "categories")?;
+        let masks = owned::copy_opt(masks, "masks")?;
+        let filters = Filters {
+            groups: groups.as_deref(),
+            categories: categories.as_deref(),
+            masks: masks.as_deref(),
         };
+        let circ = circ.map(|c| owned::copy(c, "circles")).transpose()?;
+        // the boxes searched: the circles' bounding boxes, or a copy
+        let owned = match (&circ, given) {
+            (Some(c), _) => match check::circle_boxes(c, ex) {
+                Ok(b) => b,
+                Err(b) => return Ok(b.into()),
+            },
+            (None, Some(b)) => owned::copy_pooled(b, "boxes")?,
+            (None, None) => Vec::new(),
+        };
+        let bounds = match (&circ, given) {
+            (None, Some(_)) => match check::scan_boxes(&owned, ex) {
+                Ok(bounds) => bounds,
+                Err(b) => return Ok(b.into()),
+            },
+            _ => check::bounds_of(&owned),
+        };
+        let boxes: &[[f64; 4]] = &owned;
         let search = Search {
             boxes,
             bounds,
             narrow: Narrow {
-                shapes: circ.map_or(Shapes::Boxes, Shapes::Circles),
+                shapes: circ.as_deref().map_or(Shapes::Boxes, Shapes::Circles),
                 filters,
             },
             method,
             max_pairs,
         };
-        match broadphase_core::find_pairs(&search, &ex) {
+        let found = broadphase_core::find_pairs(&search, ex);
+        broadphase_core::scratch::give(owned);
+        Ok::<_, PyErr>(match found {
             Ok(flat) => Outcome::Pairs(flat),
             Err(t) => Outcome::TooMany(t),
-        }
-    });
+        })
+    })??;
     match result {
         Outcome::Pairs(flat) => pairs_array(py, flat),
         Outcome::Bad(b) => bad_row(py, b),
@@ -227,8 +194,8 @@ fn release_scratch(py: Python<'_>) {
 #[pyfunction]
 #[pyo3(signature = (boxes, workers=None))]
 fn scan_boxes(py: Python<'_>, boxes: Boxes<'_>, workers: Option<usize>) -> PyResult<Py<PyAny>> {
-    let b = rows::<4>(&boxes, "boxes")?;
-    match py.detach(|| check::scan_boxes(b, &Exec::new(workers))) {
+    let b = owned::copy(rows::<4>(&boxes, "boxes")?, "boxes")?;
+    match py.detach(|| check::scan_boxes(&b, &Exec::new(workers))) {
         Ok(v) => Ok(PyTuple::new(py, v)?.into_any().unbind()),
         Err(bad) => bad_row(py, bad),
     }
@@ -238,8 +205,9 @@ fn scan_boxes(py: Python<'_>, boxes: Boxes<'_>, workers: Option<usize>) -> PyRes
 #[pyfunction]
 #[pyo3(signature = (circles, workers=None))]
 fn circle_boxes(py: Python<'_>, circles: Boxes<'_>, workers: Option<usize>) -> PyResult<Py<PyAny>> {
-    let c = rows::<3>(&circles, "circles")?;
-    match py.detach(|| check::circle_boxes(c, &Exec::new(workers))) {
+    let c = owned::copy(rows::<3>(&circles, "circles")?, "circles")?;
+    owned::room_for(c.len(), "circles")?;
+    match py.detach(|| check::circle_boxes(&c, &Exec::new(workers))) {
         Ok(v) => {
             let n = v.len();
             let flat: Vec<f64> = v.into_iter().flatten().collect();
@@ -350,7 +318,8 @@ fn stages(
     workers: Option<usize>,
 ) -> PyResult<(Vec<(&'static str, f64)>, usize)> {
     let method = method(method_name)?;
-    let b = rows::<4>(&boxes, "boxes")?;
+    let b = owned::copy(rows::<4>(&boxes, "boxes")?, "boxes")?;
+    let b = &b[..];
     let out = py.detach(|| {
         let ex = Exec::new(workers);
         let mut times = Vec::new();
@@ -381,7 +350,7 @@ fn stages(
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<PairMemory>()?;
+    m.add_class::<results::PairMemory>()?;
     m.add_function(wrap_pyfunction!(find_pairs, m)?)?;
     m.add_function(wrap_pyfunction!(scan_boxes, m)?)?;
     m.add_function(wrap_pyfunction!(circle_boxes, m)?)?;

@@ -4,11 +4,14 @@
 //! itself (a tiling from `broadphase.dask._tiles`, validated boxes, pairs
 //! from `find_pairs`); what is still checked here is what would otherwise
 //! index out of bounds, so a wrong call raises `ValueError`, never a panic.
+//! Checked and read on copies (`crate::owned`), as every input of the core.
 
 use broadphase_core::tiles::{self, TilePairs, Tiling};
 use numpy::{IntoPyArray, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+
+use crate::owned;
 
 /// The rows of a C-contiguous `(k, 2)` int64 array of pairs.
 fn pair_rows<'a>(a: &'a PyReadonlyArray2<'_, i64>) -> PyResult<&'a [[i64; 2]]> {
@@ -28,17 +31,38 @@ fn flat<'a, T: numpy::Element>(a: &'a PyReadonlyArray1<'_, T>, name: &str) -> Py
     crate::slice(a, name)
 }
 
-/// The tiling of `xs`, `ybounds` (S, C + 1) and `rank`, or a ValueError.
-fn tiling<'a>(
-    xs: &'a PyReadonlyArray1<'_, f64>,
-    ybounds: &'a PyReadonlyArray2<'_, f64>,
-    rank: &'a PyReadonlyArray1<'_, i64>,
-) -> PyResult<Tiling<'a>> {
-    let yb = ybounds
-        .as_slice()
-        .map_err(|_| PyTypeError::new_err("ybounds: expected a C-contiguous float64 array"))?;
-    Tiling::new(flat(xs, "xs")?, yb, ybounds.shape()[1], flat(rank, "rank")?)
-        .map_err(PyValueError::new_err)
+/// Copies of a tiling's arrays `xs`, `ybounds` (S, C + 1) and `rank`.
+struct TilingParts {
+    xs: Vec<f64>,
+    ybounds: Vec<f64>,
+    cells_plus_one: usize,
+    rank: Vec<i64>,
+}
+
+impl TilingParts {
+    /// The arrays copied (`crate::owned`: checked, then read, with the GIL
+    /// released, only in memory of our own).
+    fn of(
+        xs: &PyReadonlyArray1<'_, f64>,
+        ybounds: &PyReadonlyArray2<'_, f64>,
+        rank: &PyReadonlyArray1<'_, i64>,
+    ) -> PyResult<TilingParts> {
+        let yb = ybounds
+            .as_slice()
+            .map_err(|_| PyTypeError::new_err("ybounds: expected a C-contiguous float64 array"))?;
+        Ok(TilingParts {
+            xs: owned::copy(flat(xs, "xs")?, "xs")?,
+            ybounds: owned::copy(yb, "ybounds")?,
+            cells_plus_one: ybounds.shape()[1],
+            rank: owned::copy(flat(rank, "rank")?, "rank")?,
+        })
+    }
+
+    /// The tiling, or a ValueError.
+    fn tiling(&self) -> PyResult<Tiling<'_>> {
+        Tiling::new(&self.xs, &self.ybounds, self.cells_plus_one, &self.rank)
+            .map_err(PyValueError::new_err)
+    }
 }
 
 fn int_array(py: Python<'_>, v: Vec<i64>) -> Py<PyAny> {
@@ -58,9 +82,10 @@ fn split_by_tile(
     ybounds: PyReadonlyArray2<'_, f64>,
     rank: PyReadonlyArray1<'_, i64>,
 ) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
-    let b = crate::rows::<4>(&boxes, "boxes")?;
-    let t = tiling(&xs, &ybounds, &rank)?;
-    let (order, starts) = py.detach(|| tiles::split_by_tile(b, &t));
+    let b = owned::copy(crate::rows::<4>(&boxes, "boxes")?, "boxes")?;
+    let parts = TilingParts::of(&xs, &ybounds, &rank)?;
+    let t = parts.tiling()?;
+    let (order, starts) = py.detach(|| tiles::split_by_tile(&b, &t));
     Ok((int_array(py, order), int_array(py, starts)))
 }
 
@@ -78,18 +103,19 @@ fn owned_pairs(
     tile: usize,
     edges: PyReadonlyArray1<'_, i64>,
 ) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
-    let t = tiling(&xs, &ybounds, &rank)?;
-    let p = TilePairs::new(
-        pair_rows(&pairs)?,
-        crate::rows::<4>(&boxes, "boxes")?,
-        flat(&rows, "rows")?,
-    )
-    .map_err(PyValueError::new_err)?;
-    let edges = flat(&edges, "edges")?;
+    let parts = TilingParts::of(&xs, &ybounds, &rank)?;
+    let t = parts.tiling()?;
+    let (pairs, boxes, rows) = (
+        owned::copy(pair_rows(&pairs)?, "pairs")?,
+        owned::copy(crate::rows::<4>(&boxes, "boxes")?, "boxes")?,
+        owned::copy(flat(&rows, "rows")?, "rows")?,
+    );
+    let p = TilePairs::new(&pairs, &boxes, &rows).map_err(PyValueError::new_err)?;
+    let edges = owned::copy(flat(&edges, "edges")?, "edges")?;
     if !edges.windows(2).all(|w| w[0] <= w[1]) {
         return Err(PyValueError::new_err("edges: expected sorted bucket edges"));
     }
-    let (out, cut) = py.detach(|| tiles::owned_pairs(&p, &t, tile, edges));
+    let (out, cut) = py.detach(|| tiles::owned_pairs(&p, &t, tile, &edges));
     Ok((pair_array(py, out)?, int_array(py, cut)))
 }
 
@@ -101,13 +127,13 @@ fn sort_pairs(
     lo: i64,
     hi: i64,
 ) -> PyResult<Py<PyAny>> {
-    let p = pair_rows(&pairs)?;
-    if !tiles::firsts_within(p, lo, hi) {
+    let p = owned::copy(pair_rows(&pairs)?, "pairs")?;
+    if !tiles::firsts_within(&p, lo, hi) {
         return Err(PyValueError::new_err(format!(
             "pairs: expected first values in [{lo}, {hi})"
         )));
     }
-    let out = py.detach(|| tiles::sort_pairs(p, lo, hi));
+    let out = py.detach(|| tiles::sort_pairs(&p, lo, hi));
     pair_array(py, out)
 }
 

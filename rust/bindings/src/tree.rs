@@ -14,10 +14,12 @@ use broadphase_core::narrow::{BOX, CIRCLE};
 use broadphase_core::par::Exec;
 use broadphase_core::tree::{Attrs, HandleError, Tree};
 use numpy::{IntoPyArray, PyReadonlyArray1};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
+use std::sync::{Mutex, MutexGuard, TryLockError};
 
-use crate::{ints, rows, slice, too_many, Boxes};
+use crate::watch::{watched, Watch};
+use crate::{ints, owned, rows, slice, too_many, Boxes};
 
 /// `handles[at]` is not a live object.
 pub const HANDLE_UNKNOWN: u8 = 1;
@@ -54,13 +56,45 @@ fn packed_array(py: Python<'_>, packed: &[u64]) -> PyResult<Py<PyAny>> {
     crate::pairs_array(py, broadphase_core::pairs::concatenate(&[packed]))
 }
 
-/// The moving tree (see `broadphase-core`'s `tree` module).
-#[pyclass(module = "broadphase._core", name = "Tree")]
-pub struct PyTree {
+/// What a call says when the tree is in use by another thread's call.
+pub const IN_USE: &str = "LinearQuadtree: in use by another thread (a call is running); \
+                          a tree is not shared between threads without a lock";
+
+/// A tree and its settings, behind [`PyTree`]'s lock.
+struct State {
     inner: Tree,
     /// Threads of the searches (`None`: all).
-    #[pyo3(get, set)]
     workers: Option<usize>,
+}
+
+/// The moving tree (see `broadphase-core`'s `tree` module).
+///
+/// One call at a time: each call tries the lock and, finding it taken (a
+/// call of another thread is running, with the GIL released), raises
+/// `RuntimeError` ([`IN_USE`]) at once; nothing ever waits for it, so a
+/// `fork()` during a call leaves the child an error, never a hang.  A lock
+/// poisoned by an unwind (a stopped call, see `crate::watch`) is taken as
+/// it is: the tree's steps leave it valid when they unwind.
+#[pyclass(frozen, module = "broadphase._core", name = "Tree")]
+pub struct PyTree {
+    state: Mutex<State>,
+}
+
+impl PyTree {
+    fn of(inner: Tree, workers: Option<usize>) -> PyTree {
+        PyTree {
+            state: Mutex::new(State { inner, workers }),
+        }
+    }
+
+    /// The tree for this call, or the error saying it is in use.
+    fn lock(&self) -> PyResult<MutexGuard<'_, State>> {
+        match self.state.try_lock() {
+            Ok(g) => Ok(g),
+            Err(TryLockError::Poisoned(p)) => Ok(p.into_inner()),
+            Err(TryLockError::WouldBlock) => Err(PyRuntimeError::new_err(IN_USE)),
+        }
+    }
 }
 
 #[pymethods]
@@ -72,17 +106,33 @@ impl PyTree {
         if depth > broadphase_core::tree::MAX_DEPTH || margin.is_nan() || margin < 0.0 {
             return Err(PyValueError::new_err("depth or margin out of range"));
         }
-        Ok(PyTree {
-            inner: Tree::new(bounds, depth, margin),
-            workers,
-        })
+        Ok(PyTree::of(Tree::new(bounds, depth, margin), workers))
+    }
+
+    /// An independent copy: the same objects, handles, kept pairs and settings.
+    fn copy(&self) -> PyResult<PyTree> {
+        let st = self.lock()?;
+        Ok(PyTree::of(st.inner.clone(), st.workers))
+    }
+
+    /// Threads of the searches (`None`: all).
+    #[getter]
+    fn get_workers(&self) -> PyResult<Option<usize>> {
+        Ok(self.lock()?.workers)
+    }
+
+    #[setter]
+    fn set_workers(&self, v: Option<usize>) -> PyResult<()> {
+        self.lock()?.workers = v;
+        Ok(())
     }
 
     /// Add validated boxes (with `circles`: circles, `boxes` their bounding
-    /// boxes) and their filters (`None`: the defaults); their handles.
+    /// boxes) and their filters (`None`: the defaults); their handles, or
+    /// `("row", row, code)` if a row changed since the caller checked it.
     #[pyo3(signature = (boxes, circles=None, groups=None, categories=None, masks=None))]
     fn insert(
-        &mut self,
+        &self,
         py: Python<'_>,
         boxes: Boxes<'_>,
         circles: Option<Boxes<'_>>,
@@ -101,30 +151,57 @@ impl PyTree {
                 "insert: circles and boxes of different lengths",
             ));
         }
-        let attrs = Attrs {
-            groups: ints(&groups, "groups", n)?,
-            categories: ints(&categories, "categories", n)?,
-            masks: ints(&masks, "masks", n)?,
-        };
-        let (inner, ex) = (&mut self.inner, Exec::new(self.workers));
-        let h = py.detach(|| inner.insert(b, c, attrs, &ex));
-        Ok(handles_array(py, h))
+        let (groups, categories, masks) = (
+            ints(&groups, "groups", n)?,
+            ints(&categories, "categories", n)?,
+            ints(&masks, "masks", n)?,
+        );
+        owned::room_for(n, "boxes")?;
+        let mut guard = self.lock()?;
+        let st = &mut *guard;
+        let inner = &mut st.inner;
+        let ex = Exec::new(st.workers);
+        let h = watched(py, n, &ex, Watch::ToTheEnd, |ex| {
+            // Only copies are read from here on (`owned`).
+            let b = owned::copy(b, "boxes")?;
+            let c = owned::copy_opt(c, "circles")?;
+            let groups = owned::copy_opt(groups, "groups")?;
+            let categories = owned::copy_opt(categories, "categories")?;
+            let masks = owned::copy_opt(masks, "masks")?;
+            let attrs = Attrs {
+                groups: groups.as_deref(),
+                categories: categories.as_deref(),
+                masks: masks.as_deref(),
+            };
+            // checked again on the copy: the caller's rows may have changed
+            // since the caller checked them
+            if let Err(bad) = check::scan_boxes(&b, &ex.for_work(n, 1 << 16)) {
+                return Ok(Err(("row", bad.row, bad.problem as u8)));
+            }
+            Ok::<_, PyErr>(Ok(inner.insert(&b, c.as_deref(), attrs, ex)))
+        })??;
+        match h {
+            Ok(h) => Ok(handles_array(py, h)),
+            Err(problem) => Ok(problem.into_pyobject(py)?.into_any().unbind()),
+        }
     }
 
     /// Check handles: live, each once, of shape `kind` (0 box, 1 circle, -1 any).
     #[pyo3(signature = (handles, kind=-1))]
-    fn check(&mut self, handles: PyReadonlyArray1<'_, i64>, kind: i32) -> PyResult<Problem> {
-        let h = slice(&handles, "handles")?;
-        Ok(self
+    fn check(&self, handles: PyReadonlyArray1<'_, i64>, kind: i32) -> PyResult<Problem> {
+        let mut guard = self.lock()?;
+        let st = &mut *guard;
+        let h = owned::copy(slice(&handles, "handles")?, "handles")?;
+        Ok(st
             .inner
-            .check_handles(h, kind_of(kind))
+            .check_handles(&h, kind_of(kind))
             .err()
             .and_then(handle_problem))
     }
 
     /// New boxes for box objects: checked, then stored, or nothing changes.
     fn move_boxes(
-        &mut self,
+        &self,
         py: Python<'_>,
         handles: PyReadonlyArray1<'_, i64>,
         boxes: Boxes<'_>,
@@ -134,24 +211,30 @@ impl PyTree {
         if h.len() != b.len() {
             return Err(PyValueError::new_err("move: lengths differ"));
         }
-        let inner = &mut self.inner;
-        let workers = self.workers;
-        Ok(py.detach(|| {
-            if let Err(e) = inner.check_handles(h, Some(BOX)) {
-                return handle_problem(e);
+        let mut guard = self.lock()?;
+        let st = &mut *guard;
+        let inner = &mut st.inner;
+        let ex = Exec::new(st.workers);
+        watched(py, h.len(), &ex, Watch::ToTheEnd, |ex| {
+            // The checks' safety arguments (live handles, each once; finite
+            // rows) hold for what is stored only if nothing changes in
+            // between: only copies are read from here on (`owned`).
+            let (h, b) = (owned::copy(h, "handles")?, owned::copy(b, "boxes")?);
+            if let Err(e) = inner.check_handles(&h, Some(BOX)) {
+                return Ok(handle_problem(e));
             }
-            if let Err(bad) = check::scan_boxes(b, &Exec::new(workers).for_work(b.len(), 1 << 16)) {
-                return Some(("row", bad.row, bad.problem as u8));
+            if let Err(bad) = check::scan_boxes(&b, &ex.for_work(b.len(), 1 << 16)) {
+                return Ok(Some(("row", bad.row, bad.problem as u8)));
             }
-            inner.move_to(h, b, None, &Exec::new(workers));
-            None
-        }))
+            inner.move_to(&h, &b, None, ex);
+            Ok(None)
+        })?
     }
 
     /// New circles `(x, y, r)` for circle objects: checked, then stored, or
     /// nothing changes.
     fn move_circles(
-        &mut self,
+        &self,
         py: Python<'_>,
         handles: PyReadonlyArray1<'_, i64>,
         circles: Boxes<'_>,
@@ -161,157 +244,189 @@ impl PyTree {
         if h.len() != c.len() {
             return Err(PyValueError::new_err("move_circles: lengths differ"));
         }
-        let inner = &mut self.inner;
-        let workers = self.workers;
-        Ok(py.detach(|| {
-            if let Err(e) = inner.check_handles(h, Some(CIRCLE)) {
-                return handle_problem(e);
+        let mut guard = self.lock()?;
+        let st = &mut *guard;
+        let inner = &mut st.inner;
+        let ex = Exec::new(st.workers);
+        watched(py, h.len(), &ex, Watch::ToTheEnd, |ex| {
+            // only copies are read from here on, as in `move_boxes`
+            let (h, c) = (owned::copy(h, "handles")?, owned::copy(c, "circles")?);
+            if let Err(e) = inner.check_handles(&h, Some(CIRCLE)) {
+                return Ok(handle_problem(e));
             }
-            let ex = Exec::new(workers).for_work(c.len(), 1 << 16);
-            match check::circle_boxes(c, &ex) {
-                Err(bad) => Some(("row", bad.row, bad.problem as u8)),
+            match check::circle_boxes(&c, &ex.for_work(c.len(), 1 << 16)) {
+                Err(bad) => Ok(Some(("row", bad.row, bad.problem as u8))),
                 Ok(b) => {
-                    inner.move_to(h, &b, Some(c), &Exec::new(workers));
-                    None
+                    inner.move_to(&h, &b, Some(&c), ex);
+                    Ok(None)
                 }
             }
-        }))
+        })?
     }
 
     /// Take objects out (checked first).
-    fn remove(&mut self, handles: PyReadonlyArray1<'_, i64>) -> PyResult<Problem> {
-        let h = slice(&handles, "handles")?;
-        if let Err(e) = self.inner.check_handles(h, None) {
+    fn remove(&self, handles: PyReadonlyArray1<'_, i64>) -> PyResult<Problem> {
+        let mut guard = self.lock()?;
+        let st = &mut *guard;
+        let h = owned::copy(slice(&handles, "handles")?, "handles")?;
+        if let Err(e) = st.inner.check_handles(&h, None) {
             return Ok(handle_problem(e));
         }
-        self.inner.remove(h);
+        st.inner.remove(&h);
         Ok(None)
     }
 
-    /// Radii of circle objects (checked handles).
+    /// Radii of circle objects (handles checked here, on a copy: the
+    /// caller's array may have changed since it checked them).
     fn radii(&self, py: Python<'_>, handles: PyReadonlyArray1<'_, i64>) -> PyResult<Py<PyAny>> {
-        let h = slice(&handles, "handles")?;
-        Ok(self.inner.radii(h).into_pyarray(py).into_any().unbind())
+        let mut guard = self.lock()?;
+        let st = &mut *guard;
+        let h = owned::copy(slice(&handles, "handles")?, "handles")?;
+        if st.inner.check_handles(&h, Some(CIRCLE)).is_err() {
+            return Err(PyValueError::new_err(
+                "handles: changed while in use, or not live circles",
+            ));
+        }
+        Ok(st.inner.radii(&h).into_pyarray(py).into_any().unbind())
     }
 
     /// Every colliding pair, `(k, 2)` intp, canonical.
     #[pyo3(signature = (max_pairs=None))]
-    fn pairs(&mut self, py: Python<'_>, max_pairs: Option<u64>) -> PyResult<Py<PyAny>> {
-        let inner = &mut self.inner;
-        let workers = self.workers;
-        let flat = py.detach(|| inner.pairs(&Exec::new(workers), max_pairs));
+    fn pairs(&self, py: Python<'_>, max_pairs: Option<u64>) -> PyResult<Py<PyAny>> {
+        let mut guard = self.lock()?;
+        let st = &mut *guard;
+        let n = st.inner.len();
+        let inner = &mut st.inner;
+        let ex = Exec::new(st.workers);
+        let flat = watched(py, n, &ex, Watch::ToTheEnd, |ex| inner.pairs(ex, max_pairs))?;
         crate::pairs_array(py, flat.map_err(too_many)?)
     }
 
     /// `(began, ended)` since the last `pairs()` or `update()`.
     #[pyo3(signature = (max_pairs=None))]
-    fn update(
-        &mut self,
-        py: Python<'_>,
-        max_pairs: Option<u64>,
-    ) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
-        let inner = &mut self.inner;
-        let workers = self.workers;
-        let ev = py
-            .detach(|| inner.update(&Exec::new(workers), max_pairs))
-            .map_err(too_many)?;
+    fn update(&self, py: Python<'_>, max_pairs: Option<u64>) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
+        let mut guard = self.lock()?;
+        let st = &mut *guard;
+        let n = st.inner.len();
+        let inner = &mut st.inner;
+        let ex = Exec::new(st.workers);
+        let ev = watched(py, n, &ex, Watch::ToTheEnd, |ex| {
+            inner.update(ex, max_pairs)
+        })?
+        .map_err(too_many)?;
         Ok((packed_array(py, &ev.began)?, packed_array(py, &ev.ended)?))
     }
 
     /// Sorted handles of the objects overlapping a valid box.
-    fn query(&mut self, py: Python<'_>, q: [f64; 4]) -> Py<PyAny> {
-        let (inner, ex) = (&mut self.inner, Exec::new(self.workers));
-        handles_array(py, py.detach(|| inner.query(&q, &ex)))
+    fn query(&self, py: Python<'_>, q: [f64; 4]) -> PyResult<Py<PyAny>> {
+        let mut guard = self.lock()?;
+        let st = &mut *guard;
+        let (inner, ex) = (&mut st.inner, Exec::new(st.workers));
+        Ok(handles_array(py, py.detach(|| inner.query(&q, &ex))))
     }
 
     /// Sorted handles of the objects strictly containing `(x, y)`.
-    fn query_point(&mut self, py: Python<'_>, x: f64, y: f64) -> Py<PyAny> {
-        let (inner, ex) = (&mut self.inner, Exec::new(self.workers));
-        handles_array(py, py.detach(|| inner.query_point(x, y, &ex)))
+    fn query_point(&self, py: Python<'_>, x: f64, y: f64) -> PyResult<Py<PyAny>> {
+        let mut guard = self.lock()?;
+        let st = &mut *guard;
+        let (inner, ex) = (&mut st.inner, Exec::new(st.workers));
+        Ok(handles_array(
+            py,
+            py.detach(|| inner.query_point(x, y, &ex)),
+        ))
     }
 
     /// Sorted handles colliding with the live object `h`.
-    fn touching(&mut self, py: Python<'_>, h: u32) -> Py<PyAny> {
-        let (inner, ex) = (&mut self.inner, Exec::new(self.workers));
-        handles_array(py, py.detach(|| inner.touching(h, &ex)))
+    fn touching(&self, py: Python<'_>, h: u32) -> PyResult<Py<PyAny>> {
+        let mut guard = self.lock()?;
+        let st = &mut *guard;
+        let (inner, ex) = (&mut st.inner, Exec::new(st.workers));
+        Ok(handles_array(py, py.detach(|| inner.touching(h, &ex))))
     }
 
     /// Box of the live object `h`.
-    fn box_of(&self, h: u32) -> [f64; 4] {
-        self.inner.box_of(h)
+    fn box_of(&self, h: u32) -> PyResult<[f64; 4]> {
+        Ok(self.lock()?.inner.box_of(h))
     }
 
     /// `(x, y, r)` of the live object `h` if a circle, else `None`.
-    fn circle_of(&self, h: u32) -> Option<[f64; 3]> {
-        self.inner.circle_of(h)
+    fn circle_of(&self, h: u32) -> PyResult<Option<[f64; 3]>> {
+        Ok(self.lock()?.inner.circle_of(h))
     }
 
     /// Seeds' cell `(level, index)` of the live object `h`.
-    fn locate(&self, h: u32) -> (u32, u64) {
-        self.inner.locate(h)
+    fn locate(&self, h: u32) -> PyResult<(u32, u64)> {
+        Ok(self.lock()?.inner.locate(h))
     }
 
     /// `(relinked, entries, candidate_tests, pairs, rebuilt, levels, outside)`.
-    fn stats(&mut self) -> (u64, u64, u64, u64, bool, Vec<u64>, usize) {
-        let s = self.inner.stats(&Exec::new(self.workers));
-        (
+    fn stats(&self) -> PyResult<(u64, u64, u64, u64, bool, Vec<u64>, usize)> {
+        let mut guard = self.lock()?;
+        let st = &mut *guard;
+        let s = st.inner.stats(&Exec::new(st.workers));
+        Ok((
             s.relinked,
             s.entries,
             s.candidate_tests,
             s.pairs,
             s.rebuilt,
-            self.inner.levels().to_vec(),
-            self.inner.outside(),
-        )
+            st.inner.levels().to_vec(),
+            st.inner.outside(),
+        ))
     }
 
     /// The first broken invariant, or `None`.
-    fn validate(&self) -> Option<String> {
-        self.inner.validate().err()
+    fn validate(&self) -> PyResult<Option<String>> {
+        Ok(self.lock()?.inner.validate().err())
     }
 
     /// Share of dirty objects above which `pairs()` searches from scratch
     /// (tests force either path with it).
     #[getter]
-    fn get_rebuild_share(&self) -> f64 {
-        self.inner.rebuild_share
+    fn get_rebuild_share(&self) -> PyResult<f64> {
+        Ok(self.lock()?.inner.rebuild_share)
     }
 
     #[setter]
-    fn set_rebuild_share(&mut self, v: f64) {
-        self.inner.rebuild_share = v;
+    fn set_rebuild_share(&self, v: f64) -> PyResult<()> {
+        self.lock()?.inner.rebuild_share = v;
+        Ok(())
     }
 
     /// Share of stale objects above which the lists are laid out anew.
     #[getter]
-    fn get_relayout_share(&self) -> f64 {
-        self.inner.relayout_share
+    fn get_relayout_share(&self) -> PyResult<f64> {
+        Ok(self.lock()?.inner.relayout_share)
     }
 
     #[setter]
-    fn set_relayout_share(&mut self, v: f64) {
-        self.inner.relayout_share = v;
+    fn set_relayout_share(&self, v: f64) -> PyResult<()> {
+        self.lock()?.inner.relayout_share = v;
+        Ok(())
     }
 
     /// Delta pairs past an eighth of the kept base at which the two are
     /// consolidated (tests force either way with it).
     #[getter]
-    fn get_consolidate_from(&self) -> usize {
-        self.inner.consolidate_from
+    fn get_consolidate_from(&self) -> PyResult<usize> {
+        Ok(self.lock()?.inner.consolidate_from)
     }
 
     #[setter]
-    fn set_consolidate_from(&mut self, v: usize) {
-        self.inner.consolidate_from = v;
+    fn set_consolidate_from(&self, v: usize) -> PyResult<()> {
+        self.lock()?.inner.consolidate_from = v;
+        Ok(())
     }
 
     /// Whether `h` is a live object.
-    fn contains(&self, h: i64) -> bool {
-        h >= 0 && self.inner.contains(h as u64)
+    fn contains(&self, h: i64) -> PyResult<bool> {
+        let mut guard = self.lock()?;
+        let st = &mut *guard;
+        Ok(h >= 0 && st.inner.contains(h as u64))
     }
 
-    fn __len__(&self) -> usize {
-        self.inner.len()
+    fn __len__(&self) -> PyResult<usize> {
+        Ok(self.lock()?.inner.len())
     }
 }
 
@@ -322,5 +437,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("HANDLE_TWICE", HANDLE_TWICE)?;
     m.add("HANDLE_KIND", HANDLE_KIND)?;
     m.add("TREE_MAX_DEPTH", broadphase_core::tree::MAX_DEPTH)?;
+    m.add("TREE_IN_USE", IN_USE)?;
     Ok(())
 }

@@ -29,7 +29,9 @@ pub fn find(
             rows::<false>(&cols, narrow, budget, lo, hi)
         }
     };
-    if n <= SERIAL || !ex.is_parallel() {
+    // Serially the chunks still run one by one (not one pass): a stop is
+    // checked between them (`Exec::check_stop`).
+    if n <= SERIAL {
         return Ok(finish(vec![rows(0, n)])?.concatenate());
     }
     // row i tests n - i - 1 pairs

@@ -499,7 +499,7 @@ pub fn find(
     let n = boxes.len();
     let budget = Budget::of(max_pairs);
     state.few.clear(); // the boxes are many
-    scratch::begin();
+    let searching = scratch::begin();
     // on the pool as a whole, as a search from scratch runs
     let out = ex.for_work(n, search::WHOLE_ON_POOL).install(|| {
         // a walk far longer than counting the pairs goes from scratch, where
@@ -555,7 +555,7 @@ pub fn find(
         }
         out
     });
-    scratch::end();
+    drop(searching);
     out
 }
 

@@ -25,6 +25,7 @@ pub mod few;
 pub mod grid;
 pub mod key;
 pub mod lists;
+pub mod memory;
 pub mod morton;
 pub mod naive;
 pub mod narrow;

@@ -20,10 +20,11 @@
 //!    sorted, so it never depends on which sink held a pair, nor on the
 //!    thread count.
 
-use crate::par::{split_at_bounds, Exec};
+use crate::par::{split_at_bounds, Exec, Stop};
 use crate::scratch;
 use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::sync::OnceLock;
 
 /// A chunk's pairs, packed `min << 32 | max`.
@@ -51,6 +52,9 @@ pub const BYTES_PER_PAIR: u64 = 40;
 pub struct Budget {
     limit: OnceLock<u64>,
     stored: AtomicU64,
+    /// The search's stop, checked by its sinks every [`BUF`] pairs: a chunk
+    /// of many pairs ends soon after a stop, not at its end.
+    stop: Option<Arc<Stop>>,
 }
 
 impl Budget {
@@ -59,6 +63,7 @@ impl Budget {
         Budget {
             limit: OnceLock::from(limit),
             stored: AtomicU64::new(0),
+            stop: None,
         }
     }
 
@@ -68,6 +73,7 @@ impl Budget {
         Budget {
             limit: OnceLock::new(),
             stored: AtomicU64::new(0),
+            stop: None,
         }
     }
 
@@ -76,11 +82,17 @@ impl Budget {
         max_pairs.map_or_else(Budget::of_memory, Budget::new)
     }
 
+    /// This budget, its sinks checking `ex`'s stop (if any) as they go.
+    pub fn stopped_with(mut self, ex: &Exec) -> Budget {
+        self.stop = ex.stop().cloned();
+        self
+    }
+
     /// Most pairs this budget holds.
     pub fn limit(&self) -> u64 {
         *self
             .limit
-            .get_or_init(|| crate::par::available_memory() / BYTES_PER_PAIR)
+            .get_or_init(|| crate::memory::available_memory() / BYTES_PER_PAIR)
     }
 }
 
@@ -255,6 +267,9 @@ impl<'a> Sink<'a> {
     /// then dropped, only counts remain).
     #[cold]
     fn flush(&mut self) {
+        if let Some(stop) = &self.budget.stop {
+            stop.check();
+        }
         if !self.storing {
             self.dropped += self.fill as u64;
             self.fill = 0;

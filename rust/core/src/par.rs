@@ -5,13 +5,18 @@
 //! order, so a result never depends on the number of threads.
 //!
 //! Pools: one rayon pool per thread count, built on first use and kept for the
-//! life of the process.  A calling thread blocks on the pool (rayon parks it
+//! life of the process, listed in a registry reached through an atomic
+//! pointer.  A calling thread blocks on the pool (rayon parks it
 //! on a condition variable, it never spins), and idle pool threads go to
 //! sleep after a few yields, so a loaded machine costs a call its share of the
-//! cores, never a wait on a spinning barrier.  The pools remember the process
-//! that built them: a child made by `fork()` has none of the parent's threads,
-//! so it builds fresh pools and abandons (never drops: their locks may have
-//! been held at the fork) the inherited ones.
+//! cores, never a wait on a spinning barrier.  The registry remembers the
+//! process that built it: a child made by `fork()` has none of the parent's
+//! threads, so it makes a registry of its own and abandons (never drops or
+//! locks: its lock may have been held at the fork) the inherited one.  No
+//! lock is taken on the way to a pool that a parent thread could have held.
+//!
+//! Stopping: an executor may carry a [`Stop`], checked at the start of every
+//! chunk; a set stop unwinds the call with [`Stopped`] (Ctrl-C in Python).
 //!
 //! Small inputs never touch a pool: [`Exec::serial`] runs everything on the
 //! calling thread.
@@ -19,38 +24,71 @@
 use rayon::prelude::*;
 use rayon::{ThreadPool, ThreadPoolBuilder};
 use std::marker::PhantomData;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-struct Pools {
+/// The pools of one process.  Never dropped: a child made by `fork()`
+/// leaves its parent's registry (whose lock a parent thread may have held at
+/// the fork) and makes one of its own.
+struct Registry {
     pid: u32,
-    pools: Vec<(usize, Arc<ThreadPool>)>,
+    pools: Mutex<Vec<(usize, Arc<ThreadPool>)>>,
 }
 
-static POOLS: Mutex<Option<Pools>> = Mutex::new(None);
+/// The current process's [`Registry`], or null before the first pool.
+static REGISTRY: AtomicPtr<Registry> = AtomicPtr::new(std::ptr::null_mut());
+
+/// This process's registry, made on first use and after a `fork()`.
+///
+/// Lock-free: the pointer is swapped, never a lock taken, so a child never
+/// waits on a lock that a thread of its parent held at the fork.
+fn registry() -> &'static Registry {
+    let pid = std::process::id();
+    loop {
+        let cur = REGISTRY.load(Ordering::Acquire);
+        // SAFETY: a non-null pointer came from `Box::leak` below and is never
+        // freed (registries live for the life of the process).
+        if let Some(r) = unsafe { cur.as_ref() } {
+            if r.pid == pid {
+                return r;
+            }
+        }
+        let fresh = Box::into_raw(Box::new(Registry {
+            pid,
+            pools: Mutex::new(Vec::new()),
+        }));
+        match REGISTRY.compare_exchange(cur, fresh, Ordering::AcqRel, Ordering::Acquire) {
+            // The parent's registry (if any) is abandoned: its pools' threads
+            // do not exist in this process, and its lock may be held.
+            Ok(_) => return unsafe { &*fresh },
+            // Another thread of this process got there first: use theirs.
+            Err(_) => drop(unsafe { Box::from_raw(fresh) }),
+        }
+    }
+}
 
 /// Threads available to this process (cgroup and affinity limits included),
 /// read once: the lookup reads files, which costs more than a small search.
+/// Kept in an atomic rather than a `OnceLock`, whose initialisation a child
+/// could find forever in progress if a parent thread was in it at a `fork()`.
 pub fn available_threads() -> usize {
-    static THREADS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *THREADS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+    static THREADS: AtomicUsize = AtomicUsize::new(0);
+    match THREADS.load(Ordering::Relaxed) {
+        0 => {
+            let n = std::thread::available_parallelism().map_or(1, |n| n.get());
+            THREADS.store(n, Ordering::Relaxed);
+            n
+        }
+        n => n,
+    }
 }
 
 fn pool(threads: usize) -> Option<Arc<ThreadPool>> {
-    let pid = std::process::id();
     // A poisoned lock only means another caller panicked while holding it;
     // the pool list itself is always consistent.
-    let mut guard = POOLS.lock().unwrap_or_else(|e| e.into_inner());
-    if guard.as_ref().is_some_and(|p| p.pid != pid) {
-        // Forked child: the parent's worker threads do not exist here.
-        std::mem::forget(guard.take());
-    }
-    let pools = guard.get_or_insert_with(|| Pools {
-        pid,
-        pools: Vec::new(),
-    });
-    if let Some((_, p)) = pools.pools.iter().find(|(t, _)| *t == threads) {
+    let mut pools = registry().pools.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, p)) = pools.iter().find(|(t, _)| *t == threads) {
         return Some(p.clone());
     }
     let p = Arc::new(
@@ -60,49 +98,8 @@ fn pool(threads: usize) -> Option<Arc<ThreadPool>> {
             .build()
             .ok()?,
     );
-    pools.pools.push((threads, p.clone()));
+    pools.push((threads, p.clone()));
     Some(p)
-}
-
-/// How long a reading of the available memory serves: reading the file
-/// costs about as much as a frame of a moving tree's small changes, which
-/// would otherwise read it every frame (any result past `1 << 16` pairs).
-pub const MEMORY_READ_SERVES: Duration = Duration::from_millis(250);
-
-/// Bytes of memory a search may use for its result: the system's available
-/// memory (`MemAvailable` of `/proc/meminfo`), or 1 TiB where that is unknown;
-/// read again once the last reading is [`MEMORY_READ_SERVES`] old.
-///
-/// The file is read with no lock held, and the kept reading is only ever
-/// `try_lock`ed: a caller that finds the lock taken (another thread is
-/// storing a reading, or a `fork()` happened while one was) reads the file
-/// itself rather than wait.  A failed read is not kept.
-pub fn available_memory() -> u64 {
-    static LAST: Mutex<Option<(Instant, u64)>> = Mutex::new(None);
-    if let Ok(last) = LAST.try_lock() {
-        if let Some((at, bytes)) = *last {
-            if at.elapsed() < MEMORY_READ_SERVES {
-                return bytes;
-            }
-        }
-    }
-    match read_available_memory() {
-        Some(bytes) => {
-            if let Ok(mut last) = LAST.try_lock() {
-                *last = Some((Instant::now(), bytes));
-            }
-            bytes
-        }
-        None => 1 << 40,
-    }
-}
-
-/// [`available_memory`] read from the system now, if it can be.
-fn read_available_memory() -> Option<u64> {
-    let s = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = s.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
 }
 
 /// What a mutex holds, also after a panic while it was held (the panic
@@ -115,12 +112,17 @@ fn unpoisoned<T>(m: Mutex<T>) -> T {
 #[derive(Clone)]
 pub struct Exec {
     pool: Option<Arc<ThreadPool>>,
+    /// Checked at the start of every chunk (see [`Stop`]).
+    stop: Option<Arc<Stop>>,
 }
 
 impl Exec {
     /// Everything on the calling thread.
     pub fn serial() -> Exec {
-        Exec { pool: None }
+        Exec {
+            pool: None,
+            stop: None,
+        }
     }
 
     /// `workers` threads (`None`: all available; more than available is capped).
@@ -133,6 +135,7 @@ impl Exec {
             .max(1);
         Exec {
             pool: if threads > 1 { pool(threads) } else { None },
+            stop: None,
         }
     }
 
@@ -141,7 +144,32 @@ impl Exec {
         if work >= min_parallel {
             self.clone()
         } else {
-            Exec::serial()
+            Exec {
+                pool: None,
+                stop: self.stop.clone(),
+            }
+        }
+    }
+
+    /// This executor, stopping at its next chunk once `stop` is set.
+    pub fn stoppable(mut self, stop: Arc<Stop>) -> Exec {
+        self.stop = Some(stop);
+        self
+    }
+
+    /// This executor's [`Stop`], if it carries one.
+    pub fn stop(&self) -> Option<&Arc<Stop>> {
+        self.stop.as_ref()
+    }
+
+    /// Unwind with [`Stopped`] if this executor's [`Stop`] is set: called at
+    /// the start of every chunk of [`Exec::map`], [`Exec::fold`],
+    /// [`Exec::each`] and [`Exec::extend_with`], so a stop set by a watcher
+    /// ends any search within one chunk.
+    #[inline]
+    pub fn check_stop(&self) {
+        if let Some(s) = &self.stop {
+            s.check();
         }
     }
 
@@ -213,10 +241,22 @@ impl Exec {
     /// ends up with most of the work.
     pub fn map<T: Send>(&self, n: usize, f: impl Fn(usize) -> T + Sync + Send) -> Vec<T> {
         match &self.pool {
-            Some(p) if n > 1 => {
-                p.install(|| (0..n).into_par_iter().with_max_len(1).map(&f).collect())
-            }
-            _ => (0..n).map(f).collect(),
+            Some(p) if n > 1 => p.install(|| {
+                (0..n)
+                    .into_par_iter()
+                    .with_max_len(1)
+                    .map(|c| {
+                        self.check_stop();
+                        f(c)
+                    })
+                    .collect()
+            }),
+            _ => (0..n)
+                .map(|c| {
+                    self.check_stop();
+                    f(c)
+                })
+                .collect(),
         }
     }
 
@@ -244,6 +284,7 @@ impl Exec {
                 let extra: Mutex<Vec<A>> = Mutex::new(Vec::new());
                 p.install(|| {
                     (0..n).into_par_iter().with_max_len(1).for_each(|c| {
+                        self.check_stop();
                         // Only this thread locks its slot, so the lock is
                         // free, unless `f` waited on the pool and this thread
                         // took another chunk meanwhile: that chunk gets an
@@ -265,7 +306,10 @@ impl Exec {
             }
             _ => {
                 let mut a = init();
-                (0..n).for_each(|c| f(&mut a, c));
+                (0..n).for_each(|c| {
+                    self.check_stop();
+                    f(&mut a, c)
+                });
                 vec![a]
             }
         }
@@ -330,13 +374,19 @@ impl Exec {
                     .into_par_iter()
                     .with_max_len(1)
                     .enumerate()
-                    .map(|(c, s)| f(c, s))
+                    .map(|(c, s)| {
+                        self.check_stop();
+                        f(c, s)
+                    })
                     .collect()
             }),
             _ => parts
                 .into_iter()
                 .enumerate()
-                .map(|(c, s)| f(c, s))
+                .map(|(c, s)| {
+                    self.check_stop();
+                    f(c, s)
+                })
                 .collect(),
         }
     }
@@ -355,6 +405,76 @@ impl Exec {
 
 /// How long a kept-awake thread looks for work after its last job before it
 /// goes back to the pool's own idling (a few yields, then sleep).
+/// A request to stop a call, shared by its executor and a watcher.
+///
+/// The watcher (the binding's thread waiting for a long call, which checks
+/// for Ctrl-C) calls [`Stop::set`]; every chunk of a step run by an executor
+/// carrying it ([`Exec::stoppable`]) first calls [`Stop::check`], which then
+/// unwinds with the payload [`Stopped`].  Unwinding drops what the call had
+/// built; a caller catching it discards the call's result.  Only calls whose
+/// state survives an unwind at any chunk boundary are given one (the
+/// stateless searches; a tree's steps as their docs say).
+#[derive(Debug)]
+pub struct Stop {
+    set: AtomicBool,
+    /// Checks left before the stop sets itself (tests: stop at the k-th chunk).
+    checks_left: AtomicU64,
+}
+
+/// The panic payload of a stopped call (see [`Stop`]).
+#[derive(Debug)]
+pub struct Stopped;
+
+impl Default for Stop {
+    fn default() -> Self {
+        Stop::new()
+    }
+}
+
+impl Stop {
+    /// A stop that is set only by [`Stop::set`].
+    pub fn new() -> Stop {
+        Stop {
+            set: AtomicBool::new(false),
+            checks_left: AtomicU64::new(u64::MAX),
+        }
+    }
+
+    /// A stop that sets itself at its `k`-th check (`k >= 1`), for tests of
+    /// what a stop at each chunk boundary leaves behind.
+    pub fn after(k: u64) -> Stop {
+        Stop {
+            set: AtomicBool::new(false),
+            checks_left: AtomicU64::new(k.max(1)),
+        }
+    }
+
+    /// Ask the call to stop at its next chunk.
+    pub fn set(&self) {
+        self.set.store(true, Ordering::Release);
+    }
+
+    /// Whether the stop was set.
+    pub fn is_set(&self) -> bool {
+        self.set.load(Ordering::Acquire)
+    }
+
+    /// Unwind with [`Stopped`] if set (or if this is the check it sets
+    /// itself at).  `resume_unwind` runs no panic hook: nothing is printed.
+    #[inline]
+    pub fn check(&self) {
+        if !self.is_set()
+            && self.checks_left.load(Ordering::Relaxed) != u64::MAX
+            && self.checks_left.fetch_sub(1, Ordering::AcqRel) == 1
+        {
+            self.set();
+        }
+        if self.is_set() {
+            std::panic::resume_unwind(Box::new(Stopped));
+        }
+    }
+}
+
 const AWAKE_IDLE: Duration = Duration::from_micros(200);
 
 /// Run the pool's pending jobs on this (pool) thread until `done`, or until
@@ -539,31 +659,6 @@ mod tests {
     /// A reading serves the calls of the next quarter second, then the
     /// file is read again.
     #[test]
-    fn available_memory_is_read_at_most_every_quarter_second() {
-        let mut last = available_memory();
-        assert!(last > 0);
-        let t = Instant::now();
-        let mut changes = 0;
-        while t.elapsed() < MEMORY_READ_SERVES / 2 {
-            // within a window the same reading comes back: the value
-            // changes at most once a window (at its end)
-            let now = available_memory();
-            if now != last {
-                changes += 1;
-                last = now;
-            }
-        }
-        // however long this thread was paused inside the loop
-        let windows = 1 + t.elapsed().as_nanos() / MEMORY_READ_SERVES.as_nanos();
-        assert!(
-            changes <= windows,
-            "{changes} new readings in {windows} windows"
-        );
-        std::thread::sleep(MEMORY_READ_SERVES);
-        assert!(available_memory() > 0);
-    }
-
-    #[test]
     fn collect_into_fills_every_slot_and_extend_with_appends() {
         for workers in [1, 2, 3] {
             let ex = Exec::new(Some(workers));
@@ -590,6 +685,59 @@ mod tests {
                 assert_eq!(v.len(), n + 1);
                 assert!(v[1..].iter().enumerate().all(|(i, &x)| x == i as u32));
             }
+        }
+    }
+
+    /// Whether `f` unwound with [`Stopped`] (any other panic goes on).
+    fn stops(f: impl FnOnce()) -> bool {
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+            Ok(()) => false,
+            Err(p) if p.is::<Stopped>() => true,
+            Err(p) => std::panic::resume_unwind(p),
+        }
+    }
+
+    #[test]
+    fn a_stop_ends_every_step_at_its_next_chunk() {
+        for w in [1, 2, 3] {
+            // set before: no chunk runs
+            let stop = Arc::new(Stop::new());
+            stop.set();
+            let ex = Exec::new(Some(w)).stoppable(stop);
+            let ran = AtomicUsize::new(0);
+            assert!(stops(|| {
+                ex.map(10, |_| ran.fetch_add(1, Ordering::Relaxed));
+            }));
+            assert!(stops(|| {
+                ex.fold(
+                    10,
+                    || (),
+                    |_, _| {
+                        ran.fetch_add(1, Ordering::Relaxed);
+                    },
+                );
+            }));
+            assert!(stops(|| {
+                ex.each(vec![1, 2, 3], |_, _| ran.fetch_add(1, Ordering::Relaxed));
+            }));
+            assert!(stops(|| {
+                let mut v = Vec::new();
+                ex.extend_with(&mut v, 10_000, 64, |i| i);
+            }));
+            assert!(stops(|| ex.for_work(0, 1).check_stop()));
+            assert_eq!(ran.load(Ordering::Relaxed), 0, "{w} workers");
+            // set at the 5th check: 4 chunks ran, then the step unwound
+            let ex = Exec::new(Some(w)).stoppable(Arc::new(Stop::after(5)));
+            let ran = AtomicUsize::new(0);
+            assert!(stops(|| {
+                ex.map(100, |_| {
+                    ran.fetch_add(1, Ordering::Relaxed);
+                });
+            }));
+            assert!(ran.load(Ordering::Relaxed) >= 4 && ran.load(Ordering::Relaxed) < 100);
+            // no stop, or one never set: every chunk, no unwind
+            let ex = Exec::new(Some(w)).stoppable(Arc::new(Stop::new()));
+            assert!(!stops(|| assert_eq!(ex.map(50, |i| i).len(), 50)));
         }
     }
 

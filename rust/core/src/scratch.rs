@@ -63,20 +63,29 @@ fn bytes<T>(v: &Vec<T>) -> usize {
 static ACTIVE: AtomicUsize = AtomicUsize::new(0);
 static OVERLAP: AtomicBool = AtomicBool::new(false);
 
+/// A search in progress, from [`begin`] to its drop: also when the search
+/// unwinds (a stop), so the count of searches running stays right.
+#[must_use = "the search ends when this is dropped"]
+pub struct Searching(());
+
 /// Mark the start of a search: what is kept now is stale once room is needed.
-pub fn begin() {
+/// The search ends when the returned guard drops ([`Searching`]).
+pub fn begin() -> Searching {
     EPOCH.fetch_add(1, Ordering::Relaxed);
     if ACTIVE.fetch_add(1, Ordering::AcqRel) > 0 {
         OVERLAP.store(true, Ordering::Relaxed);
     }
+    Searching(())
 }
 
-/// Mark the end of a search.  The last of several searches that ran at the
-/// same time gives the allocator's free memory back ([`trim`]): each thread
+/// The end of a search.  The last of several searches that ran at the same
+/// time gives the allocator's free memory back ([`trim`]): each thread
 /// allocated in an arena of its own, which would otherwise keep it.
-pub fn end() {
-    if ACTIVE.fetch_sub(1, Ordering::AcqRel) == 1 && OVERLAP.swap(false, Ordering::Relaxed) {
-        trim();
+impl Drop for Searching {
+    fn drop(&mut self) {
+        if ACTIVE.fetch_sub(1, Ordering::AcqRel) == 1 && OVERLAP.swap(false, Ordering::Relaxed) {
+            trim();
+        }
     }
 }
 
@@ -138,21 +147,34 @@ pub(crate) fn advise_huge<T>(v: &mut Vec<T>) {
 
 /// An empty vector with room for `len` elements, reused when the pool has one.
 pub fn take<T: Pooled>(len: usize) -> Vec<T> {
-    if len * std::mem::size_of::<T>() >= MIN_BYTES {
-        if let Ok(mut pool) = T::pool().try_lock() {
-            // the smallest buffer that is big enough
-            let best = (0..pool.len())
-                .filter(|&k| pool[k].buf.capacity() >= len)
-                .min_by_key(|&k| pool[k].buf.capacity());
-            if let Some(k) = best {
-                let mut v = pool.swap_remove(k).buf;
-                KEPT.fetch_sub(bytes(&v), Ordering::Relaxed);
-                v.clear();
-                return v;
-            }
-        }
+    kept(len).unwrap_or_else(|| Vec::with_capacity(len))
+}
+
+/// [`take`], or `None` when fresh memory for `len` elements cannot be had
+/// (the caller reports it rather than the allocator aborting).
+pub fn try_take<T: Pooled>(len: usize) -> Option<Vec<T>> {
+    if let Some(v) = kept(len) {
+        return Some(v);
     }
-    Vec::with_capacity(len)
+    let mut v = Vec::new();
+    v.try_reserve_exact(len).ok()?;
+    Some(v)
+}
+
+/// The smallest kept buffer with room for `len` elements, emptied, if any
+/// (none for small ones: not worth keeping).
+fn kept<T: Pooled>(len: usize) -> Option<Vec<T>> {
+    if len.saturating_mul(std::mem::size_of::<T>()) < MIN_BYTES {
+        return None;
+    }
+    let mut pool = T::pool().try_lock().ok()?;
+    let k = (0..pool.len())
+        .filter(|&k| pool[k].buf.capacity() >= len)
+        .min_by_key(|&k| pool[k].buf.capacity())?;
+    let mut v = pool.swap_remove(k).buf;
+    KEPT.fetch_sub(bytes(&v), Ordering::Relaxed);
+    v.clear();
+    Some(v)
 }
 
 /// A vector of `len` copies of `value` (see [`take`]).
@@ -281,7 +303,7 @@ mod tests {
         assert!(i16::pool().lock().unwrap().len() <= MAX_BUFFERS);
         assert!(kept_bytes() <= MAX_BYTES);
         // a new search: the old buffers are stale, the new one displaces them
-        begin();
+        let searching = begin();
         give(Vec::<i16>::with_capacity(MAX_BYTES / 2 - 4096));
         let pool = i16::pool().lock().unwrap();
         assert!(pool
@@ -290,7 +312,7 @@ mod tests {
         drop(pool);
         let small: Vec<i16> = take(10);
         assert!(small.capacity() >= 10);
-        end();
+        drop(searching);
         // released: nothing of this type is kept any more
         release();
         assert!(i16::pool().lock().unwrap().is_empty());

@@ -260,6 +260,14 @@ fn sampled_entries(boxes: &[[f64; 4]], g: &Grid) -> f64 {
 /// Objects from which a search runs on the pool as a whole.
 pub(crate) const WHOLE_ON_POOL: usize = 4096;
 
+/// Bytes a search may hold per object at its peak, besides its pairs
+/// ([`crate::pairs::BYTES_PER_PAIR`] each): the copy of the input (32), keys
+/// and sorted entries, the walk's rows and the buckets (about 150 at 10^6
+/// objects), rounded up.  A caller compares `n` times this with
+/// [`crate::memory::available_memory`] before it starts, so that a search
+/// that cannot fit fails with an error rather than the allocator's abort.
+pub const BYTES_PER_OBJECT: u64 = 256;
+
 /// Every colliding pair of the search, canonical, flat `[i0, j0, i1, j1, ...]`,
 /// or [`TooMany`] with their count when they would not fit in memory.
 pub fn find_pairs(s: &Search, ex: &Exec) -> Result<Vec<isize>, TooMany> {
@@ -283,8 +291,8 @@ fn counted(s: &Search, ex: &Exec, tick: Tick) -> Found {
     if n < 2 {
         return (Ok(Vec::new()), 0);
     }
-    let budget = Budget::of(s.max_pairs);
-    crate::scratch::begin();
+    let budget = Budget::of(s.max_pairs).stopped_with(ex);
+    let searching = crate::scratch::begin();
     // The whole search runs on one pool thread (when the input is worth the
     // pool): its serial stages then share the cores with the pool's other,
     // idle, threads, instead of the calling thread competing with all of
@@ -292,7 +300,7 @@ fn counted(s: &Search, ex: &Exec, tick: Tick) -> Found {
     let out = ex
         .for_work(n, WHOLE_ON_POOL)
         .install(|| run(s, &budget, ex, tick));
-    crate::scratch::end();
+    drop(searching);
     out
 }
 

@@ -84,3 +84,92 @@ pub fn search_plain(boxes: &[[f64; 4]], ex: &crate::par::Exec) -> Vec<isize> {
     };
     crate::find_pairs(&s, ex).expect("the pairs of the examples' scenes fit in memory")
 }
+
+/// The fuzz target's body (`rust/fuzz`): objects decoded from `data`, every
+/// method on one thread and two against [`crate::naive::pairs`]; the first
+/// disagreement, or a refusal of a valid input, as an error.
+///
+/// Layout: byte 0 picks the shapes (bit 0: circles), the filters (bit 1) and
+/// the scale (`2^(4 * byte 1 as i8)`: from 2^-512 to 2^508); then 5 bytes
+/// an object: x, y, width (or radius), height, group.  Coordinates are small
+/// lattice points times the scale, so ties, touching edges, zero sizes and
+/// straddlers of every split line are common.
+pub fn methods_agree(data: &[u8]) -> Result<(), String> {
+    use crate::check::{circle_boxes, scan_boxes};
+    use crate::narrow::{Filters, Narrow, Shapes};
+    use crate::par::Exec;
+    use crate::search::{find_pairs, Method, Search};
+    let (head, rest) = data.split_at(data.len().min(2));
+    let flags = head.first().copied().unwrap_or(0);
+    let scale = ((head.get(1).copied().unwrap_or(0) as i8 as i32 * 4) as f64).exp2();
+    let objs: Vec<[u8; 5]> = rest.as_chunks::<5>().0.iter().take(2000).copied().collect();
+    let at = |v: u8| (v % 64) as f64 * scale;
+    let circles: Vec<[f64; 3]> = objs
+        .iter()
+        .map(|o| [at(o[0]), at(o[1]), (o[2] % 16) as f64 * scale])
+        .collect();
+    let groups: Vec<i64> = objs.iter().map(|o| (o[4] % 4) as i64).collect();
+    let filters = Filters {
+        groups: (flags & 2 != 0).then_some(&groups[..]),
+        ..Filters::default()
+    };
+    let (boxes, shapes) = if flags & 1 != 0 {
+        let b = circle_boxes(&circles, &Exec::serial())
+            .map_err(|e| format!("valid circles refused: row {}", e.row))?;
+        (b, Shapes::Circles(&circles))
+    } else {
+        let b = objs
+            .iter()
+            .map(|o| {
+                let (x, y) = (at(o[0]), at(o[1]));
+                [x, y, x + at(o[2] % 16), y + at(o[3] % 16)]
+            })
+            .collect();
+        (b, Shapes::Boxes)
+    };
+    let bounds =
+        scan_boxes(&boxes, &Exec::serial()).map_err(|e| format!("valid boxes refused: row {}", e.row))?;
+    let narrow = Narrow { shapes, filters };
+    let want = flat(&crate::naive::pairs(&boxes, &narrow));
+    for (_, method) in Method::NAMES {
+        for workers in [1, 2] {
+            let s = Search {
+                boxes: &boxes,
+                bounds,
+                narrow,
+                method,
+                max_pairs: None,
+            };
+            let got = find_pairs(&s, &Exec::new(Some(workers))).map_err(|t| format!("{t:?}"))?;
+            if got != want {
+                return Err(format!(
+                    "{method:?} on {workers} threads: {} pairs, the reference {}",
+                    got.len() / 2,
+                    want.len() / 2
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fuzz target's body runs (and agrees) on random inputs of every
+    /// layout, so it cannot rot between fuzzing runs.
+    #[test]
+    fn methods_agree_on_random_bytes() {
+        let mut rnd = lcg(7);
+        for round in 0..300 {
+            let len = (rnd() * 600.0) as usize;
+            let mut data: Vec<u8> = (0..len).map(|_| (rnd() * 256.0) as u8).collect();
+            if let Some(b) = data.first_mut() {
+                *b = round as u8; // every combination of flags
+            }
+            methods_agree(&data).unwrap();
+        }
+        methods_agree(&[]).unwrap();
+    }
+}

@@ -243,3 +243,47 @@ fn pairs_beyond_memory_are_counted_before_the_walk() {
         );
     }
 }
+
+/// A search stopped at its `k`-th chunk unwinds with `Stopped` (or, with
+/// fewer chunks, finishes with the right pairs), and leaves nothing behind:
+/// the next search on the same threads is right.
+#[test]
+fn a_stopped_search_unwinds_and_the_next_one_is_right() {
+    use broadphase_core::par::{Stop, Stopped};
+    use std::panic::{catch_unwind, AssertUnwindSafe};
+    use std::sync::Arc;
+    // 20,000 boxes: several chunks in every stage; some overlap
+    let boxes: Vec<[f64; 4]> = (0..20_000)
+        .map(|i| {
+            let (x, y) = ((i * 7919 % 1000) as f64, (i * 104_729 % 1000) as f64);
+            [x, y, x + 3.0, y + 3.0]
+        })
+        .collect();
+    let bounds = scan_boxes(&boxes, &Exec::serial()).unwrap();
+    let want = flat(&naive::pairs(&boxes, &Narrow::default()));
+    for method in METHODS {
+        let s = Search {
+            boxes: &boxes,
+            bounds,
+            narrow: Narrow::default(),
+            method,
+            max_pairs: None,
+        };
+        for workers in [1, 2] {
+            let mut stopped = 0;
+            for k in [1, 2, 3, 5, 8, 13, 40, 200] {
+                let ex = Exec::new(Some(workers)).stoppable(Arc::new(Stop::after(k)));
+                match catch_unwind(AssertUnwindSafe(|| find_pairs(&s, &ex))) {
+                    Ok(got) => assert_eq!(got.unwrap(), want, "{method:?} k {k}"),
+                    Err(p) => {
+                        assert!(p.is::<Stopped>(), "{method:?} k {k}: another panic");
+                        stopped += 1;
+                    }
+                }
+                let again = find_pairs(&s, &Exec::new(Some(workers))).unwrap();
+                assert_eq!(again, want, "{method:?}, {workers} workers, after k {k}");
+            }
+            assert!(stopped > 0, "{method:?}: never stopped");
+        }
+    }
+}

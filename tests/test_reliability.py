@@ -1,0 +1,258 @@
+"""No abort, hang or silent wrong answer: inputs written mid-call, memory limits, fork, Ctrl-C.
+
+Each case once ended the process (an abort, a hang) or waited for the whole
+call, so each runs in a fresh interpreter that must exit by itself.
+"""
+
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import broadphase as bp
+from naive import box_pairs
+
+linux_only = pytest.mark.skipif(sys.platform != "linux", reason="Linux limits, signals, fork")
+
+
+def _run(code, timeout=240, **kw):
+    """Run ``code`` in a fresh interpreter; its completed process."""
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
+                          text=True, timeout=timeout, **kw)
+
+
+# ---------------------------------------------------------------------------
+# an input written by another thread during the call
+
+
+RACE = """
+import threading, time, numpy as np, broadphase as bp
+rng = np.random.default_rng(1)
+lo = rng.uniform(0, 1000, (60_000, 2))
+b = np.concatenate([lo, lo + 2.0], 1); a = b.copy(); a[:, [0, 2]] += 500; o = b.copy()
+c = np.concatenate([lo, np.full((len(lo), 1), 1.0)], 1); c2 = c.copy(); c2[:, 0] += 500
+h = np.arange(len(b), dtype=np.int64); h2 = h[::-1].copy(); hh = h.copy()
+g = np.arange(len(b), dtype=np.int64); g0 = np.zeros_like(g)
+stop = False
+def flip():
+    while not stop:
+        b[:] = a; c[:] = c2; hh[:] = h2; g[:] = g0
+        b[:] = o; c[:, 0] -= 500; hh[:] = h; g[:] = np.arange(len(g))
+threading.Thread(target=flip, daemon=True).start()
+tree = bp.LinearQuadtree((0, 0, 1500, 1500), 7)
+th = tree.insert(o)
+ctree = bp.LinearQuadtree((0, 0, 1500, 1500), 7)
+ch = ctree.insert_circles(c2[:, :2], 1.0)
+calls = [
+    lambda: bp.find_pairs(b, method="grid"),
+    lambda: bp.find_pairs(b, method="quadtree"),
+    lambda: bp.find_pairs(b, method="sweep", groups=g),
+    lambda: bp.find_circle_pairs(c[:, :2], c[:, 2]),
+    lambda: bp.find_pairs_between(b[:30_000], b[30_000:]),
+    lambda: tree.move(hh, b),
+    lambda: tree.pairs(),
+    lambda: ctree.move_circles(hh, c[:, :2], c[:, 2]),
+    lambda: ctree.update(),
+    lambda: bp.LinearQuadtree((0, 0, 1500, 1500), 7).insert(b, groups=g),
+]
+done, refused = 0, 0
+t = time.time()
+while time.time() - t < __DURATION__:
+    for call in calls:
+        try:
+            call()
+        except (ValueError, KeyError):  # a torn row or handle list: a clean refusal
+            refused += 1
+        done += 1
+stop = True
+tree.validate(); ctree.validate()
+print(done, refused)
+"""
+
+
+@linux_only
+def test_inputs_written_during_every_call_never_crash():
+    out = _run(RACE.replace("__DURATION__", "4.0"))
+    assert out.returncode == 0, out.stderr[-2000:]
+    done, _ = map(int, out.stdout.split())
+    assert done >= 10
+
+
+def test_results_are_unchanged_by_a_later_write_to_the_input():
+    rng = np.random.default_rng(3)
+    lo = rng.uniform(0, 50, (3000, 2))
+    b = np.concatenate([lo, lo + rng.uniform(0, 2, (3000, 2))], 1)
+    want = box_pairs(b)
+    got = bp.find_pairs(b)
+    b[:] = 0  # the result does not alias the input
+    np.testing.assert_array_equal(got, want)
+
+
+# ---------------------------------------------------------------------------
+# memory limits
+
+
+@linux_only
+@pytest.mark.parametrize("code, named", [
+    # 112,492,500 pairs: 1.7 GiB of result, more with the search's own
+    ("bp.find_pairs(np.tile([[0., 0, 1, 1]], (15000, 1)))", "colliding pairs"),
+    ("bp.find_circle_pairs(np.zeros((15000, 2)), 1.0)", "colliding pairs"),
+    # far more objects than the limit leaves room for
+    ("bp.find_pairs(np.broadcast_to(np.array([0., 0, 1, 1]), (3_000_000, 4)).copy() "
+     "+ np.arange(3_000_000)[:, None] * 2)", "boxes"),
+])
+def test_memory_limit_gives_memory_error_not_abort(code, named):
+    out = _run(f"""
+        import resource, numpy as np, broadphase as bp
+        import re
+        used = int(re.search(r"VmSize:\\s+(\\d+)", open("/proc/self/status").read())[1]) * 1024
+        limit = used + (600 << 20)
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        try:
+            {code}
+        except MemoryError as e:
+            print("MemoryError:", e)
+        else:
+            print("no error")
+    """)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.startswith("MemoryError:"), out.stdout + out.stderr[-2000:]
+    assert named in out.stdout
+
+
+@linux_only
+def test_a_search_that_fits_under_a_limit_still_runs():
+    out = _run("""
+        import resource, re, numpy as np, broadphase as bp
+        used = int(re.search(r"VmSize:\\s+(\\d+)", open("/proc/self/status").read())[1]) * 1024
+        limit = used + (1200 << 20)
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        b = np.random.default_rng(0).uniform(0, 1000, (100_000, 2))
+        b = np.concatenate([b, b + 1], 1)
+        print(len(bp.find_pairs(b)) == len(bp.find_pairs(b, method="sweep", workers=1)))
+    """)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == "True"
+
+
+# ---------------------------------------------------------------------------
+# fork while other threads call
+
+
+@linux_only
+def test_forked_children_never_hang_while_threads_call():
+    out = _run("""
+        import os, threading, time, numpy as np, broadphase as bp
+        b = np.random.default_rng(0).uniform(0, 100, (20_000, 2)); b = np.concatenate([b, b + 1], 1)
+        want = len(bp.find_pairs(b, workers=1))
+        stop = False
+        def caller():
+            while not stop:
+                bp.find_pairs(b, workers=2)
+        threads = [threading.Thread(target=caller) for _ in range(3)]
+        for t in threads: t.start()
+        hung = wrong = 0
+        for k in range(60):
+            pid = os.fork()
+            if pid == 0:
+                ok = len(bp.find_pairs(b, workers=2)) == want and len(bp.find_pairs(b)) == want
+                os._exit(0 if ok else 3)
+            deadline = time.time() + 20
+            while True:
+                r, status = os.waitpid(pid, os.WNOHANG)
+                if r:
+                    wrong += os.waitstatus_to_exitcode(status) != 0
+                    break
+                if time.time() > deadline:
+                    hung += 1; os.kill(pid, 9); os.waitpid(pid, 0); break
+                time.sleep(0.001)
+        stop = True
+        for t in threads: t.join()
+        print(hung, wrong)
+    """, timeout=600)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["0", "0"]
+
+
+# ---------------------------------------------------------------------------
+# Ctrl-C
+
+
+INTERRUPT = """
+import os, signal, threading, time, numpy as np, broadphase as bp
+b = np.random.default_rng(0).uniform(0, 1000, (__N__, 2)); b = np.concatenate([b, b + 1], 1)
+__SETUP__
+def fire():
+    time.sleep(1.0)
+    os.kill(os.getpid(), signal.SIGINT)
+threading.Thread(target=fire).start()
+t = time.time()
+try:
+    __CALL__
+    print("finished", time.time() - t)
+except KeyboardInterrupt:
+    print("interrupted", time.time() - t)
+__AFTER__
+"""
+
+
+@linux_only
+@pytest.mark.parametrize("n, setup, call, after", [
+    (160_000, "", "bp.find_pairs(b, method='brute')", ""),
+    (160_000, "", "bp.find_pairs(b, method='brute', workers=1)", ""),
+    (120_000, "", "bp.find_circle_pairs(b[:, :2], 1.0, method='brute')", ""),
+    # 4000 identical boxes: 8 million pairs a round
+    (4000, "b[:] = (0, 0, 1, 1); b = np.tile(b, (12, 1))", "bp.find_pairs(b, method='sweep')", ""),
+])
+def test_ctrl_c_interrupts_a_search_at_once(n, setup, call, after):
+    code = (INTERRUPT.replace("__N__", str(n)).replace("__SETUP__", setup)
+            .replace("__CALL__", call).replace("__AFTER__", after))
+    out = _run(code)
+    assert out.returncode == 0, out.stderr[-2000:]
+    word, seconds = out.stdout.split()
+    if word == "finished":  # a fast machine: nothing to interrupt
+        assert float(seconds) < 1.2, out.stdout
+        return
+    # the signal came at 1 s: its handler ran within about 0.1 s (0.5 s on a loaded machine)
+    assert 1.0 <= float(seconds) < 1.5, out.stdout
+
+
+@linux_only
+def test_a_search_after_an_interrupted_one_is_right():
+    out = _run("""
+        import os, signal, threading, time, numpy as np, broadphase as bp
+        b = np.random.default_rng(0).uniform(0, 1000, (160_000, 2))
+        b = np.concatenate([b, b + 1], 1)
+        threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+        try:
+            bp.find_pairs(b, method="brute")
+        except KeyboardInterrupt:
+            pass
+        small = b[:20_000]
+        a, s = bp.find_pairs(small, method="brute"), bp.find_pairs(small, method="sweep", workers=1)
+        print(np.array_equal(a, s), len(a))
+    """)
+    assert out.returncode == 0, out.stderr[-2000:]
+    same, k = out.stdout.split()
+    assert same == "True" and int(k) > 0
+
+
+# ---------------------------------------------------------------------------
+# results
+
+
+def test_result_arrays_own_memory_numpy_may_write():
+    rng = np.random.default_rng(5)
+    for n in (50, 40_000):  # small results, and big ones from the scratch pool
+        lo = rng.uniform(0, 100, (n, 2))
+        b = np.concatenate([lo, lo + 3], 1)
+        got = bp.find_pairs(b)
+        want = box_pairs(b)
+        assert got.flags.writeable and got.flags.c_contiguous
+        np.testing.assert_array_equal(got, want)
+        got[:] = -1  # NumPy may write it; later results are not disturbed
+        np.testing.assert_array_equal(bp.find_pairs(b), want)
+        del got
+        np.testing.assert_array_equal(bp.find_pairs(b), want)
