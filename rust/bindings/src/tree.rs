@@ -56,6 +56,9 @@ fn packed_array(py: Python<'_>, packed: &[u64]) -> PyResult<Py<PyAny>> {
     crate::pairs_array(py, broadphase_core::pairs::concatenate(&[packed]))
 }
 
+/// `(relinked, entries, candidate_tests, pairs, rebuilt, levels, outside)`.
+type StatsTuple = (u64, u64, u64, u64, bool, Vec<u64>, usize);
+
 /// What a call says when the tree is in use by another thread's call.
 pub const IN_USE: &str = "LinearQuadtree: in use by another thread (a call is running); \
                           a tree is not shared between threads without a lock";
@@ -360,7 +363,7 @@ impl PyTree {
     }
 
     /// `(relinked, entries, candidate_tests, pairs, rebuilt, levels, outside)`.
-    fn stats(&self) -> PyResult<(u64, u64, u64, u64, bool, Vec<u64>, usize)> {
+    fn stats(&self) -> PyResult<StatsTuple> {
         let mut guard = self.lock()?;
         let st = &mut *guard;
         let s = st.inner.stats(&Exec::new(st.workers));

@@ -127,8 +127,8 @@ pub fn methods_agree(data: &[u8]) -> Result<(), String> {
             .collect();
         (b, Shapes::Boxes)
     };
-    let bounds =
-        scan_boxes(&boxes, &Exec::serial()).map_err(|e| format!("valid boxes refused: row {}", e.row))?;
+    let bounds = scan_boxes(&boxes, &Exec::serial())
+        .map_err(|e| format!("valid boxes refused: row {}", e.row))?;
     let narrow = Narrow { shapes, filters };
     let want = flat(&crate::naive::pairs(&boxes, &narrow));
     for (_, method) in Method::NAMES {
