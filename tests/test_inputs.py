@@ -996,3 +996,38 @@ def test_dask_dataframes_read_by_name_and_exactly(dask_sync):
         bpd.find_pairs(df.assign(maxy=[True, True, True, True]))
     with pytest.raises(ValueError, match=r"columns x, y, w, h .* are not read here"):
         bpd.find_pairs(pd.DataFrame({"x": [0.0], "y": [0.0], "w": [1.0], "h": [1.0]}))
+
+
+def test_a_row_rewritten_after_the_core_read_it_is_said_to_have_changed():
+    # The core reports a bad row from its own copy; the message reads the
+    # caller's row again.  If another thread has rewritten it meanwhile, the
+    # message says so instead of comparing values that are no longer wrong.
+    from broadphase import _core
+    from broadphase._cast import box_problem, circle_problem
+
+    b = np.array([[0, 0, 1, 1], [753.5, 1, 755.5, 3]])
+    changed = "boxes[1]: changed during the call (written by another thread?); "
+    valid = changed + "found valid now: [753.5, 1.0, 755.5, 3.0]"
+    for code in (_core.NOT_FINITE, _core.X_REVERSED, _core.Y_REVERSED):
+        assert box_problem(b, "boxes", 1, code) == valid
+    # rewritten into another fault: that one is named
+    b[1] = [753.5, 3, 755.5, 1]
+    now = changed + "found now: miny 3.0 > maxy 1.0"
+    assert box_problem(b, "boxes", 1, _core.X_REVERSED) == now
+    # the fault still there: the usual message
+    assert box_problem(b, "boxes", 1, _core.Y_REVERSED) == "boxes[1]: miny 3.0 > maxy 1.0"
+    b[1, 2] = np.nan
+    assert box_problem(b, "boxes", 1, _core.NOT_FINITE) == ("boxes[1]: maxx is nan; expected "
+                                                             "finite numbers")
+
+    xyr = np.array([[0, 0, 1], [2, 3, 0.5]])
+    valid = ("centers[1]: changed during the call (written by another thread?); "
+             "found valid now: [2.0, 3.0, 0.5]")
+    for code in (_core.NOT_FINITE, _core.NEGATIVE_RADIUS):
+        assert circle_problem(xyr, xyr[:, 2], 1, code) == valid
+    xyr[1, 2] = -1
+    assert circle_problem(xyr, 0.5, 1, _core.NEGATIVE_RADIUS) == ("radii: expected a radius >= 0, "
+                                                                   "found -1.0")
+    assert circle_problem(xyr, xyr[:, 2], 1, _core.NOT_FINITE) == (
+        "centers[1]: changed during the call (written by another thread?); found now: "
+        "radii[1]: expected a radius >= 0, found -1.0")

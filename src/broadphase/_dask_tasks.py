@@ -13,7 +13,7 @@ import re
 
 import numpy as np
 
-from . import _cast, _core
+from . import _cast, _core, _exact
 from ._api import find_pairs as _find_pairs
 
 
@@ -165,7 +165,7 @@ def tile_pairs(pieces, *, t, tiling, edges, given, scalars):
     finally:
         _release()  # under a tight limit, the search's scratch makes room for owned_pairs' output
     g, cut = _core.owned_pairs(p, b, rows, *_arrays(tiling), t,
-                                _cast.c_array(edges, np.int64))
+                                _exact.c_array(edges, np.int64))
     del p, b, rows, filt
     _release()
     return tuple(g[cut[k]:cut[k + 1]] for k in range(nb))
@@ -178,8 +178,8 @@ def _arrays(tiling):
     copies of these few edges cost nothing.
     """
     xs, ybounds, rank = tiling
-    return (_cast.c_array(xs, np.float64), _cast.c_array(ybounds, np.float64),
-            _cast.c_array(rank, np.int64))
+    return (_exact.c_array(xs, np.float64), _exact.c_array(ybounds, np.float64),
+            _exact.c_array(rank, np.int64))
 
 
 def global_row(message: str, rows) -> str:

@@ -5,7 +5,7 @@ that fails is scanned again in Python to name the line and column of the
 first bad field.  Integers beyond 2**53 in magnitude, which the float64
 parse would round, are refused the same way (only the rows holding values
 that large are looked at again).  A header is read as a table's column
-names are (:func:`broadphase._cast.pick_columns`): any order and case, the
+names are (:func:`broadphase._tables.pick_columns`): any order and case, the
 usual aliases.  Output goes to a temporary file next to the target and is
 renamed over it at the end, so an error or an interrupt never leaves a half
 written file.
@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import _cast
+from . import _exact, _tables
 from ._progress import Progress
 
 BLOCK = 1 << 17  # lines parsed per NumPy call
@@ -82,7 +82,7 @@ def _read_npy(path: Path, columns) -> np.ndarray:
 
 
 #: Header names of the columns ``broadphase pairs`` reads, and what they hold
-#: (in any order, case, and with the aliases of ``_cast.ALIASES``: ``xmin``,
+#: (in any order, case, and with the aliases of ``_tables.ALIASES``: ``xmin``,
 #: ``width``, ``radius``, ...).
 HEADERS = {
     "minx,miny,maxx,maxy": "corners",
@@ -143,7 +143,7 @@ def header_kind(path: str | os.PathLike) -> str | None:
     except (OSError, UnicodeDecodeError):
         return None
     try:
-        picked = _cast.pick_columns([v.strip() for v in first.split(",")], "header", "header")
+        picked = _tables.pick_columns([v.strip() for v in first.split(",")], "header", "header")
     except ValueError:
         return None  # a column named twice: read_table says so
     return None if picked is None else picked[0]
@@ -156,7 +156,7 @@ def _check_header(fields, columns, path) -> list[int]:
     caller chose the columns from :func:`header_kind`.
     """
     try:
-        picked = _cast.pick_columns(fields, "header", "header")
+        picked = _tables.pick_columns(fields, "header", "header")
     except ValueError as e:
         raise InputError(f"{path}, line 1: {str(e).partition(': ')[2]}") from None
     if picked is not None and len(fields) == len(columns):
@@ -205,7 +205,7 @@ def _refuse_rounded_ints(arr, lines, path, line_no, columns) -> None:
     for k in np.flatnonzero(big.any(axis=1)).tolist():
         for c, v in enumerate(lines[k].rstrip("\r\n").split(","), start=1):
             if _INTEGER.fullmatch(v) and abs(int(v)) > 2**53:
-                raise InputError(_cast._too_big(
+                raise InputError(_exact._too_big(
                     f"{path}, line {line_no + k}, column {c} ({columns[c - 1]})", int(v)))
 
 

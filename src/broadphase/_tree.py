@@ -16,7 +16,7 @@ import numbers
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from . import _cast, _core
+from . import _cast, _core, _exact, _tables
 
 __all__ = ["LinearQuadtree"]
 
@@ -624,7 +624,7 @@ def _handle_array(handles) -> NDArray[np.int64]:
         raise ValueError(f"handles: expected a handle or shape (n,), found shape {arr.shape}")
     if arr.dtype.kind == "u" and arr.size and arr.max() > np.iinfo(np.int64).max:
         raise KeyError(f"handle {arr.max()}: not in the tree (removed or never inserted)")
-    return _cast.c_array(arr, np.int64)
+    return _exact.c_array(arr, np.int64)
 
 
 def depth_for(world: float, size: float) -> int:
@@ -637,8 +637,8 @@ def depth_for(world: float, size: float) -> int:
 
 
 def _real(v, name: str) -> float:
-    """A finite number float64 holds exactly (see ``_cast.real``), naming ``name``."""
-    return _cast.real(v, name)
+    """A finite number float64 holds exactly (see ``_exact.real``), naming ``name``."""
+    return _exact.real(v, name)
 
 
 def _int_list(values) -> np.ndarray:
@@ -664,13 +664,13 @@ def _one_or_many(value, width: int):
 
     An array row becomes a one-row view of itself (a masked row stays
     masked, so its masked values are refused); tables and named rows
-    (``df.iloc[k]``) are left to ``_cast``, which reads them by name.
+    (``df.iloc[k]``) are left to ``_cast``, which reads them by name (``_tables``).
     """
     if isinstance(value, np.ndarray) and value.dtype.names is None:
         return value[np.newaxis] if value.shape == (width,) else value
     if isinstance(value, (list, tuple)) and len(value) != width:
         return value  # not one row: no need to look at every element
-    if _cast._table(value) is None and np.ndim(value) == 1 and np.shape(value) == (width,):
+    if _tables._table(value) is None and np.ndim(value) == 1 and np.shape(value) == (width,):
         return [value]
     return value
 

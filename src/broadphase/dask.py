@@ -65,8 +65,8 @@ from dask.base import tokenize
 from dask.core import flatten
 from dask.highlevelgraph import HighLevelGraph, MaterializedLayer
 
-from . import _cast, morton
 from . import _dask_tasks as _tasks
+from . import _tables, morton
 
 __all__ = ["find_pairs", "read_parquet"]
 
@@ -352,7 +352,7 @@ def _frame_boxes(df) -> da.Array:
     from pandas.api.types import is_bool_dtype, is_numeric_dtype
 
     try:
-        picked = _cast.pick_columns(df.columns, "boxes", "boxes", "corners")
+        picked = _tables.pick_columns(df.columns, "boxes", "boxes", "corners")
     except ValueError as e:
         if not str(e).startswith("format:"):
             raise

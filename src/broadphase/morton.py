@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from . import _cast, _core
+from . import _cast, _core, _exact
 
 __all__ = ["encode", "decode", "cell_of", "locate", "linear_index", "MAX_DEPTH"]
 
@@ -48,7 +48,7 @@ def _ints(value, name: str, below: int) -> NDArray[np.int64]:
 
 def _flat(arr: NDArray) -> NDArray[np.int64]:
     """As the core reads it: 1-D, C-contiguous, aligned int64 (a copy only when needed)."""
-    return _cast.c_array(arr, np.int64).ravel()
+    return _exact.c_array(arr, np.int64).ravel()
 
 
 def _out(arr: NDArray, shape: tuple) -> NDArray | np.generic:

@@ -1,0 +1,251 @@
+"""Reading objects with named columns: the single owner of column names.
+
+Tables are pandas and polars DataFrames, pyarrow Tables and RecordBatches,
+NumPy structured arrays (and one structured record), a pandas Series whose
+index labels are strings (one row, as ``df.iloc[k]``), and other objects
+with ``columns`` and ``obj[label]`` (:func:`_table`; recognised by their
+type's module, so none of these libraries is imported here).
+
+Their columns are found by name (:func:`pick_columns`, the one place where
+names are read), compared without case and surrounding spaces; other
+columns are ignored:
+
+- boxes as corners: ``minx, miny, maxx, maxy`` (or ``xmin, ymin, xmax, ymax``);
+- boxes as position and size: ``x, y, w, h`` (or ``width``, ``height``);
+- centres: ``x, y``, with radii in ``r`` (or ``radius``) if there is such a column.
+
+A table without names (0, 1, ... in pandas, ``column_0``, ... in polars,
+``f0``, ... in NumPy) is read in order.  Each column's values are read
+under the refusal rule of :mod:`._exact`; a missing value is refused,
+naming its column and row.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from . import _exact
+
+#: Spellings of ``format=``: corners, or position and size.
+FORMATS = ("corners", "xywh")
+#: The columns of each layout, in the order the core reads them.
+LAYOUTS = {
+    "corners": ("minx", "miny", "maxx", "maxy"),
+    "xywh": ("x", "y", "w", "h"),
+    "centers": ("x", "y"),
+    "circles": ("x", "y", "r"),
+}
+#: Each column's accepted names, compared without case (the first is the
+#: canonical one).
+ALIASES = {
+    "minx": ("minx", "xmin"), "miny": ("miny", "ymin"),
+    "maxx": ("maxx", "xmax"), "maxy": ("maxy", "ymax"),
+    "x": ("x",), "y": ("y",), "w": ("w", "width"), "h": ("h", "height"),
+    "r": ("r", "radius"),
+}
+_CANONICAL = {alias: key for key, names in ALIASES.items() for alias in names}
+
+
+def _spelled(layout: str) -> str:
+    """``minx, miny, maxx, maxy (or xmin, ymin, xmax, ymax)``: a layout's names for messages."""
+    cols = LAYOUTS[layout]
+    text = ", ".join(cols)
+    alts = [ALIASES[c][1] if len(ALIASES[c]) > 1 else c for c in cols]
+    return text if alts == list(cols) else f"{text} (or {', '.join(alts)})"
+
+
+def _unnamed(labels) -> bool:
+    """Whether ``labels`` are a table's default names: 0, 1, ... (pandas), column_0, ...
+
+    (polars) or f0, ... (NumPy): no names, read in order as an array's columns.
+    """
+    return bool(labels) and all(
+        (isinstance(c, numbers.Integral) and not isinstance(c, bool) and c == k)
+        or c in (f"column_{k}", f"f{k}") for k, c in enumerate(labels))
+
+
+def pick_columns(labels, kind: str, name: str, format: str | None = None):
+    """Where the columns of ``kind`` are among a table's column ``labels``.
+
+    The one place where column names are read (every entry point that
+    takes tables, and the CSV headers of ``broadphase pairs``, comes here).
+
+    Parameters
+    ----------
+    labels : sequence
+        The table's column labels; names are compared without case and
+        surrounding spaces (see :data:`ALIASES`), other columns ignored.
+    kind : {"boxes", "centers", "header"}
+        ``"boxes"``: corners or ``x, y, w, h`` (``format`` decides when a
+        table has both; a ``format`` the names contradict is an error);
+        ``"centers"``: ``x, y``, with a radius column ``r`` if there is one;
+        ``"header"``: exactly the columns of one layout, any order.
+    name : str
+        The argument, for messages.
+    format : {"corners", "xywh"}, optional
+        The caller's ``format=`` (boxes only).
+
+    Returns
+    -------
+    (layout, positions) or None
+        The layout (a key of :data:`LAYOUTS`) and the position of each of
+        its columns in ``labels``; None for a table without names
+        (:func:`_unnamed`), read in order.
+
+    Examples
+    --------
+    >>> from broadphase._tables import pick_columns
+    >>> pick_columns(["id", "MaxX", "maxy", "minx", "miny"], "boxes", "boxes")
+    ('corners', [3, 4, 1, 2])
+    >>> pick_columns(["x", "y", "w", "h"], "boxes", "boxes")
+    ('xywh', [0, 1, 2, 3])
+    >>> pick_columns(["x", "y", "radius"], "centers", "centers")
+    ('circles', [0, 1, 2])
+    """
+    labels = list(labels)
+    if _unnamed(labels):
+        return None
+    found: dict[str, int] = {}
+    for k, label in enumerate(labels):
+        key = _CANONICAL.get(label.strip().lower()) if isinstance(label, str) else None
+        if key is None:
+            continue
+        if key in found:
+            raise ValueError(f"{name}: columns {labels[found[key]]!r} and {label!r} both name "
+                             f"{key}; expected one of them")
+        found[key] = k
+    shown = ", ".join(map(str, labels))
+    if kind == "header":
+        for layout, cols in LAYOUTS.items():
+            if layout != "centers" and set(found) == set(cols) and len(cols) == len(labels):
+                return layout, [found[c] for c in cols]
+        return None
+    if kind == "centers":
+        if "x" in found and "y" in found:
+            layout = "circles" if "r" in found else "centers"
+            return layout, [found[c] for c in LAYOUTS[layout]]
+        missing = ", ".join(c for c in "xy" if c not in found)
+        raise ValueError(f"{name}: expected columns x, y (and r, or radius, for radii); "
+                         f"found columns {shown} (missing {missing})")
+    complete = [f for f in FORMATS if all(c in found for c in LAYOUTS[f])]
+    if format is not None:
+        if format in complete:
+            return format, [found[c] for c in LAYOUTS[format]]
+        if complete:
+            other = complete[0]
+            raise ValueError(f"format: {format!r} reads columns {_spelled(format)}, but {name} "
+                             f"has columns {', '.join(labels[found[c]] for c in LAYOUTS[other])} "
+                             f"({other}); leave format unset or pass format={other!r}")
+    elif len(complete) == 1:
+        return complete[0], [found[c] for c in LAYOUTS[complete[0]]]
+    elif complete:
+        raise ValueError(f"{name}: has both corner columns (minx, miny, maxx, maxy) and "
+                         f"x, y, w, h; pass format='corners' or format='xywh' to choose")
+    want = _spelled(format) if format else f"{_spelled('corners')} or {_spelled('xywh')}"
+    near = max([format] if format else FORMATS, key=lambda f: sum(c in found for c in LAYOUTS[f]))
+    missing = [c for c in LAYOUTS[near] if c not in found]
+    hint = f" (missing {', '.join(missing)})" if len(missing) < len(LAYOUTS[near]) else ""
+    raise ValueError(f"{name}: expected columns {want}; found columns {shown}{hint}")
+
+
+class _Table:
+    """A table's column labels and each column as a 1-d array (see :func:`_table`)."""
+
+    def __init__(self, labels, column):
+        self.labels = list(labels)
+        self._column = column
+
+    def column(self, k: int):
+        """Column ``k``'s values and the row of its first missing value (or None)."""
+        return self._column(k)
+
+
+def _table(value) -> _Table | None:
+    """``value`` as a table if it has named columns, else None (arrays, lists, numbers).
+
+    pandas and polars DataFrames, pyarrow Tables and RecordBatches, NumPy
+    structured arrays (and one structured record), a pandas Series whose
+    index labels are strings (one row, as ``df.iloc[k]``), and other
+    objects with ``columns`` and ``obj[label]``.  Recognised by their type's
+    module, so none of these libraries is imported here.
+    """
+    if isinstance(value, (list, tuple, float, int)):
+        return None
+    if isinstance(value, (np.ndarray, np.void)):
+        names = value.dtype.names
+        if names is None:
+            return None
+        arr = value.reshape(1) if value.ndim == 0 else value
+        return _Table(names, lambda k: (arr[names[k]], None))
+    module = type(value).__module__.partition(".")[0]
+    if module == "pandas":
+        ndim = getattr(value, "ndim", 0) if hasattr(value, "iloc") else 0
+        if ndim == 2:
+            return _Table(value.columns, lambda k: _pandas(value.iloc[:, k]))
+        if ndim == 1 and len(value) and all(isinstance(c, str) for c in value.index):
+            return _Table(value.index, lambda k: _pandas(value.iloc[k:k + 1]))
+        return None
+    if module == "polars" and hasattr(value, "columns") and hasattr(value, "to_series"):
+        return _Table(value.columns, lambda k: _polars(value.to_series(k)))
+    if module == "pyarrow" and hasattr(value, "column_names"):
+        return _Table(value.column_names, lambda k: _arrow(value.column(k)))
+    columns = getattr(value, "columns", None)
+    if columns is not None and hasattr(value, "__getitem__") and not callable(columns):
+        labels = list(columns)
+        return _Table(labels, lambda k: (value[labels[k]], None))
+    return None
+
+
+def _pandas(s):
+    """A pandas Series' values, missing values (nullable dtypes) found first."""
+    if not isinstance(s.dtype, np.dtype):  # Int64, Float64, boolean, string, arrow, ...
+        missing = np.flatnonzero(s.isna().to_numpy(dtype=bool))
+        if missing.size:
+            return None, int(missing[0])
+        return s.to_numpy(dtype=getattr(s.dtype, "numpy_dtype", None)), None
+    return s.to_numpy(), None
+
+
+def _polars(s):
+    if s.null_count():
+        return None, int(np.flatnonzero(s.is_null().to_numpy())[0])
+    return s.to_numpy(), None
+
+
+def _arrow(col):
+    if col.null_count:
+        return None, int(np.flatnonzero(col.is_null().to_numpy(zero_copy_only=False))[0])
+    return col.to_numpy(zero_copy_only=False), None
+
+
+def _column(table: _Table, k: int, name: str) -> np.ndarray:
+    """Column ``k`` of a table as 1-d float64, exactly, refusals naming the column and row."""
+    label = table.labels[k]
+    values, missing = table.column(k)
+    if missing is not None:
+        where = _exact._where(name, (missing + 1,), missing, label)
+        raise ValueError(f"{where}: a missing value; expected numbers (fill the missing values "
+                         f"or drop their rows first)")
+    arr = _exact._array(values, name, label)
+    if arr.ndim != 1:
+        raise ValueError(f"{_exact._where(name, (), 0, label)}: expected one number per row, "
+                         f"found shape {arr.shape}")
+    return _exact._as_float64(arr, name, label)
+
+
+def _table_rows(table: _Table, positions, name: str) -> np.ndarray:
+    """The columns at ``positions`` side by side: ``(n, len(positions))`` float64."""
+    cols = [_column(table, k, name) for k in positions]
+    out = np.empty((cols[0].shape[0] if cols else 0, len(cols)), np.float64)
+    for j, c in enumerate(cols):
+        out[:, j] = c
+    return out
+
+
+def _unnamed_rows(table: _Table, name: str, width: int, layout: str) -> np.ndarray:
+    if len(table.labels) != width:
+        raise ValueError(f"{name}: expected {width} columns ({', '.join(LAYOUTS[layout])}), "
+                         f"found {len(table.labels)} columns without names")
+    return _table_rows(table, range(width), name)
