@@ -95,20 +95,24 @@ def test_results_are_unchanged_by_a_later_write_to_the_input():
 
 
 @linux_only
-@pytest.mark.parametrize("code, named", [
+@pytest.mark.parametrize("code, named, room_mib", [
     # 112,492,500 pairs: 1.7 GiB of result, more with the search's own
-    ("bp.find_pairs(np.tile([[0., 0, 1, 1]], (15000, 1)))", "colliding pairs"),
-    ("bp.find_circle_pairs(np.zeros((15000, 2)), 1.0)", "colliding pairs"),
+    ("bp.find_pairs(np.tile([[0., 0, 1, 1]], (15000, 1)))", "colliding pairs", 600),
+    ("bp.find_circle_pairs(np.zeros((15000, 2)), 1.0)", "colliding pairs", 600),
     # far more objects than the limit leaves room for
     ("bp.find_pairs(np.broadcast_to(np.array([0., 0, 1, 1]), (3_000_000, 4)).copy() "
-     "+ np.arange(3_000_000)[:, None] * 2)", "boxes"),
+     "+ np.arange(3_000_000)[:, None] * 2)", "boxes", 600),
+    # the list heads of depth 12: 201 MB before any object
+    ("bp.LinearQuadtree((0, 0, 1, 1), depth=12)", "depth", 100),
+    ("bp.LinearQuadtree((0, 0, 1, 1), depth=4).insert(np.broadcast_to("
+     "np.array([0., 0, 1e-9, 1e-9]), (3_000_000, 4)))", "boxes", 600),
 ])
-def test_memory_limit_gives_memory_error_not_abort(code, named):
+def test_memory_limit_gives_memory_error_not_abort(code, named, room_mib):
     out = _run(f"""
         import resource, numpy as np, broadphase as bp
         import re
         used = int(re.search(r"VmSize:\\s+(\\d+)", open("/proc/self/status").read())[1]) * 1024
-        limit = used + (600 << 20)
+        limit = used + ({room_mib} << 20)
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
         try:
             {code}

@@ -21,7 +21,7 @@ from . import _cast, _core, _exact, _tables
 __all__ = ["LinearQuadtree"]
 
 #: Deepest tree: the list heads of all levels take (4**(depth+1) - 1) / 3
-#: int32 cells, 89 MB at depth 12.
+#: cells of 9 bytes, 201 MB at depth 12.
 MAX_DEPTH = _core.TREE_MAX_DEPTH
 _BOX, _CIRCLE = 0, 1  # the core's shape codes (narrow::BOX, narrow::CIRCLE)
 _INT64, _FLOAT64 = np.dtype(np.int64), np.dtype(np.float64)
@@ -59,7 +59,8 @@ class LinearQuadtree:
         Level of the finest cells, 0 to 12.  Finest cells 4 to 16 times the
         typical object's size work well (``benchmarks/moving.py``);
         :meth:`stats` shows how objects spread over the levels.  The list
-        heads take ``4**(depth + 1) / 3 * 4`` bytes (89 MB at depth 12).
+        heads take ``4**(depth + 1) / 3 * 9`` bytes (201 MB at depth 12;
+        ``MemoryError`` where that does not fit).
     margin : float, optional
         Fat boxes: an object is placed by its box grown by ``margin`` on
         every side and keeps its cells while its box stays inside that fat
@@ -697,7 +698,7 @@ def _check_depth(depth) -> int:
         raise TypeError(f"depth: expected an int, found {depth!r}")
     if not 0 <= depth <= MAX_DEPTH:
         raise ValueError(f"depth: expected 0 <= depth <= {MAX_DEPTH} (the list heads of "
-                         f"depth 12 take 89 MB, each level more four times that), "
+                         f"depth 12 take 201 MB, each level more four times that), "
                          f"found {depth}")
     return int(depth)
 

@@ -50,6 +50,15 @@ pub fn room_for(n: usize, name: &str) -> Result<(), PyErr> {
     Ok(())
 }
 
+/// A `MemoryError` naming `name` unless `bytes` for `what` fit in the
+/// available memory.
+pub fn room_for_bytes(bytes: u64, name: &str, what: &str) -> Result<(), PyErr> {
+    if bytes > available_memory() {
+        return Err(no_room(name, what, bytes));
+    }
+    Ok(())
+}
+
 /// A copy of `src` into memory of our own, or a `MemoryError` naming `name`.
 pub fn copy<T: Copy>(src: &[T], name: &str) -> Result<Vec<T>, PyErr> {
     let mut v = Vec::new();

@@ -10,6 +10,7 @@
 //! releases the GIL while the core works.
 
 use broadphase_core::check;
+use broadphase_core::lists::CellLists;
 use broadphase_core::narrow::{BOX, CIRCLE};
 use broadphase_core::par::Exec;
 use broadphase_core::tree::{Attrs, HandleError, Tree};
@@ -109,6 +110,9 @@ impl PyTree {
         if depth > broadphase_core::tree::MAX_DEPTH || margin.is_nan() || margin < 0.0 {
             return Err(PyValueError::new_err("depth or margin out of range"));
         }
+        let cells = broadphase_core::tree::cell_base(depth + 1);
+        let bytes = (cells * CellLists::BYTES_PER_CELL) as u64;
+        owned::room_for_bytes(bytes, "depth", &format!("a tree of depth {depth}"))?;
         Ok(PyTree::of(Tree::new(bounds, depth, margin), workers))
     }
 

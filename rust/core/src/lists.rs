@@ -202,6 +202,10 @@ pub struct CellLists {
 }
 
 impl CellLists {
+    /// Bytes a cell's list head takes (its run and its class), whether
+    /// the cell is used or not: what [`CellLists::new`] allocates per cell.
+    pub const BYTES_PER_CELL: usize = std::mem::size_of::<u64>() + std::mem::size_of::<u8>();
+
     /// Empty lists for `cells` cells.
     pub fn new(cells: usize) -> CellLists {
         CellLists {
