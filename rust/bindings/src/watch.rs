@@ -11,9 +11,9 @@
 //! the calling thread: they take less time than a poll.
 //!
 //! Which calls get a stop is the caller's choice ([`Watch::Stoppable`]):
-//! only those whose state survives an unwind at any chunk boundary (the
-//! stateless searches).  Others are still watched, and an exception from a
-//! handler is raised once they finish.
+//! only those whose state survives an unwind at any chunk boundary.  The
+//! others ([`Watch::ToTheEnd`]) run on the calling thread, and Python runs
+//! the handlers once they return.
 
 use broadphase_core::par::{Exec, Stop, Stopped};
 use pyo3::exceptions::PyKeyboardInterrupt;
@@ -34,7 +34,8 @@ const STACK: usize = 8 << 20;
 pub enum Watch {
     /// Unwinding at any chunk leaves nothing behind (stateless searches).
     Stoppable,
-    /// The call always runs to its end; a signal is raised after it.
+    /// The call always runs to its end, on the calling thread; a signal's
+    /// handler runs after it.
     ToTheEnd,
 }
 
@@ -48,7 +49,9 @@ pub fn watched<R: Send>(
     how: Watch,
     f: impl FnOnce(&Exec) -> R + Send,
 ) -> PyResult<R> {
-    if work < WATCHED_FROM {
+    // A call that runs to its end anyway gains nothing from a thread of its
+    // own (Python runs the handlers when it returns): it stays here.
+    if work < WATCHED_FROM || how == Watch::ToTheEnd {
         return Ok(py.detach(|| f(ex)));
     }
     let stop = Arc::new(Stop::new());
