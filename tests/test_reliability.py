@@ -260,3 +260,44 @@ def test_result_arrays_own_memory_numpy_may_write():
         np.testing.assert_array_equal(bp.find_pairs(b), want)
         del got
         np.testing.assert_array_equal(bp.find_pairs(b), want)
+
+
+@linux_only
+@pytest.mark.parametrize("call", ["insert", "move", "pairs", "update"])
+def test_ctrl_c_stops_a_tree_call_and_leaves_the_tree_valid(call):
+    out = _run(f"""
+        import os, signal, threading, time, numpy as np, broadphase as bp
+        rng = np.random.default_rng(0)
+        n = 2_000_000  # 39 million pairs: pairs() takes about a second
+        lo = rng.uniform(0, 5000, (n, 2)); b = np.concatenate([lo, lo + 11.0], 1)
+        tree = bp.LinearQuadtree((0, 0, 5000, 5000), depth=8)
+        h = tree.insert(b) if "{call}" != "insert" else None
+        new = b[::-1].copy()
+        calls = dict(insert=lambda: tree.insert(b), move=lambda: tree.move(h, new),
+                     pairs=tree.pairs, update=tree.update)
+        threading.Timer(0.05, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+        t, took = time.time(), None
+        try:
+            calls["{call}"]()
+            took = time.time() - t
+            time.sleep(1.0)  # a signal after the call lands here
+        except KeyboardInterrupt:
+            took = took if took is not None else -(time.time() - t)
+        tree.validate()
+        if "{call}" == "insert":
+            assert len(tree) in (0, n), len(tree)  # as if never called, or done
+            held = b if len(tree) else b[:0]
+        elif "{call}" == "move":  # always finished
+            assert np.array_equal(tree.boxes(h), new)
+            held = new
+        else:
+            held = b
+        assert np.array_equal(tree.pairs(), bp.find_pairs(held))
+        print(took)
+    """)
+    assert out.returncode == 0, out.stderr[-2000:]
+    took = float(out.stdout)
+    if call in ("pairs", "update"):  # long enough to be interrupted on any machine
+        assert took < 0, took
+    if took < 0:  # interrupted: the signal came at 0.05 s, the exception soon after
+        assert -took < 0.05 + 0.6, took

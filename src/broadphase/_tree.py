@@ -81,6 +81,12 @@ class LinearQuadtree:
     ``copy.deepcopy``) gives an independent tree; a tree cannot be pickled
     (``TypeError``): insert its objects into a new tree in the other process.
 
+    Ctrl-C stops a long call within about 0.1 s and leaves the tree valid:
+    an interrupted :meth:`pairs`, :meth:`update` or :meth:`insert` is as if
+    it had not been called (the next :meth:`update` reports the same
+    events), unless the signal came as it ended (then it is done); an
+    interrupted :meth:`move` has been done.
+
     Examples
     --------
     >>> import broadphase as bp
@@ -394,7 +400,9 @@ class LinearQuadtree:
         -------
         began, ended : ndarray of intp, shape (*, 2)
             Canonical (``i < j``, rows sorted).  A removed object's pairs
-            end.
+            end, also when its handle has been given to a new object since:
+            a pair ``(i, j)`` can then be in both, the old one ended and the
+            new one begun.
 
         Examples
         --------

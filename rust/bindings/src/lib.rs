@@ -131,7 +131,7 @@ fn find_pairs(
     );
     owned::room_for(n, if circ.is_some() { "circles" } else { "boxes" })?;
     let ex = Exec::new(workers);
-    let result = watch::watched(py, n, &ex, Watch::Stoppable, |ex| {
+    let result = watch::watched(py, n, &ex, Watch::Stateless, |ex| {
         // Only copies are read from here on (`owned`).
         let groups = owned::copy_opt(groups, "groups")?;
         let categories = owned::copy_opt(categories, "categories")?;

@@ -168,7 +168,7 @@ impl PyTree {
         let st = &mut *guard;
         let inner = &mut st.inner;
         let ex = Exec::new(st.workers);
-        let h = watched(py, n, &ex, Watch::ToTheEnd, |ex| {
+        let h = watched(py, n, &ex, Watch::Committing, |ex| {
             // Only copies are read from here on (`owned`).
             let b = owned::copy(b, "boxes")?;
             let c = owned::copy_opt(c, "circles")?;
@@ -222,7 +222,7 @@ impl PyTree {
         let st = &mut *guard;
         let inner = &mut st.inner;
         let ex = Exec::new(st.workers);
-        watched(py, h.len(), &ex, Watch::ToTheEnd, |ex| {
+        watched(py, h.len(), &ex, Watch::Committing, |ex| {
             // The checks' safety arguments (live handles, each once; finite
             // rows) hold for what is stored only if nothing changes in
             // between: only copies are read from here on (`owned`).
@@ -255,7 +255,7 @@ impl PyTree {
         let st = &mut *guard;
         let inner = &mut st.inner;
         let ex = Exec::new(st.workers);
-        watched(py, h.len(), &ex, Watch::ToTheEnd, |ex| {
+        watched(py, h.len(), &ex, Watch::Committing, |ex| {
             // only copies are read from here on, as in `move_boxes`
             let (h, c) = (owned::copy(h, "handles")?, owned::copy(c, "circles")?);
             if let Err(e) = inner.check_handles(&h, Some(CIRCLE)) {
@@ -302,10 +302,12 @@ impl PyTree {
     fn pairs(&self, py: Python<'_>, max_pairs: Option<u64>) -> PyResult<Py<PyAny>> {
         let mut guard = self.lock()?;
         let st = &mut *guard;
-        let n = st.inner.len();
+        let n = st.inner.pending();
         let inner = &mut st.inner;
         let ex = Exec::new(st.workers);
-        let flat = watched(py, n, &ex, Watch::ToTheEnd, |ex| inner.pairs(ex, max_pairs))?;
+        let flat = watched(py, n, &ex, Watch::Committing, |ex| {
+            inner.pairs(ex, max_pairs)
+        })?;
         crate::pairs_array(py, flat.map_err(too_many)?)
     }
 
@@ -314,10 +316,10 @@ impl PyTree {
     fn update(&self, py: Python<'_>, max_pairs: Option<u64>) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
         let mut guard = self.lock()?;
         let st = &mut *guard;
-        let n = st.inner.len();
+        let n = st.inner.pending();
         let inner = &mut st.inner;
         let ex = Exec::new(st.workers);
-        let ev = watched(py, n, &ex, Watch::ToTheEnd, |ex| {
+        let ev = watched(py, n, &ex, Watch::Committing, |ex| {
             inner.update(ex, max_pairs)
         })?
         .map_err(too_many)?;
@@ -328,27 +330,29 @@ impl PyTree {
     fn query(&self, py: Python<'_>, q: [f64; 4]) -> PyResult<Py<PyAny>> {
         let mut guard = self.lock()?;
         let st = &mut *guard;
-        let (inner, ex) = (&mut st.inner, Exec::new(st.workers));
-        Ok(handles_array(py, py.detach(|| inner.query(&q, &ex))))
+        let (n, inner, ex) = (st.inner.pending(), &mut st.inner, Exec::new(st.workers));
+        let found = watched(py, n, &ex, Watch::Committing, |ex| inner.query(&q, ex))?;
+        Ok(handles_array(py, found))
     }
 
     /// Sorted handles of the objects strictly containing `(x, y)`.
     fn query_point(&self, py: Python<'_>, x: f64, y: f64) -> PyResult<Py<PyAny>> {
         let mut guard = self.lock()?;
         let st = &mut *guard;
-        let (inner, ex) = (&mut st.inner, Exec::new(st.workers));
-        Ok(handles_array(
-            py,
-            py.detach(|| inner.query_point(x, y, &ex)),
-        ))
+        let (n, inner, ex) = (st.inner.pending(), &mut st.inner, Exec::new(st.workers));
+        let found = watched(py, n, &ex, Watch::Committing, |ex| {
+            inner.query_point(x, y, ex)
+        })?;
+        Ok(handles_array(py, found))
     }
 
     /// Sorted handles colliding with the live object `h`.
     fn touching(&self, py: Python<'_>, h: u32) -> PyResult<Py<PyAny>> {
         let mut guard = self.lock()?;
         let st = &mut *guard;
-        let (inner, ex) = (&mut st.inner, Exec::new(st.workers));
-        Ok(handles_array(py, py.detach(|| inner.touching(h, &ex))))
+        let (n, inner, ex) = (st.inner.pending(), &mut st.inner, Exec::new(st.workers));
+        let found = watched(py, n, &ex, Watch::Committing, |ex| inner.touching(h, ex))?;
+        Ok(handles_array(py, found))
     }
 
     /// Box of the live object `h`.
@@ -367,10 +371,11 @@ impl PyTree {
     }
 
     /// `(relinked, entries, candidate_tests, pairs, rebuilt, levels, outside)`.
-    fn stats(&self) -> PyResult<StatsTuple> {
+    fn stats(&self, py: Python<'_>) -> PyResult<StatsTuple> {
         let mut guard = self.lock()?;
         let st = &mut *guard;
-        let s = st.inner.stats(&Exec::new(st.workers));
+        let (n, inner, ex) = (st.inner.len(), &mut st.inner, Exec::new(st.workers));
+        let s = watched(py, n, &ex, Watch::Committing, |ex| inner.stats(ex))?;
         Ok((
             s.relinked,
             s.entries,

@@ -10,10 +10,14 @@
 //! handler's exception is raised, its result discarded.  Smaller calls run on
 //! the calling thread: they take less time than a poll.
 //!
-//! Which calls get a stop is the caller's choice ([`Watch::Stoppable`]):
-//! only those whose state survives an unwind at any chunk boundary.  The
-//! others ([`Watch::ToTheEnd`]) run on the calling thread, and Python runs
-//! the handlers once they return.
+//! Every call given here survives an unwind at any chunk boundary (the
+//! stateless searches; the tree's steps, as `tree.rs`'s "Stopping" says).
+//! A signal whose handler raised after the call's last check finds the call
+//! finished: a stateless result is dropped and the handler's exception
+//! raised ([`Watch::Stateless`]); a tree's step has committed, so its result
+//! is returned and `KeyboardInterrupt` raised right after the call returns
+//! ([`Watch::Committing`]: the caller gets the handles it was given, the
+//! events it consumed).
 
 use broadphase_core::par::{Exec, Stop, Stopped};
 use pyo3::exceptions::PyKeyboardInterrupt;
@@ -26,17 +30,19 @@ use std::time::Duration;
 pub const POLL: Duration = Duration::from_millis(50);
 /// Objects from which a call runs on a thread of its own.
 pub const WATCHED_FROM: usize = 1 << 14;
+/// The interrupt signal's number (the same on every platform Python runs on).
+const SIGINT: std::ffi::c_int = 2;
 /// Stack of the call's thread: as much as a Python thread's.
 const STACK: usize = 8 << 20;
 
-/// Whether a watched call may be stopped midway.
+/// What a finished call's result is worth when a handler raised meanwhile.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Watch {
-    /// Unwinding at any chunk leaves nothing behind (stateless searches).
-    Stoppable,
-    /// The call always runs to its end, on the calling thread; a signal's
-    /// handler runs after it.
-    ToTheEnd,
+    /// Nothing: the call changed nothing (a search), its result is dropped.
+    Stateless,
+    /// Everything: the call changed state (a tree's step) that its result
+    /// reports, so the result is returned and the interrupt raised after.
+    Committing,
 }
 
 /// `f(ex)` with the GIL released; for `work >= WATCHED_FROM`, on a thread of
@@ -49,19 +55,22 @@ pub fn watched<R: Send>(
     how: Watch,
     f: impl FnOnce(&Exec) -> R + Send,
 ) -> PyResult<R> {
-    // A call that runs to its end anyway gains nothing from a thread of its
-    // own (Python runs the handlers when it returns): it stays here.
-    if work < WATCHED_FROM || how == Watch::ToTheEnd {
+    if work < WATCHED_FROM {
         return Ok(py.detach(|| f(ex)));
     }
     let stop = Arc::new(Stop::new());
-    let ex = match how {
-        Watch::Stoppable => ex.clone().stoppable(stop.clone()),
-        Watch::ToTheEnd => ex.clone(),
-    };
+    let ex = ex.clone().stoppable(stop.clone());
     let (outcome, raised) = py.detach(|| run_watched(&ex, &stop, f));
     match (outcome, raised) {
         (Ok(r), None) => Ok(r),
+        (Ok(r), Some(e))
+            if how == Watch::Committing && e.is_instance_of::<PyKeyboardInterrupt>(py) =>
+        {
+            // SAFETY: a plain C call with the GIL held; it only marks SIGINT
+            // as tripped, so Python raises KeyboardInterrupt at its next check.
+            unsafe { pyo3::ffi::PyErr_SetInterruptEx(SIGINT) };
+            Ok(r)
+        }
         (Ok(_), Some(e)) => Err(e),
         (Err(payload), raised) if payload.is::<Stopped>() => {
             Err(raised.unwrap_or_else(|| PyKeyboardInterrupt::new_err("the call was stopped")))

@@ -95,6 +95,19 @@
 //! against the last pairs with a dirty object (the delta's, and the base's
 //! standing pairs of objects void only from now on).
 //!
+//! # Handles given out again
+//! A removed object's slot is given to the next insert at once (the last
+//! removed first), so between two refreshes one handle may name two
+//! objects: the removed one in the last pairs and a new one in the fresh
+//! pairs.  The tree lists the slots removed since the last refresh (a push
+//! per removal; nothing on the paths of frames that only move), and
+//! `update()` counts a pair with such a slot as a pair of other objects
+//! before and after: the last pairs end and the fresh ones begin, also
+//! when both are `(i, j)`.  So a removed object's pairs always end, and an
+//! object inserted and removed between two calls has no events.
+//! `pairs()` hands the current pairs over as they are and, as `update()`
+//! does, makes them the next events' baseline and forgets the removed slots.
+//!
 //! When more than [`REBUILD_SHARE`] of the objects are dirty, a search from
 //! scratch ([`crate::search`]) is cheaper than the queries and replaces them
 //! (its pairs become the base); a single move of more than that share
@@ -112,6 +125,42 @@
 //! objects, where the search from scratch sorts and sweeps, it keeps its
 //! sweep order instead ([`crate::few`]), put right by an insertion sort.
 //! After [`coherent::AGE`] incremental frames in a row they are let go.
+//!
+//! # Stopping
+//! An executor may carry a [`crate::par::Stop`]: every chunk of a step
+//! checks it first, and a set stop unwinds the call with
+//! [`crate::par::Stopped`] (Ctrl-C, from the bindings).  A stop may come at
+//! any chunk boundary of any method given an executor, and leaves a valid
+//! tree, by this rule:
+//! * `insert` is as if never called: the steps that may stop (placing the
+//!   objects for reused slots, extending the arrays for new ones) come
+//!   first and change nothing kept, and a stop there takes the arrays back
+//!   to their length: no slot taken, no handle given out.
+//! * `insert`, `pairs()` and `update()` check the stop once more just
+//!   before they commit (after their last chunk), so that a stop set at
+//!   any time before the commit leaves the tree as before.
+//! * `move_to` is finished: a parallel move (the only one with chunks)
+//!   runs the chunks the stop skipped on the calling thread (a store of
+//!   their boxes, checking no stop), takes in every chunk's marks, and then
+//!   unwinds.
+//! * `pairs()` and `update()` are as if never called: a search from
+//!   scratch only reads the tree (a stop drops the buffer and kept grid
+//!   order it took, which only save work), and an incremental refresh works
+//!   out the new kept pairs and its rows or events reading the tree only,
+//!   then commits them with no chunk left to run.  The next call reports
+//!   the same pairs and events as without the stopped one.
+//! * The steps that bring the placements and lists up to date (of queries,
+//!   `touching`, `stats` and refreshes) keep what they finished, and the
+//!   next reader does the rest: [`Tree::settle`] applies what its finished
+//!   chunks placed (the other objects stay unplaced); the lists' update
+//!   clears the stale marks only once done (a stale object's entries are
+//!   read by no one, so box copies rewritten before a stop do no harm);
+//!   a relayout changes nothing until its sort is done.  No answer depends
+//!   on how far they got.
+//!
+//! None of this costs per object: a `catch_unwind` around the steps that
+//! may stop (nothing unless one unwinds) and a slot per chunk for the
+//! results of settle and of a parallel move.
 
 use crate::cells::Placement;
 use crate::check::bounds_of;
@@ -122,12 +171,13 @@ use crate::morton::{self, encode};
 use crate::narrow::{box_circle_overlap, boxes_overlap, circle_overlap, Filters, Narrow, Shapes};
 use crate::narrow::{BOX, CIRCLE};
 use crate::pairs::{Budget, TooMany};
-use crate::par::{chunk_count, even_bounds, split_at_bounds, Exec, Scatter};
+use crate::par::{chunk_count, even_bounds, split_at_bounds, Exec, Scatter, Stopped};
 use crate::quadtree;
 use crate::scratch;
 use crate::search::{self, Method, Search};
 use crate::world::Grid;
 use std::mem::MaybeUninit;
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 
 /// Deepest tree: the list heads of all levels take `4^(depth + 1) / 3`
 /// nine-byte records, 201 MB of address space at depth 12 (zeroed memory,
@@ -327,6 +377,9 @@ pub struct Tree {
     linked: Vec<Place>,
     /// Slots with the [`UNPLACED`] bit.
     unplaced: usize,
+    /// Objects taken into other cells by [`Tree::settle`]s stopped since
+    /// the last one that finished (counted in its `stats().relinked`).
+    relinked_stopped: u64,
     mark: Vec<u32>,
     lists: CellLists,
     // objects per level, live
@@ -354,9 +407,10 @@ pub struct Tree {
     /// The dirty objects as bits, set only while a refresh reads them (kept
     /// to be cleared, not made anew, every frame).
     dirty_bits: Bits,
-    /// Whether objects were removed since the last refresh (some dirty
-    /// slots may then be free).
-    removed: bool,
+    /// The slots removed since the last refresh (some dirty slots may then
+    /// be free, or hold another object), in no order, repeats kept down to
+    /// at most twice the slots.
+    removed: Vec<u32>,
     /// The current pairs with a void object, packed, sorted.
     delta: Vec<u64>,
     /// The positions in `base` of its pairs with a void object, ascending:
@@ -405,6 +459,7 @@ impl Tree {
             stale: Vec::new(),
             linked: Vec::new(),
             unplaced: 0,
+            relinked_stopped: 0,
             mark: Vec::new(),
             lists: CellLists::new(cell_base(depth + 1)),
             per_level: vec![0; depth as usize + 1],
@@ -421,7 +476,7 @@ impl Tree {
             base: None,
             void: Bits::default(),
             dirty_bits: Bits::default(),
-            removed: false,
+            removed: Vec::new(),
             void_list: Vec::new(),
             delta: Vec::new(),
             void_at: Vec::new(),
@@ -453,6 +508,17 @@ impl Tree {
     /// Live objects.
     pub fn len(&self) -> usize {
         self.count
+    }
+
+    /// Objects the next `pairs()` or `update()` examines: every one when it
+    /// searches from scratch, else the dirty ones.  What a caller weighs
+    /// the call by (whether it is worth a thread that Ctrl-C can stop).
+    pub fn pending(&self) -> usize {
+        if self.will_rebuild() {
+            self.count
+        } else {
+            self.dirty_list.len()
+        }
     }
 
     /// Whether the tree holds no object.
@@ -558,6 +624,10 @@ impl Tree {
     /// are new slots at the end, written in parallel chunks for big batches
     /// ([`Tree::append`]).  The lists take the new objects at their next
     /// reader.
+    ///
+    /// Stopped, it leaves the tree as before (no slot taken, no handle
+    /// given out): its steps that may stop come first and change nothing
+    /// the tree keeps.
     pub fn insert(
         &mut self,
         boxes: &[[f64; 4]],
@@ -567,11 +637,13 @@ impl Tree {
     ) -> Vec<u32> {
         let n = boxes.len();
         let reuse = n.min(self.free.len());
-        let mut handles: Vec<u32> = self.free.drain(self.free.len() - reuse..).rev().collect();
-        let start = self.rec.len();
-        handles.extend(start as u32..(start + n - reuse) as u32);
         let kind = if circles.is_some() { CIRCLE } else { BOX };
         let places = self.placements(&boxes[..reuse], ex);
+        let start = self.rec.len();
+        let counts = self.append(&boxes[reuse..], kind, ex);
+        // nothing below stops
+        let mut handles: Vec<u32> = self.free.drain(self.free.len() - reuse..).rev().collect();
+        handles.extend(start as u32..(start + n - reuse) as u32);
         for (k, &h) in handles[..reuse].iter().enumerate() {
             let h = h as usize;
             self.kinds[h] = kind;
@@ -582,7 +654,7 @@ impl Tree {
             self.set_place(h, places[k]);
             self.touch(h);
         }
-        self.append(&boxes[reuse..], kind, ex);
+        self.appended(start, counts);
         // The new slots' columns (all default but for circles and filters).
         if circles.is_some()
             || attrs.groups.is_some()
@@ -618,12 +690,36 @@ impl Tree {
 
     /// New slots at the end for objects of `kind` with `boxes`: every
     /// per-slot array extended straight to its values, in parallel chunks
-    /// fixed by the batch for big ones (the columns only grown, to their
-    /// defaults); the objects placed, stale and dirty, as an insert into a
-    /// reused slot leaves them one by one.
-    fn append(&mut self, boxes: &[[f64; 4]], kind: u8, ex: &Exec) {
+    /// fixed by the batch for big ones; the objects placed, stale and
+    /// dirty, as an insert into a reused slot leaves them one by one, once
+    /// [`Tree::appended`] has counted them.  Their objects per level and
+    /// entries, per chunk.
+    ///
+    /// Stopped, it takes the arrays back to their length before, and
+    /// unwinds.
+    fn append(&mut self, boxes: &[[f64; 4]], kind: u8, ex: &Exec) -> Vec<(Vec<u64>, u64)> {
+        let start = self.rec.len();
+        match catch_unwind(AssertUnwindSafe(|| self.extend_slots(boxes, kind, ex))) {
+            Ok(counts) => counts,
+            Err(stop) => {
+                self.boxes.truncate(start);
+                if self.margin > 0.0 {
+                    self.fat.truncate(start);
+                }
+                self.rec.truncate(start);
+                self.stale.truncate(start);
+                self.kinds.truncate(start);
+                self.linked.truncate(start);
+                self.mark.truncate(start);
+                resume_unwind(stop)
+            }
+        }
+    }
+
+    /// [`Tree::append`]'s steps that may stop.
+    fn extend_slots(&mut self, boxes: &[[f64; 4]], kind: u8, ex: &Exec) -> Vec<(Vec<u64>, u64)> {
         let m = boxes.len();
-        let (start, len) = (self.rec.len(), self.rec.len() + m);
+        let start = self.rec.len();
         let ex = ex.for_work(m, 2 * MOVE_GRAIN);
         let (grid, margin, g) = (self.grid, self.margin, MOVE_GRAIN);
         ex.extend_with(&mut self.boxes, m, g, |i| boxes[i]);
@@ -640,12 +736,6 @@ impl Tree {
         ex.extend_with(&mut self.kinds, m, g, |_| kind);
         ex.extend_with(&mut self.linked, m, g, |_| FREE_PLACE);
         ex.extend_with(&mut self.mark, m, g, |_| 0);
-        self.circles.grow(len);
-        self.groups.grow(len);
-        self.cats.grow(len);
-        self.masks.grow(len);
-        self.void.grow(len);
-        self.dirty_bits.grow(len);
         // what `set_place` counts, per chunk
         let cb = even_bounds(m, chunk_count(m, g, 256));
         let levels = self.per_level.len();
@@ -659,6 +749,22 @@ impl Tree {
             }
             (per, entries)
         });
+        // a stop set by now finds nothing committed
+        ex.check_stop();
+        counts
+    }
+
+    /// The slots from `start` on, made by [`Tree::append`], taken in: the
+    /// columns grown (to their defaults), the objects counted (`counts`),
+    /// stale and dirty.
+    fn appended(&mut self, start: usize, counts: Vec<(Vec<u64>, u64)>) {
+        let len = self.rec.len();
+        self.circles.grow(len);
+        self.groups.grow(len);
+        self.cats.grow(len);
+        self.masks.grow(len);
+        self.void.grow(len);
+        self.dirty_bits.grow(len);
         for (per, entries) in counts {
             for (t, x) in self.per_level.iter_mut().zip(per) {
                 *t += x;
@@ -666,7 +772,7 @@ impl Tree {
             self.nentries += entries;
         }
         self.stale_list.extend(start as u32..len as u32);
-        if dirty {
+        if !self.all_dirty {
             self.dirty_list.extend(start as u32..len as u32);
         }
     }
@@ -805,6 +911,8 @@ impl Tree {
     /// each object's box and mark it (dirty only while marks are kept), and
     /// collect the objects newly marked (then listed serially, in chunk
     /// order).
+    // (not inlined: in `move_to` it slowed the serial loop of a small move)
+    #[inline(never)]
     fn move_in_parallel(&mut self, handles: &[i64], boxes: &[[f64; 4]], ex: &Exec) {
         let n = handles.len();
         let mark_dirty = !self.all_dirty;
@@ -813,7 +921,7 @@ impl Tree {
         let bx = Scatter::new(&mut self.boxes);
         let rec = Scatter::new(&mut self.rec);
         let stale = Scatter::new(&mut self.stale);
-        let parts = ex.map(nch, |c| {
+        let chunk = |c: usize| {
             let mut out = Moved::default();
             for k in cb[c]..cb[c + 1] {
                 let (h, b) = (handles[k] as usize, boxes[k]);
@@ -841,11 +949,25 @@ impl Tree {
                 }
             }
             out
-        });
-        for m in parts {
+        };
+        // Stopped, the move finishes here, on this thread, with the chunks
+        // that did not run (a store of their boxes; no stop is checked),
+        // and then unwinds: a stopped move is a finished move.
+        let (mut parts, stopped) = chunks_kept(ex, nch, chunk);
+        if stopped.as_ref().is_some_and(|s| s.is::<Stopped>()) {
+            for (c, part) in parts.iter_mut().enumerate() {
+                if part.is_none() {
+                    *part = Some(chunk(c));
+                }
+            }
+        }
+        for m in parts.into_iter().flatten() {
             self.dirty_list.extend(m.dirty);
             self.stale_list.extend(m.stale);
             self.unplaced += m.unplaced;
+        }
+        if let Some(stop) = stopped {
+            resume_unwind(stop);
         }
     }
 
@@ -855,6 +977,10 @@ impl Tree {
     /// the tree), applied serially in list order.
     ///
     /// Every reader of the placements calls this first; `stats()` too.
+    ///
+    /// Stopped, it keeps what its finished chunks placed (their objects are
+    /// placed, the others still unplaced) and unwinds: the next reader
+    /// places the rest.
     pub fn settle(&mut self, ex: &Exec) {
         if self.unplaced == 0 {
             return;
@@ -866,7 +992,8 @@ impl Tree {
         let (boxes, rec) = (&self.boxes, &self.rec);
         let fat = Scatter::new(&mut self.fat);
         let stale = Scatter::new(&mut self.stale);
-        let changed = ex.for_work(list.len(), 2 * MOVE_GRAIN).map(nch, |c| {
+        let ex = ex.for_work(list.len(), 2 * MOVE_GRAIN);
+        let (changed, stopped) = chunks_kept(&ex, nch, |c| {
             let mut out = Vec::new();
             let part = &list[cb[c]..cb[c + 1]];
             for (k, &h) in part.iter().enumerate() {
@@ -901,18 +1028,35 @@ impl Tree {
             out
         });
         let mut relinked = 0;
-        for (h, p) in changed.into_iter().flatten() {
+        for (h, p) in changed.into_iter().flatten().flatten() {
             self.set_place(h as usize, p);
             relinked += 1;
         }
+        if let Some(stop) = stopped {
+            // the objects of the chunks that did not run are still unplaced
+            let stale = &self.stale;
+            self.unplaced = self
+                .stale_list
+                .iter()
+                .filter(|&&h| stale[h as usize] & UNPLACED != 0)
+                .count();
+            self.relinked_stopped += relinked;
+            resume_unwind(stop);
+        }
         self.unplaced = 0;
-        self.stats.relinked = relinked;
+        self.stats.relinked = std::mem::take(&mut self.relinked_stopped) + relinked;
     }
 
     /// Take checked handles out; their slots are reused by later inserts,
     /// the last call's first, and in a call the first handle first.
     pub fn remove(&mut self, handles: &[i64]) {
-        self.removed |= !handles.is_empty();
+        self.removed.extend(handles.iter().map(|&h| h as u32));
+        if self.removed.len() > 2 * self.rec.len() {
+            // a tree removing and inserting with no refresh (queries only)
+            // keeps each slot once
+            self.removed.sort_unstable();
+            self.removed.dedup();
+        }
         for &h in handles {
             let h = h as usize;
             self.touch(h);
@@ -1133,11 +1277,12 @@ impl Tree {
     }
 
     /// Lay every list out anew, cell after cell (entries sorted by cell).
+    ///
+    /// Stopped (in the sort), it has changed nothing.
     fn relayout(&mut self, ex: &Exec) {
         let mut recs: Vec<(u64, u32)> = Vec::with_capacity(self.nentries as usize);
         for h in 0..self.rec.len() {
             let p = self.rec[h].place;
-            self.linked[h] = p;
             if p.level != FREE {
                 for (r, (cell, _)) in self.cells(p).enumerate() {
                     recs.push((cell as u64, (4 * h + r) as u32));
@@ -1147,6 +1292,11 @@ impl Tree {
         let bits = usize::BITS - self.rec.len().max(1).leading_zeros();
         let bits = bits.max(u32::BITS - (cell_base(self.grid.depth + 1) as u32).leading_zeros());
         let recs = crate::radix::sort(recs, 0, bits, ex);
+        // nothing below stops; only stale objects can be linked elsewhere
+        // than placed (`validate` checks the others)
+        for &h in &self.stale_list {
+            self.linked[h as usize] = self.rec[h as usize].place;
+        }
         let entries: Vec<(u32, Entry)> = recs
             .iter()
             .map(|&(cell, nd)| {
@@ -1415,7 +1565,7 @@ impl Tree {
     pub fn last_pairs(&self) -> Vec<u64> {
         let mut out = Vec::new();
         if self.base.is_some() {
-            self.packed_into(&Exec::serial(), &mut out);
+            self.kept_pairs().packed_into(&Exec::serial(), &mut out);
         }
         out
     }
@@ -1474,19 +1624,17 @@ impl Tree {
     ) -> Result<Refreshed, TooMany> {
         let rebuild = self.will_rebuild();
         let r = if rebuild {
+            // (a stopped search drops the buffer and the kept grid order it
+            // took: a search without them is as exact)
             let spare = std::mem::take(&mut self.spare);
             let mut kept = std::mem::take(&mut self.kept);
             let found = self.search(ex, max_pairs, spare, &mut kept);
+            // a stop set by now finds nothing committed
+            ex.check_stop();
             self.kept = kept;
             let (new, tests, flat) = found?;
             self.since_search = 0;
-            let ev = events.then(|| {
-                let old = self.last_pairs();
-                Events {
-                    began: difference(&new, &old),
-                    ended: difference(&old, &new),
-                }
-            });
+            let ev = events.then(|| events_between(&self.last_pairs(), &new, &self.gone()));
             self.set_base(new);
             let rows = if events {
                 scratch::give(flat);
@@ -1500,18 +1648,21 @@ impl Tree {
                 events: ev,
             }
         } else {
+            // (a stopped sync leaves the lists valid for the next one to
+            // finish, a stopped step the kept pairs as they were)
+            self.sync(ex);
+            let r = self.step(ex, max_pairs, events);
             self.since_search = self.since_search.saturating_add(1);
             if self.since_search > coherent::AGE {
                 self.kept.clear();
             }
-            self.sync(ex);
-            self.step(ex, max_pairs, events)?
+            r?
         };
         for &h in &self.dirty_list {
             self.rec[h as usize].dirty = false;
         }
         self.dirty_list.clear();
-        self.removed = false;
+        self.removed.clear();
         self.all_dirty = false;
         self.stats.candidate_tests = r.tests;
         self.stats.pairs = self.pair_count() as u64;
@@ -1519,9 +1670,17 @@ impl Tree {
         Ok(r)
     }
 
+    /// The slots removed since the last refresh, sorted, each once.
+    fn gone(&self) -> Vec<u32> {
+        let mut g = self.removed.clone();
+        g.sort_unstable();
+        g.dedup();
+        g
+    }
+
     /// How many pairs are kept: the standing base pairs and the delta.
     fn pair_count(&self) -> usize {
-        base_len(&self.base) - self.void_at.len() + self.delta.len()
+        self.kept_pairs().len()
     }
 
     /// Kept pairs from now on: `new`, none void (the old base's buffer
@@ -1540,21 +1699,66 @@ impl Tree {
 
     /// An incremental refresh: the dirty objects' pairs by queries, the
     /// other pairs kept (see "Pairs kept from frame to frame" above).
+    ///
+    /// Everything that may stop is worked out first ([`Tree::plan_step`],
+    /// reading the tree only), then committed with no chunk left to run:
+    /// a stopped step leaves the kept pairs, and so the next call's events,
+    /// as they were.
     fn step(
         &mut self,
         ex: &Exec,
         max_pairs: Option<u64>,
         events: bool,
     ) -> Result<Refreshed, TooMany> {
+        // the dirty marks as bits, like the void ones: both stay in cache
+        // while every kept pair is read (cleared again below, also when the
+        // plan stops)
+        for &h in &self.dirty_list {
+            self.dirty_bits.set(h as usize, true);
+        }
+        let mut spare = std::mem::take(&mut self.spare);
+        let planned = catch_unwind(AssertUnwindSafe(|| {
+            self.plan_step(ex, max_pairs, events, &mut spare)
+        }));
+        for &h in &self.dirty_list {
+            self.dirty_bits.set(h as usize, false);
+        }
+        self.spare = spare;
+        let s = match planned {
+            Ok(s) => s?,
+            Err(stop) => resume_unwind(stop),
+        };
+        for &h in &s.newly {
+            self.void.set(h as usize, true);
+        }
+        self.void_list.extend(s.newly);
+        self.delta = s.delta;
+        if let Some(at) = s.void_at {
+            self.void_at = at;
+        }
+        if let Some(base) = s.base {
+            self.set_base(base);
+        }
+        Ok(Refreshed {
+            rows: s.rows,
+            tests: s.tests,
+            events: s.events,
+        })
+    }
+
+    /// The new kept pairs of an incremental refresh, its rows or events,
+    /// from the tree as it is (the dirty objects' bits set in
+    /// `dirty_bits`); `spare` serves a new base.
+    fn plan_step(
+        &self,
+        ex: &Exec,
+        max_pairs: Option<u64>,
+        events: bool,
+        spare: &mut Vec<u64>,
+    ) -> Result<StepPlan, TooMany> {
         let (fresh, tests) = self.fresh_pairs(ex);
         let base = self.base.as_deref().unwrap_or(&[]);
-        // the dirty marks as bits, like the void ones: both stay in cache
-        // while every kept pair is read (cleared again below)
-        let mut bits = std::mem::take(&mut self.dirty_bits);
-        for &h in &self.dirty_list {
-            bits.set(h as usize, true);
-        }
-        let (dirty, void) = (&bits, &self.void);
+        let (dirty, void) = (&self.dirty_bits, &self.void);
         // The delta's pairs with a dirty object are replaced by the fresh
         // ones (the dirty objects' current pairs, all of them).
         let (old_delta, kept): (Vec<u64>, Vec<u64>) =
@@ -1597,12 +1801,12 @@ impl Tree {
                 .unzip();
             (Some(at.concat()), lost.concat())
         };
-        for &h in &self.dirty_list {
-            bits.set(h as usize, false);
-        }
-        self.dirty_bits = bits;
-        let voids = void_at.as_ref().unwrap_or(&self.void_at).len();
-        let total = base.len() - voids + delta.len();
+        let now = KeptPairs {
+            base,
+            delta: &delta,
+            void_at: void_at.as_deref().unwrap_or(&self.void_at),
+        };
+        let total = now.len();
         // the memory budget is read only for results that could exceed it
         if (total >= 1 << 16 || max_pairs.is_some()) && total as u64 > Budget::of(max_pairs).limit()
         {
@@ -1615,26 +1819,16 @@ impl Tree {
                 old.extend(old_base);
                 old.sort_unstable();
             }
-            Events {
-                began: difference(&fresh, &old),
-                ended: difference(&old, &fresh),
-            }
+            events_between(&old, &fresh, &self.gone())
         });
-        for &h in &newly {
-            self.void.set(h as usize, true);
-        }
-        self.void_list.extend(newly);
-        self.delta = delta;
-        if let Some(at) = void_at {
-            self.void_at = at;
-        }
         // Objects void but no longer dirty (they moved in earlier frames,
         // not in this one) leave runs in the base that every frame's merge
         // skips: past as many again as the dirty ones, the rows' pass also
         // writes the current pairs packed, which become the base.
-        let fuse = !events && self.void_list.len() >= 2 * self.dirty_list.len().max(1);
+        let fuse =
+            !events && self.void_list.len() + newly.len() >= 2 * self.dirty_list.len().max(1);
         let mut packed = if fuse {
-            let mut v = std::mem::take(&mut self.spare);
+            let mut v = std::mem::take(spare);
             v.clear();
             v.reserve(total);
             v
@@ -1644,7 +1838,7 @@ impl Tree {
         let rows = (!events).then(|| {
             let mut rows = scratch::result(2 * total);
             let to = Scatter::new(&mut packed.spare_capacity_mut()[..if fuse { total } else { 0 }]);
-            self.merged_into(ex, &mut rows, |out: &mut [MaybeUninit<isize>; 2], k, p| {
+            now.merged_into(ex, &mut rows, |out: &mut [MaybeUninit<isize>; 2], k, p| {
                 out[0].write((p >> 32) as isize);
                 out[1].write(p as u32 as isize);
                 if fuse {
@@ -1656,125 +1850,43 @@ impl Tree {
             });
             rows
         });
-        if fuse {
+        let new_base = if fuse {
             // SAFETY: `merged_into` wrote every pair index below `total`
             // (its slots tile the merged order, asserted per chunk), so the
             // first `total` elements are initialized.  Tested by the frames
             // of `void_objects_are_consolidated_with_the_rows` against the
             // naive pairs.
             unsafe { packed.set_len(total) };
-            self.set_base(packed);
-        }
-        // Consolidate once the delta outgrows a share of the base: the
-        // frames read the delta whole.
-        if self.delta.len() > (base_len(&self.base) / 8).saturating_add(self.consolidate_from) {
-            let mut packed = std::mem::take(&mut self.spare);
-            self.packed_into(ex, &mut packed);
-            self.set_base(packed);
-        }
-        Ok(Refreshed {
+            Some(packed)
+        } else if delta.len() > (base.len() / 8).saturating_add(self.consolidate_from) {
+            // Consolidate once the delta outgrows a share of the base: the
+            // frames read the delta whole.
+            let mut packed = std::mem::take(spare);
+            now.packed_into(ex, &mut packed);
+            Some(packed)
+        } else {
+            None
+        };
+        // a stop set by now finds nothing committed
+        ex.check_stop();
+        Ok(StepPlan {
+            delta,
+            newly,
+            void_at,
+            base: new_base,
             rows,
             tests,
             events: ev,
         })
     }
 
-    /// The current pairs, packed, into `out` (see [`Tree::merged_into`]).
-    fn packed_into(&self, ex: &Exec, out: &mut Vec<u64>) {
-        self.merged_into(ex, out, |slot: &mut [MaybeUninit<u64>; 1], _, p| {
-            slot[0].write(p);
-        });
-    }
-
-    /// The current pairs, the standing base pairs merged with the delta,
-    /// into `out` (emptied first): `W` slots a pair, written by `emit`.
-    /// In chunks of the base fixed by its length, each merging the delta's
-    /// pairs of its key range (base and delta are disjoint, so the ranges
-    /// split the merged order exactly).  A chunk copies the runs of the base
-    /// between its void positions and the delta's pairs, each pair's place
-    /// in the base found by galloping from the last: a loop with no test
-    /// per pair, however many pairs stand.
-    fn merged_into<T: Send, const W: usize>(
-        &self,
-        ex: &Exec,
-        out: &mut Vec<T>,
-        emit: impl Fn(&mut [MaybeUninit<T>; W], usize, u64) + Sync,
-    ) {
-        let base = self.base.as_deref().unwrap_or(&[]);
-        let (delta, void_at) = (&self.delta[..], &self.void_at[..]);
-        let nch = base_chunks(base.len());
-        let lb = even_bounds(base.len(), nch);
-        let fb: Vec<usize> = (0..=nch)
-            .map(|c| match c {
-                0 => 0,
-                c if c == nch => delta.len(),
-                c => delta.partition_point(|&f| f < base[lb[c]]),
-            })
-            .collect();
-        let vb: Vec<usize> = lb
-            .iter()
-            .map(|&b| void_at.partition_point(|&v| v < b))
-            .collect();
-        let mut ob = Vec::with_capacity(nch + 1);
-        ob.push(0usize);
-        for c in 0..nch {
-            let standing = lb[c + 1] - lb[c] - (vb[c + 1] - vb[c]);
-            ob.push(ob[c] + W * (standing + fb[c + 1] - fb[c]));
+    /// The kept pairs as they stand.
+    fn kept_pairs(&self) -> KeptPairs<'_> {
+        KeptPairs {
+            base: self.base.as_deref().unwrap_or(&[]),
+            delta: &self.delta,
+            void_at: &self.void_at,
         }
-        let len = ob[nch];
-        out.clear();
-        out.reserve(len);
-        let parts = split_at_bounds(&mut out.spare_capacity_mut()[..len], &ob);
-        ex.for_work(base.len(), 2 * MERGE_GRAIN)
-            .each(parts, |c, part| {
-                let (slots, rest) = part.as_chunks_mut::<W>();
-                debug_assert!(rest.is_empty());
-                let src = &base[lb[c]..lb[c + 1]];
-                // the index of this chunk's first pair in the merged order
-                let first = ob[c] / W;
-                let mut voids = void_at[vb[c]..vb[c + 1]]
-                    .iter()
-                    .map(|&v| v - lb[c])
-                    .peekable();
-                let mut o = 0;
-                // the standing pairs of src[a..b] into the slots from o on
-                let mut standing = |slots: &mut [[MaybeUninit<T>; W]],
-                                    a: usize,
-                                    b: usize,
-                                    o: &mut usize| {
-                    let mut a = a;
-                    while let Some(v) = voids.next_if(|&v| v < b) {
-                        for (t, (slot, &p)) in slots[*o..].iter_mut().zip(&src[a..v]).enumerate() {
-                            emit(slot, first + *o + t, p);
-                        }
-                        *o += v - a;
-                        a = v + 1;
-                    }
-                    for (t, (slot, &p)) in slots[*o..].iter_mut().zip(&src[a..b]).enumerate() {
-                        emit(slot, first + *o + t, p);
-                    }
-                    *o += b - a;
-                };
-                let mut i = 0;
-                for &d in &delta[fb[c]..fb[c + 1]] {
-                    let at = i + gallop(&src[i..], d);
-                    standing(slots, i, at, &mut o);
-                    emit(&mut slots[o], first + o, d);
-                    o += 1;
-                    i = at;
-                }
-                standing(slots, i, src.len(), &mut o);
-                // every slot of this chunk's part written
-                assert_eq!(o, slots.len(), "a merge chunk fills its part exactly");
-            });
-        // SAFETY: the parts tile 0..len (ob runs from 0 to len), and each
-        // chunk wrote every slot of its part (asserted above: `emit` writes
-        // all `W` slots it is given, and the chunk's pairs are exactly its
-        // standing pairs, its base range less its void positions, plus its
-        // delta range).  Tested by the tree tests comparing `pairs()` with
-        // the naive pairs frame by frame (`merge_in_chunks_keeps_every_pair`
-        // and tests/test_tree.py).
-        unsafe { out.set_len(len) };
     }
 
     /// All pairs from scratch: the pair search over the live objects;
@@ -1858,7 +1970,7 @@ impl Tree {
     /// each (chunks of [`QUERY_GRAIN`] in parallel); the candidate tests.
     fn fresh_pairs(&self, ex: &Exec) -> (Vec<u64>, u64) {
         // (a dirty slot is free only if removed since the last refresh)
-        let mut dirty: Vec<u32> = if self.removed {
+        let mut dirty: Vec<u32> = if !self.removed.is_empty() {
             let live = self.dirty_list.iter().copied();
             live.filter(|&h| self.contains(h as u64)).collect()
         } else {
@@ -2138,12 +2250,159 @@ impl Tree {
     }
 }
 
+/// Kept pairs (see "Pairs kept from frame to frame"): the pairs of `base`
+/// but those at the positions `void_at` (ascending), and the `delta`
+/// (sorted, disjoint from them).
+struct KeptPairs<'a> {
+    base: &'a [u64],
+    delta: &'a [u64],
+    void_at: &'a [usize],
+}
+
+/// What [`Tree::plan_step`] worked out, for [`Tree::step`] to commit.
+struct StepPlan {
+    /// The new delta.
+    delta: Vec<u64>,
+    /// The dirty objects void from now on.
+    newly: Vec<u32>,
+    /// The positions of the base's pairs with a void object, if found again.
+    void_at: Option<Vec<usize>>,
+    /// A new base (every current pair), if the rows' pass or a
+    /// consolidation made one.
+    base: Option<Vec<u64>>,
+    rows: Option<Vec<isize>>,
+    tests: u64,
+    events: Option<Events>,
+}
+
+impl KeptPairs<'_> {
+    /// How many pairs: the standing base pairs and the delta.
+    fn len(&self) -> usize {
+        self.base.len() - self.void_at.len() + self.delta.len()
+    }
+
+    /// The current pairs, packed, into `out` (see [`KeptPairs::merged_into`]).
+    fn packed_into(&self, ex: &Exec, out: &mut Vec<u64>) {
+        self.merged_into(ex, out, |slot: &mut [MaybeUninit<u64>; 1], _, p| {
+            slot[0].write(p);
+        });
+    }
+
+    /// The current pairs, the standing base pairs merged with the delta,
+    /// into `out` (emptied first): `W` slots a pair, written by `emit`.
+    /// In chunks of the base fixed by its length, each merging the delta's
+    /// pairs of its key range (base and delta are disjoint, so the ranges
+    /// split the merged order exactly).  A chunk copies the runs of the base
+    /// between its void positions and the delta's pairs, each pair's place
+    /// in the base found by galloping from the last: a loop with no test
+    /// per pair, however many pairs stand.
+    fn merged_into<T: Send, const W: usize>(
+        &self,
+        ex: &Exec,
+        out: &mut Vec<T>,
+        emit: impl Fn(&mut [MaybeUninit<T>; W], usize, u64) + Sync,
+    ) {
+        let (base, delta, void_at) = (self.base, self.delta, self.void_at);
+        let nch = base_chunks(base.len());
+        let lb = even_bounds(base.len(), nch);
+        let fb: Vec<usize> = (0..=nch)
+            .map(|c| match c {
+                0 => 0,
+                c if c == nch => delta.len(),
+                c => delta.partition_point(|&f| f < base[lb[c]]),
+            })
+            .collect();
+        let vb: Vec<usize> = lb
+            .iter()
+            .map(|&b| void_at.partition_point(|&v| v < b))
+            .collect();
+        let mut ob = Vec::with_capacity(nch + 1);
+        ob.push(0usize);
+        for c in 0..nch {
+            let standing = lb[c + 1] - lb[c] - (vb[c + 1] - vb[c]);
+            ob.push(ob[c] + W * (standing + fb[c + 1] - fb[c]));
+        }
+        let len = ob[nch];
+        out.clear();
+        out.reserve(len);
+        let parts = split_at_bounds(&mut out.spare_capacity_mut()[..len], &ob);
+        ex.for_work(base.len(), 2 * MERGE_GRAIN)
+            .each(parts, |c, part| {
+                let (slots, rest) = part.as_chunks_mut::<W>();
+                debug_assert!(rest.is_empty());
+                let src = &base[lb[c]..lb[c + 1]];
+                // the index of this chunk's first pair in the merged order
+                let first = ob[c] / W;
+                let mut voids = void_at[vb[c]..vb[c + 1]]
+                    .iter()
+                    .map(|&v| v - lb[c])
+                    .peekable();
+                let mut o = 0;
+                // the standing pairs of src[a..b] into the slots from o on
+                let mut standing = |slots: &mut [[MaybeUninit<T>; W]],
+                                    a: usize,
+                                    b: usize,
+                                    o: &mut usize| {
+                    let mut a = a;
+                    while let Some(v) = voids.next_if(|&v| v < b) {
+                        for (t, (slot, &p)) in slots[*o..].iter_mut().zip(&src[a..v]).enumerate() {
+                            emit(slot, first + *o + t, p);
+                        }
+                        *o += v - a;
+                        a = v + 1;
+                    }
+                    for (t, (slot, &p)) in slots[*o..].iter_mut().zip(&src[a..b]).enumerate() {
+                        emit(slot, first + *o + t, p);
+                    }
+                    *o += b - a;
+                };
+                let mut i = 0;
+                for &d in &delta[fb[c]..fb[c + 1]] {
+                    let at = i + gallop(&src[i..], d);
+                    standing(slots, i, at, &mut o);
+                    emit(&mut slots[o], first + o, d);
+                    o += 1;
+                    i = at;
+                }
+                standing(slots, i, src.len(), &mut o);
+                // every slot of this chunk's part written
+                assert_eq!(o, slots.len(), "a merge chunk fills its part exactly");
+            });
+        // SAFETY: the parts tile 0..len (ob runs from 0 to len), and each
+        // chunk wrote every slot of its part (asserted above: `emit` writes
+        // all `W` slots it is given, and the chunk's pairs are exactly its
+        // standing pairs, its base range less its void positions, plus its
+        // delta range).  Tested by the tree tests comparing `pairs()` with
+        // the naive pairs frame by frame (`merge_in_chunks_keeps_every_pair`
+        // and tests/test_tree.py).
+        unsafe { out.set_len(len) };
+    }
+}
+
 /// What one chunk of a parallel move marked.
 #[derive(Default)]
 struct Moved {
     dirty: Vec<u32>,
     stale: Vec<u32>,
     unplaced: usize,
+}
+
+/// `f(c)` for every chunk `c < n` on `ex`, each result kept in its slot as
+/// soon as its chunk is done; and what the step unwound with, if it did (a
+/// stop, at the start of a chunk).  A stopped step leaves the slots of the
+/// chunks that ran filled and the others `None` (when it unwinds, no chunk
+/// is still running): their caller keeps what those chunks did.
+fn chunks_kept<T: Send>(
+    ex: &Exec,
+    n: usize,
+    f: impl Fn(usize) -> T + Sync + Send,
+) -> (Vec<Option<T>>, Option<Box<dyn std::any::Any + Send>>) {
+    let mut slots: Vec<Option<T>> = (0..n).map(|_| None).collect();
+    let parts: Vec<&mut Option<T>> = slots.iter_mut().collect();
+    let ran = catch_unwind(AssertUnwindSafe(|| {
+        ex.each(parts, |c, slot| *slot = Some(f(c)));
+    }));
+    (slots, ran.err())
 }
 
 /// Ask for the cache line of `v[i]` (nothing if `i` is out of bounds).
@@ -2292,6 +2551,29 @@ fn base_chunks(n: usize) -> usize {
 
 fn base_len(base: &Option<Vec<u64>>) -> usize {
     base.as_ref().map_or(0, Vec::len)
+}
+
+/// The events from the pairs `old` to the pairs `new` (packed, sorted),
+/// the slots `gone` (sorted) removed in between: a pair with such a slot is
+/// of another object before than after (its slot given out again), so it
+/// ends and begins even when both hold it.
+fn events_between(old: &[u64], new: &[u64], gone: &[u32]) -> Events {
+    if gone.is_empty() {
+        return Events {
+            began: difference(new, old),
+            ended: difference(old, new),
+        };
+    }
+    let same = |p: &&u64| {
+        gone.binary_search(&((**p >> 32) as u32)).is_err()
+            && gone.binary_search(&(**p as u32)).is_err()
+    };
+    let old_same: Vec<u64> = old.iter().filter(same).copied().collect();
+    let new_same: Vec<u64> = new.iter().filter(same).copied().collect();
+    Events {
+        began: difference(new, &old_same),
+        ended: difference(old, &new_same),
+    }
 }
 
 /// `a - b` of two sorted sets.
@@ -2671,11 +2953,42 @@ mod tests {
         }
     }
 
+    /// The packed pairs `pairs` (sorted) each with the identities of its two
+    /// objects (`ids`: per slot, of the object in it now).
+    fn with_ids(pairs: &[u64], ids: &[u64]) -> Vec<(u64, [u64; 2])> {
+        pairs
+            .iter()
+            .map(|&p| (p, [ids[(p >> 32) as usize], ids[p as u32 as usize]]))
+            .collect()
+    }
+
+    /// The events from the pairs `last` to `now` (both [`with_ids`]): the
+    /// pairs of two objects colliding now and not then (began), then and
+    /// not now (ended), as packed handles, sorted.  Objects, not handles: a
+    /// slot freed and given out again holds another object.
+    fn events_of_objects(
+        last: &[(u64, [u64; 2])],
+        now: &[(u64, [u64; 2])],
+    ) -> (Vec<u64>, Vec<u64>) {
+        let minus = |a: &[(u64, [u64; 2])], b: &[(u64, [u64; 2])]| {
+            let b: std::collections::BTreeSet<[u64; 2]> = b.iter().map(|x| x.1).collect();
+            let mut out: Vec<u64> = a
+                .iter()
+                .filter(|x| !b.contains(&x.1))
+                .map(|x| x.0)
+                .collect();
+            out.sort_unstable();
+            out
+        };
+        (minus(now, last), minus(last, now))
+    }
+
     /// Frames that each change a different 8% of the objects (moves,
     /// removals, inserts into the freed slots): the void objects and the
     /// delta grow until the delta is consolidated into the base, and every
     /// frame, `pairs()` and `update()` taking turns, equals the model (the
-    /// events its set differences), on one thread and two (over
+    /// events the pairs of objects that began and ended, a freed slot given
+    /// out again holding another object), on one thread and two (over
     /// `2 * SYNC_GRAIN` stale objects a frame: the lists' update in parallel).
     #[test]
     fn the_delta_grows_and_is_consolidated() {
@@ -2689,16 +3002,23 @@ mod tests {
             let boxes: Vec<[f64; 4]> = model.iter().map(|b| b.unwrap()).collect();
             tree.insert(&boxes, None, Attrs::default(), &ex);
             let mut model = model.clone();
+            // each object's identity, by slot
+            let mut ids: Vec<u64> = (0..n as u64).collect();
+            let mut next_id = n as u64;
             let mut last = Vec::new();
-            let (mut incremental, mut consolidated) = (0, 0);
+            let (mut incremental, mut consolidated, mut reused) = (0, 0, 0);
             for frame in 0..12usize {
                 let want = model_pairs(&model);
+                let now = with_ids(&want, &ids);
                 if frame % 2 == 0 {
                     assert_eq!(tree.pairs_packed(&ex, None).unwrap(), want, "frame {frame}");
                 } else {
                     let ev = tree.update(&ex, None).unwrap();
-                    assert_eq!(ev.began, difference(&want, &last), "frame {frame}");
-                    assert_eq!(ev.ended, difference(&last, &want), "frame {frame}");
+                    let (began, ended) = events_of_objects(&last, &now);
+                    // pairs of the same two handles, of other objects
+                    reused += ev.began.iter().filter(|p| ev.ended.contains(p)).count();
+                    assert_eq!(ev.began, began, "frame {frame}");
+                    assert_eq!(ev.ended, ended, "frame {frame}");
                 }
                 assert_eq!(tree.last_pairs(), want);
                 assert_eq!(tree.stats.pairs, want.len() as u64);
@@ -2711,7 +3031,7 @@ mod tests {
                         incremental += 1;
                     }
                 }
-                last = want;
+                last = now;
                 // 8% of the slots, a different set each frame: most move,
                 // every tenth is removed, and as many new boxes come in
                 let changed: Vec<usize> = (0..n)
@@ -2752,11 +3072,13 @@ mod tests {
                 {
                     assert!(model[h as usize].is_none(), "a freed slot is reused");
                     model[h as usize] = Some(b);
+                    ids[h as usize] = next_id;
+                    next_id += 1;
                 }
             }
             assert!(
-                incremental > 0 && consolidated > 0,
-                "{incremental} {consolidated}"
+                incremental > 0 && consolidated > 0 && reused > 0,
+                "{incremental} {consolidated} {reused}"
             );
         }
     }

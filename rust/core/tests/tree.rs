@@ -2,12 +2,14 @@
 
 use broadphase_core::naive;
 use broadphase_core::narrow::{box_circle_overlap, boxes_overlap, circle_overlap, BOX, CIRCLE};
-use broadphase_core::par::Exec;
+use broadphase_core::par::{Exec, Stop, Stopped};
 use broadphase_core::testing::lcg;
 use broadphase_core::tree::{Attrs, Tree};
 use broadphase_core::{Filters, Narrow, Shapes};
 use proptest::prelude::*;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
 
 /// A live object of the model.
 #[derive(Clone, Debug)]
@@ -52,6 +54,19 @@ fn model_pairs(objs: &BTreeMap<u32, Obj>) -> Vec<u64> {
         .collect()
 }
 
+/// The model's partners of `h`: its row and column of the pairs, sorted.
+fn touching_in(objs: &BTreeMap<u32, Obj>, h: u32) -> Vec<u32> {
+    let mut want: Vec<u32> = model_pairs(objs)
+        .into_iter()
+        .filter_map(|p| {
+            let (i, j) = ((p >> 32) as u32, p as u32);
+            (i == h).then_some(j).or((j == h).then_some(i))
+        })
+        .collect();
+    want.sort_unstable();
+    want
+}
+
 fn meets_box(o: &Obj, q: &[f64; 4]) -> bool {
     if o.kind == CIRCLE {
         box_circle_overlap(q, &o.c)
@@ -90,12 +105,18 @@ fn insert_one(
 enum Op {
     InsertBox([f64; 4], (i64, u64, u64)),
     InsertCircle([f64; 3], (i64, u64, u64)),
+    /// Several boxes in one insert (freed slots first, then new ones).
+    InsertMany(Vec<[f64; 4]>),
     Move(usize, [f64; 4], [f64; 3]),
+    /// Several box objects moved in one call (circles skipped).
+    MoveMany(Vec<(usize, [f64; 4])>),
     Remove(usize),
     Pairs,
     Update,
     Query([f64; 4]),
     Point(f64, f64),
+    Touching(usize),
+    Stats,
 }
 
 fn coord() -> impl Strategy<Value = f64> {
@@ -131,22 +152,78 @@ fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
         3 => (a_box(), filters()).prop_map(|(b, f)| Op::InsertBox(b, f)),
         2 => (a_circle(), filters()).prop_map(|(c, f)| Op::InsertCircle(c, f)),
+        1 => prop::collection::vec(a_box(), 1..6).prop_map(Op::InsertMany),
         4 => (any::<usize>(), a_box(), a_circle()).prop_map(|(k, b, c)| Op::Move(k, b, c)),
-        1 => any::<usize>().prop_map(Op::Remove),
+        1 => prop::collection::vec((any::<usize>(), a_box()), 1..6).prop_map(Op::MoveMany),
+        2 => any::<usize>().prop_map(Op::Remove),
         2 => Just(Op::Pairs),
         2 => Just(Op::Update),
         1 => a_box().prop_map(Op::Query),
         1 => (coord(), coord()).prop_map(|(x, y)| Op::Point(x, y)),
+        1 => any::<usize>().prop_map(Op::Touching),
+        1 => Just(Op::Stats),
     ]
 }
 
+/// A stop for an operation: at the `k`-th chunk boundary, on `w` threads.
+fn a_stop() -> impl Strategy<Value = Option<(u64, usize)>> {
+    prop::option::weighted(0.4, (1u64..50, 1usize..3))
+}
+
+/// `f()`, or `None` if a stop unwound it (any other panic goes on).
+fn attempt<R>(f: impl FnOnce() -> R) -> Option<R> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(r) => Some(r),
+        Err(p) => {
+            assert!(p.is::<Stopped>(), "only a stop unwinds");
+            None
+        }
+    }
+}
+
+/// An executor on `w` threads that stops at its `k`-th chunk boundary.
+fn stopping(k: u64, w: usize) -> Exec {
+    Exec::new(Some(w)).stoppable(Arc::new(Stop::after(k)))
+}
+
+/// Packed pairs, each with the identities of its two objects (`ids`, by
+/// handle, of the objects holding the handles now).
+fn with_ids(pairs: &[u64], ids: &BTreeMap<u32, u64>) -> Vec<(u64, [u64; 2])> {
+    pairs
+        .iter()
+        .map(|&p| (p, [ids[&((p >> 32) as u32)], ids[&(p as u32)]]))
+        .collect()
+}
+
+/// The pairs of `a` (with identities) whose objects are no pair in `b`:
+/// their handles, sorted.  By objects, not handles: a handle freed and
+/// given out again names another object.
+fn objects_minus(a: &[(u64, [u64; 2])], b: &[(u64, [u64; 2])]) -> Vec<u64> {
+    let b: BTreeSet<[u64; 2]> = b.iter().map(|x| x.1).collect();
+    let mut out: Vec<u64> = a
+        .iter()
+        .filter(|x| !b.contains(&x.1))
+        .map(|x| x.0)
+        .collect();
+    out.sort_unstable();
+    out
+}
+
 /// Run `ops` on a tree and the model; every answer must agree.
+///
+/// The model knows objects, not handles: each insert makes a new
+/// identity, and `update()`'s events are the pairs of objects that began
+/// and ended (a pair of a freed handle given out again ends and begins).
+/// An operation given a stop runs with an executor stopping at that chunk
+/// boundary; stopped, it must leave the tree valid and as before (insert,
+/// `pairs()`, `update()`: the next events still to come) or with the call
+/// finished (a move), and the later answers must agree all the same.
 fn run(
     depth: u32,
     margin: f64,
     shares: (f64, f64),
     consolidate: Option<usize>,
-    ops: Vec<Op>,
+    ops: Vec<(Op, Option<(u64, usize)>)>,
     workers: usize,
 ) -> Result<(), TestCaseError> {
     let ex = Exec::new(Some(workers));
@@ -156,63 +233,138 @@ fn run(
         tree.consolidate_from = c;
     }
     let mut objs: BTreeMap<u32, Obj> = BTreeMap::new();
-    let mut last: Vec<u64> = Vec::new();
-    for op in ops {
+    // each live handle's object identity
+    let mut ids: BTreeMap<u32, u64> = BTreeMap::new();
+    let mut next_id = 0u64;
+    let mut new_object = |ids: &mut BTreeMap<u32, u64>, h: u32| {
+        ids.insert(h, next_id);
+        next_id += 1;
+    };
+    let mut last: Vec<(u64, [u64; 2])> = Vec::new();
+    for (op, stop) in ops {
+        let stopper = stop.map(|(k, w)| stopping(k, w));
+        let ox = stopper.as_ref().unwrap_or(&ex);
+        let slots = tree.slots();
+        let mut stopped = false;
+        let pick = |objs: &BTreeMap<u32, Obj>, k: usize| *objs.keys().nth(k % objs.len()).unwrap();
         match op {
-            Op::InsertBox(b, f) => {
-                let (h, o) = insert_one(&mut tree, b, None, f, &ex);
-                prop_assert!(objs.insert(h, o).is_none());
-            }
+            Op::InsertBox(b, f) => match attempt(|| insert_one(&mut tree, b, None, f, ox)) {
+                Some((h, o)) => {
+                    prop_assert!(objs.insert(h, o).is_none());
+                    new_object(&mut ids, h);
+                }
+                None => {
+                    stopped = true;
+                    prop_assert_eq!(tree.slots(), slots);
+                }
+            },
             Op::InsertCircle(cc, f) => {
-                let (h, o) = insert_one(&mut tree, circle_box(cc), Some(cc), f, &ex);
-                prop_assert!(objs.insert(h, o).is_none());
+                match attempt(|| insert_one(&mut tree, circle_box(cc), Some(cc), f, ox)) {
+                    Some((h, o)) => {
+                        prop_assert!(objs.insert(h, o).is_none());
+                        new_object(&mut ids, h);
+                    }
+                    None => {
+                        stopped = true;
+                        prop_assert_eq!(tree.slots(), slots);
+                    }
+                }
             }
+            Op::InsertMany(bs) => match attempt(|| tree.insert(&bs, None, Attrs::default(), ox)) {
+                Some(hs) => {
+                    prop_assert_eq!(hs.len(), bs.len());
+                    for (h, b) in hs.into_iter().zip(bs) {
+                        let o = Obj {
+                            kind: BOX,
+                            b,
+                            c: [0.0; 3],
+                            group: 0,
+                            cat: u64::MAX,
+                            mask: u64::MAX,
+                        };
+                        prop_assert!(objs.insert(h, o).is_none());
+                        new_object(&mut ids, h);
+                    }
+                }
+                None => {
+                    stopped = true;
+                    prop_assert_eq!(tree.slots(), slots);
+                }
+            },
             Op::Move(k, b, c) => {
                 if objs.is_empty() {
                     continue;
                 }
-                let h = *objs.keys().nth(k % objs.len()).unwrap();
+                let h = pick(&objs, k);
                 let o = objs.get_mut(&h).unwrap();
                 prop_assert!(tree.check_handles(&[h as i64], Some(o.kind)).is_ok());
+                // a stopped move is finished: the model moves either way
                 if o.kind == BOX {
-                    tree.move_to(&[h as i64], &[b], None, &ex);
+                    stopped = attempt(|| tree.move_to(&[h as i64], &[b], None, ox)).is_none();
                     o.b = b;
                 } else {
-                    tree.move_to(&[h as i64], &[circle_box(c)], Some(&[c]), &ex);
-                    o.b = circle_box(c);
+                    let cb = circle_box(c);
+                    stopped =
+                        attempt(|| tree.move_to(&[h as i64], &[cb], Some(&[c]), ox)).is_none();
+                    o.b = cb;
                     o.c = c;
+                }
+            }
+            Op::MoveMany(moves) => {
+                let mut hs: Vec<i64> = Vec::new();
+                let mut to = Vec::new();
+                for (k, b) in moves {
+                    if objs.is_empty() {
+                        break;
+                    }
+                    let h = pick(&objs, k);
+                    if objs[&h].kind == BOX && !hs.contains(&(h as i64)) {
+                        hs.push(h as i64);
+                        to.push(b);
+                    }
+                }
+                prop_assert!(tree.check_handles(&hs, Some(BOX)).is_ok());
+                stopped = attempt(|| tree.move_to(&hs, &to, None, ox)).is_none();
+                for (&h, &b) in hs.iter().zip(&to) {
+                    objs.get_mut(&(h as u32)).unwrap().b = b;
                 }
             }
             Op::Remove(k) => {
                 if objs.is_empty() {
                     continue;
                 }
-                let h = *objs.keys().nth(k % objs.len()).unwrap();
+                let h = pick(&objs, k);
                 tree.remove(&[h as i64]);
                 objs.remove(&h);
+                ids.remove(&h);
                 prop_assert!(tree.check_handles(&[h as i64], None).is_err());
             }
-            Op::Pairs => {
-                let got = tree.pairs_packed(&ex, None).unwrap();
-                prop_assert_eq!(&got, &model_pairs(&objs));
-                last = got;
-            }
-            Op::Update => {
-                let ev = tree.update(&ex, None).unwrap();
-                let now = model_pairs(&objs);
-                let began: Vec<u64> = now.iter().copied().filter(|p| !last.contains(p)).collect();
-                let ended: Vec<u64> = last.iter().copied().filter(|p| !now.contains(p)).collect();
-                prop_assert_eq!(ev.began, began);
-                prop_assert_eq!(ev.ended, ended);
-                last = now;
-            }
+            Op::Pairs => match attempt(|| tree.pairs_packed(ox, None).unwrap()) {
+                Some(got) => {
+                    prop_assert_eq!(&got, &model_pairs(&objs));
+                    last = with_ids(&got, &ids);
+                }
+                None => stopped = true,
+            },
+            Op::Update => match attempt(|| tree.update(ox, None).unwrap()) {
+                Some(ev) => {
+                    let now = with_ids(&model_pairs(&objs), &ids);
+                    prop_assert_eq!(ev.began, objects_minus(&now, &last));
+                    prop_assert_eq!(ev.ended, objects_minus(&last, &now));
+                    last = now;
+                }
+                None => stopped = true,
+            },
             Op::Query(q) => {
                 let want: Vec<u32> = objs
                     .iter()
                     .filter(|(_, o)| meets_box(o, &q))
                     .map(|(&h, _)| h)
                     .collect();
-                prop_assert_eq!(tree.query(&q, &ex), want);
+                match attempt(|| tree.query(&q, ox)) {
+                    Some(got) => prop_assert_eq!(got, want),
+                    None => stopped = true,
+                }
             }
             Op::Point(x, y) => {
                 let want: Vec<u32> = objs
@@ -226,23 +378,42 @@ fn run(
                     })
                     .map(|(&h, _)| h)
                     .collect();
-                prop_assert_eq!(tree.query_point(x, y, &ex), want);
+                match attempt(|| tree.query_point(x, y, ox)) {
+                    Some(got) => prop_assert_eq!(got, want),
+                    None => stopped = true,
+                }
             }
+            Op::Touching(k) => {
+                if objs.is_empty() {
+                    continue;
+                }
+                let h = pick(&objs, k);
+                match attempt(|| tree.touching(h, ox)) {
+                    Some(got) => prop_assert_eq!(got, touching_in(&objs, h)),
+                    None => stopped = true,
+                }
+            }
+            Op::Stats => match attempt(|| tree.stats(ox)) {
+                Some(s) => prop_assert_eq!(s.entries > 0, !objs.is_empty()),
+                None => stopped = true,
+            },
         }
         prop_assert_eq!(tree.validate(), Ok(()));
         prop_assert_eq!(tree.len(), objs.len());
-        // touching(h) is h's row and column of the pairs
-        if let Some((&h, _)) = objs.iter().next() {
-            let want: Vec<u32> = model_pairs(&objs)
-                .into_iter()
-                .filter_map(|p| {
-                    let (i, j) = ((p >> 32) as u32, p as u32);
-                    (i == h).then_some(j).or((j == h).then_some(i))
-                })
-                .collect();
-            let mut want = want;
-            want.sort_unstable();
-            prop_assert_eq!(tree.touching(h, &ex), want);
+        // the live handles are the model's: a stopped insert gave out none
+        // and took no slot
+        for h in 0..tree.slots() as u32 {
+            prop_assert_eq!(
+                tree.contains(h as u64),
+                objs.contains_key(&h),
+                "handle {}",
+                h
+            );
+        }
+        // touching(h) is h's row and column of the pairs (not after a stop:
+        // the next operation starts from what the stop left)
+        if let (Some((&h, _)), false) = (objs.iter().next(), stopped) {
+            prop_assert_eq!(tree.touching(h, &ex), touching_in(&objs, h));
         }
     }
     Ok(())
@@ -260,6 +431,24 @@ proptest! {
         // the default shares, and each path forced: always or never from
         // scratch; the kept pairs consolidated as by default, at every
         // change, or never
+        let ops = ops.into_iter().map(|o| (o, None)).collect();
+        run(depth, margin, (rebuild, relayout), consolidate, ops, workers)?;
+    }
+}
+
+proptest! {
+    // (more cases: each stop is one boundary of many)
+    #![proptest_config(ProptestConfig::with_cases(5000))]
+
+    /// As `tree_agrees_with_the_model`, with a stop at a random chunk
+    /// boundary (1 to 49) in some of the operations, on one thread or two.
+    #[test]
+    fn stopped_calls_leave_the_tree_as_before_or_finished(
+        depth in 0u32..6, margin in prop::sample::select(vec![0.0, 0.0, 0.5, 3.0]),
+        rebuild in prop::sample::select(vec![0.1, -1.0, f64::INFINITY]),
+        relayout in prop::sample::select(vec![0.125, -1.0, f64::INFINITY]),
+        consolidate in prop::sample::select(vec![None, Some(0), Some(usize::MAX)]),
+        ops in prop::collection::vec((op(), a_stop()), 1..60), workers in 1usize..3) {
         run(depth, margin, (rebuild, relayout), consolidate, ops, workers)?;
     }
 }
@@ -602,4 +791,233 @@ fn merge_in_chunks_keeps_every_pair() {
     for (t, _) in &trees {
         t.validate().unwrap();
     }
+}
+
+/// A handle freed and given out again between two `update()`s: the old
+/// object's pairs end and the new one's begin, though both are `(0, 1)`.
+#[test]
+fn a_reused_handle_ends_the_old_pairs_and_begins_the_new() {
+    let ex = Exec::serial();
+    let mut tree = Tree::new([0.0, 0.0, 16.0, 16.0], 3, 0.0);
+    let h = tree.insert(
+        &[[0.0, 0.0, 2.0, 2.0], [1.0, 1.0, 3.0, 3.0]],
+        None,
+        Attrs::default(),
+        &ex,
+    );
+    assert_eq!(h, [0, 1]);
+    let ev = tree.update(&ex, None).unwrap();
+    assert_eq!((ev.began, ev.ended), (vec![1], vec![]));
+    tree.remove(&[1]);
+    let c = tree.insert(&[[1.5, 0.0, 2.5, 1.0]], None, Attrs::default(), &ex);
+    assert_eq!(c, [1], "the freed handle is given out again");
+    let ev = tree.update(&ex, None).unwrap();
+    assert_eq!((ev.began, ev.ended), (vec![1], vec![1]));
+}
+
+/// What a call on a big tree answered.
+#[derive(Debug, PartialEq)]
+enum Answer {
+    Nothing,
+    Handles(Vec<u32>),
+    Pairs(Vec<u64>),
+    Events(Vec<u64>, Vec<u64>),
+}
+
+/// A call on a tree: its name, whether a stopped call is finished (else
+/// it is as if never made), and the call.
+type Call<'a> = (
+    &'static str,
+    bool,
+    Box<dyn Fn(&mut Tree, &Exec) -> Answer + 'a>,
+);
+
+/// Big calls (their steps in parallel chunks on two threads) stopped at
+/// every chunk boundary in turn, from the first to the last one each
+/// reaches: each leaves a valid tree that then answers as the tree without
+/// the call (insert, `pairs()`, `update()`, queries) or with it finished
+/// (moves): the same handles for a later insert, the same events and
+/// pairs.  On one thread too, where the chunks run in order.
+#[test]
+fn big_calls_stopped_at_every_chunk_boundary() {
+    // half of them and the insert over 2 * MOVE_GRAIN: parallel moves,
+    // placements and appends
+    let n = 34_000usize;
+    let mut rnd = lcg(2468);
+    let boxes = scattered(n, 2000.0, 9.0, &mut rnd);
+    let more = scattered(17_000, 2000.0, 9.0, &mut rnd);
+    let all: Vec<i64> = (0..n as i64).collect();
+    let half: Vec<i64> = (0..n as i64).filter(|k| k % 2 == 0).collect();
+    let some: Vec<i64> = (0..n as i64).filter(|k| k % 12 == 5).collect();
+    let gone: Vec<i64> = (0..n as i64).filter(|k| k % 400 == 7).collect();
+    let moved = |hs: &[i64], d: f64| -> Vec<[f64; 4]> {
+        hs.iter()
+            .map(|&h| {
+                let b = boxes[h as usize];
+                [b[0] + d, b[1] - d, b[2] + d, b[3] - d]
+            })
+            .collect()
+    };
+    let (to_half, to_some, to_all) = (moved(&half, 3.0), moved(&some, 2.0), moved(&all, 1.5));
+    let q = [300.0, 300.0, 1700.0, 900.0];
+    // the states the calls start from: after a first `pairs()` and a
+    // query (the lists laid out), then ...
+    type Setup<'a> = Box<dyn Fn(&mut Tree, &Exec) + 'a>;
+    let setups: Vec<(&str, Setup)> = vec![
+        ("kept pairs", Box::new(|_, _| {})),
+        // a twelfth of the objects moved: incremental, the lists' update
+        // and the queries in parallel
+        (
+            "a twelfth moved",
+            Box::new(|t, ex| t.move_to(&some, &to_some, None, ex)),
+        ),
+        // half moved: a search from scratch (the kept grid order), the
+        // lists laid out anew for a query
+        (
+            "half moved",
+            Box::new(|t, ex| t.move_to(&half, &to_half, None, ex)),
+        ),
+        // free slots: the search from scratch over the live rows
+        (
+            "removed, half moved",
+            Box::new(|t, ex| {
+                t.remove(&gone);
+                t.move_to(&half, &to_half, None, ex);
+            }),
+        ),
+    ];
+    let calls: Vec<Call> = vec![
+        (
+            "pairs",
+            false,
+            Box::new(|t, ex| Answer::Pairs(t.pairs_packed(ex, None).unwrap())),
+        ),
+        (
+            "update",
+            false,
+            Box::new(|t, ex| {
+                let ev = t.update(ex, None).unwrap();
+                Answer::Events(ev.began, ev.ended)
+            }),
+        ),
+        (
+            "insert",
+            false,
+            Box::new(|t, ex| Answer::Handles(t.insert(&more, None, Attrs::default(), ex))),
+        ),
+        (
+            "move all",
+            true,
+            Box::new(|t, ex| {
+                // the live ones (some were removed)
+                let (hs, to): (Vec<i64>, Vec<[f64; 4]>) = all
+                    .iter()
+                    .zip(&to_all)
+                    .filter(|(&h, _)| t.contains(h as u64))
+                    .unzip();
+                t.move_to(&hs, &to, None, ex);
+                Answer::Nothing
+            }),
+        ),
+        (
+            "query",
+            false,
+            Box::new(|t, ex| Answer::Handles(t.query(&q, ex))),
+        ),
+        (
+            "stats",
+            false,
+            Box::new(|t, ex| {
+                t.stats(ex);
+                Answer::Nothing
+            }),
+        ),
+    ];
+    let next = scattered(5, 2000.0, 9.0, &mut rnd);
+    // what a tree answers from now on: a later insert's handles, then the
+    // events and pairs of frames, first either an incremental one or one
+    // searching from scratch (a quarter of the objects moved), then one of
+    // 1% moved after a search from scratch
+    let answers = |t: &mut Tree, ex: &Exec, scratch_first: bool| {
+        let h = t.insert(&next, None, Attrs::default(), ex);
+        let live: Vec<i64> = (0..t.slots() as i64)
+            .filter(|&h| t.contains(h as u64))
+            .collect();
+        let quarter: Vec<i64> = live.iter().copied().step_by(4).collect();
+        let few: Vec<i64> = live.iter().copied().skip(1).step_by(97).collect();
+        let mut frames = Vec::new();
+        if !scratch_first {
+            frames.push((
+                t.update(ex, None).unwrap(),
+                t.pairs_packed(ex, None).unwrap(),
+            ));
+        }
+        for (hs, d) in [(&quarter, 0.5), (&few, 0.7)] {
+            let to: Vec<[f64; 4]> = hs
+                .iter()
+                .map(|&h| {
+                    let b = t.box_of(h as u32);
+                    [b[0] + d, b[1] + d, b[2] + d, b[3] + d]
+                })
+                .collect();
+            t.move_to(hs, &to, None, ex);
+            frames.push((t.update(ex, None).unwrap(), t.last_pairs()));
+        }
+        (h, frames)
+    };
+    let mut checked = 0;
+    for workers in [2, 1] {
+        let ex = Exec::new(Some(workers));
+        let mut start = Tree::new([0.0, 0.0, 2000.0, 2000.0], 7, 0.0);
+        start.insert(&boxes, None, Attrs::default(), &ex);
+        start.pairs(&ex, None).unwrap();
+        start.query(&q, &ex); // the lists laid out
+        for (setup_name, setup) in &setups {
+            let mut before = start.clone();
+            setup(&mut before, &ex);
+            before.consolidate_from = 0; // consolidating as soon as allowed
+            for (name, finishes, call) in &calls {
+                let mut after = before.clone();
+                let answer = call(&mut after, &ex);
+                let want = |t: &Tree, scratch_first| answers(&mut t.clone(), &ex, scratch_first);
+                let want_before = [want(&before, false), want(&before, true)];
+                let want_after = [want(&after, false), want(&after, true)];
+                // the call stopped at boundary k: whether it stopped
+                let mut stop_at = |k: u64| {
+                    let mut t = before.clone();
+                    let got = attempt(|| call(&mut t, &stopping(k, workers)));
+                    let what = format!("{name} after {setup_name}, stop {k}, {workers} threads");
+                    t.validate().unwrap_or_else(|e| panic!("{what}: {e}"));
+                    let done = got.is_some() || *finishes;
+                    match &got {
+                        Some(a) => assert_eq!(a, &answer, "{what}"),
+                        None => {
+                            let want = if done { &after } else { &before };
+                            assert_eq!(t.slots(), want.slots(), "{what}")
+                        }
+                    }
+                    let want = if done { &want_after } else { &want_before };
+                    let scratch_first = k % 2 == 1;
+                    assert!(
+                        answers(&mut t, &ex, scratch_first) == want[scratch_first as usize],
+                        "{what}"
+                    );
+                    checked += 1;
+                    got.is_none()
+                };
+                // every boundary up to 16, then further apart until the call
+                // runs through; then every one skipped before that (the last
+                // boundaries are those of the steps that commit)
+                let (mut lo, mut k) = (0, 1);
+                while stop_at(k) {
+                    lo = k;
+                    k += if k < 16 { 1 } else { k / 4 };
+                }
+                for k in lo + 1..k {
+                    stop_at(k);
+                }
+            }
+        }
+    }
+    assert!(checked > 200, "{checked} stops");
 }
