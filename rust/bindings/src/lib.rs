@@ -133,22 +133,22 @@ fn find_pairs(
     let ex = Exec::new(workers);
     let result = watch::watched(py, n, &ex, Watch::Stateless, |ex| {
         // Only copies are read from here on (`owned`).
-        let groups = owned::copy_opt(groups, "groups")?;
-        let categories = owned::copy_opt(categories, "categories")?;
-        let masks = owned::copy_opt(masks, "masks")?;
+        let groups = owned::copy_opt(groups, "groups", ex)?;
+        let categories = owned::copy_opt(categories, "categories", ex)?;
+        let masks = owned::copy_opt(masks, "masks", ex)?;
         let filters = Filters {
             groups: groups.as_deref(),
             categories: categories.as_deref(),
             masks: masks.as_deref(),
         };
-        let circ = circ.map(|c| owned::copy(c, "circles")).transpose()?;
+        let circ = circ.map(|c| owned::copy(c, "circles", ex)).transpose()?;
         // the boxes searched: the circles' bounding boxes, or a copy
         let owned = match (&circ, given) {
             (Some(c), _) => match check::circle_boxes(c, ex) {
                 Ok(b) => b,
                 Err(b) => return Ok(b.into()),
             },
-            (None, Some(b)) => owned::copy_pooled(b, "boxes")?,
+            (None, Some(b)) => owned::copy_pooled(b, "boxes", ex)?,
             (None, None) => Vec::new(),
         };
         let bounds = match (&circ, given) {
@@ -194,7 +194,7 @@ fn release_scratch(py: Python<'_>) {
 #[pyfunction]
 #[pyo3(signature = (boxes, workers=None))]
 fn scan_boxes(py: Python<'_>, boxes: Boxes<'_>, workers: Option<usize>) -> PyResult<Py<PyAny>> {
-    let b = owned::copy(rows::<4>(&boxes, "boxes")?, "boxes")?;
+    let b = owned::copy(rows::<4>(&boxes, "boxes")?, "boxes", &Exec::serial())?;
     match py.detach(|| check::scan_boxes(&b, &Exec::new(workers))) {
         Ok(v) => Ok(PyTuple::new(py, v)?.into_any().unbind()),
         Err(bad) => bad_row(py, bad),
@@ -205,7 +205,7 @@ fn scan_boxes(py: Python<'_>, boxes: Boxes<'_>, workers: Option<usize>) -> PyRes
 #[pyfunction]
 #[pyo3(signature = (circles, workers=None))]
 fn circle_boxes(py: Python<'_>, circles: Boxes<'_>, workers: Option<usize>) -> PyResult<Py<PyAny>> {
-    let c = owned::copy(rows::<3>(&circles, "circles")?, "circles")?;
+    let c = owned::copy(rows::<3>(&circles, "circles")?, "circles", &Exec::serial())?;
     owned::room_for(c.len(), "circles")?;
     match py.detach(|| check::circle_boxes(&c, &Exec::new(workers))) {
         Ok(v) => {
@@ -318,7 +318,7 @@ fn stages(
     workers: Option<usize>,
 ) -> PyResult<(Vec<(&'static str, f64)>, usize)> {
     let method = method(method_name)?;
-    let b = owned::copy(rows::<4>(&boxes, "boxes")?, "boxes")?;
+    let b = owned::copy(rows::<4>(&boxes, "boxes")?, "boxes", &Exec::serial())?;
     let b = &b[..];
     let out = py.detach(|| {
         let ex = Exec::new(workers);

@@ -14,6 +14,7 @@
 //! working memory would not fit ([`room_for`]).
 
 use broadphase_core::memory::available_memory;
+use broadphase_core::par::Exec;
 use broadphase_core::scratch::{self, Pooled};
 use broadphase_core::search::BYTES_PER_OBJECT;
 use pyo3::exceptions::PyMemoryError;
@@ -59,36 +60,61 @@ pub fn room_for_bytes(bytes: u64, name: &str, what: &str) -> Result<(), PyErr> {
     Ok(())
 }
 
+/// Elements from which a copy is shared by the executor's threads (each
+/// copies a chunk: the page faults of fresh memory and the reads of a big
+/// input are shared too).
+const PARALLEL_FROM: usize = 1 << 15;
+
+/// The error of a copy of `src` that does not fit.
+fn no_copy<T>(name: &str, src: &[T]) -> PyErr {
+    no_room(
+        name,
+        "a copy of the input",
+        std::mem::size_of_val(src) as u64,
+    )
+}
+
+/// `src` appended to `v`, whose capacity already holds it.
+fn fill<T: Copy + Send + Sync>(v: &mut Vec<T>, src: &[T], ex: &Exec) {
+    if src.len() < PARALLEL_FROM || !ex.is_parallel() {
+        v.extend_from_slice(src);
+    } else {
+        ex.extend_with(v, src.len(), 4096, |i| src[i]);
+    }
+}
+
 /// A copy of `src` into memory of our own, or a `MemoryError` naming `name`.
-pub fn copy<T: Copy>(src: &[T], name: &str) -> Result<Vec<T>, PyErr> {
+pub fn copy<T: Copy + Send + Sync>(src: &[T], name: &str, ex: &Exec) -> Result<Vec<T>, PyErr> {
     let mut v = Vec::new();
-    v.try_reserve_exact(src.len()).map_err(|_| {
-        no_room(
-            name,
-            "a copy of the input",
-            std::mem::size_of_val(src) as u64,
-        )
-    })?;
-    v.extend_from_slice(src);
+    v.try_reserve_exact(src.len())
+        .map_err(|_| no_copy(name, src))?;
+    fill(&mut v, src, ex);
     Ok(v)
 }
 
-/// [`copy`] into a buffer from the scratch pool (give it back with
-/// [`scratch::give`]): a loop calling with about the same input every frame
-/// copies into pages it already has.
-pub fn copy_pooled<T: Copy + Pooled>(src: &[T], name: &str) -> Result<Vec<T>, PyErr> {
-    let mut v = scratch::try_take(src.len()).ok_or_else(|| {
-        no_room(
-            name,
-            "a copy of the input",
-            std::mem::size_of_val(src) as u64,
-        )
-    })?;
-    v.extend_from_slice(src);
+/// [`copy`], a big one into a buffer from the scratch pool (give it back
+/// with [`scratch::give`]): a loop calling with about the same big input
+/// every frame copies into pages it already has, rather than faulting in
+/// fresh ones.  A small one is a fresh vector (a pooled one would be one
+/// fewer for the search that follows).
+pub fn copy_pooled<T: Copy + Send + Sync + Pooled>(
+    src: &[T],
+    name: &str,
+    ex: &Exec,
+) -> Result<Vec<T>, PyErr> {
+    if src.len() < PARALLEL_FROM {
+        return copy(src, name, ex);
+    }
+    let mut v = scratch::try_take(src.len()).ok_or_else(|| no_copy(name, src))?;
+    fill(&mut v, src, ex);
     Ok(v)
 }
 
 /// [`copy`] of an optional slice.
-pub fn copy_opt<T: Copy>(src: Option<&[T]>, name: &str) -> Result<Option<Vec<T>>, PyErr> {
-    src.map(|s| copy(s, name)).transpose()
+pub fn copy_opt<T: Copy + Send + Sync>(
+    src: Option<&[T]>,
+    name: &str,
+    ex: &Exec,
+) -> Result<Option<Vec<T>>, PyErr> {
+    src.map(|s| copy(s, name, ex)).transpose()
 }

@@ -12,6 +12,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::owned;
+use broadphase_core::par::Exec;
 
 /// The rows of a C-contiguous `(k, 2)` int64 array of pairs.
 fn pair_rows<'a>(a: &'a PyReadonlyArray2<'_, i64>) -> PyResult<&'a [[i64; 2]]> {
@@ -51,10 +52,10 @@ impl TilingParts {
             .as_slice()
             .map_err(|_| PyTypeError::new_err("ybounds: expected a C-contiguous float64 array"))?;
         Ok(TilingParts {
-            xs: owned::copy(flat(xs, "xs")?, "xs")?,
-            ybounds: owned::copy(yb, "ybounds")?,
+            xs: owned::copy(flat(xs, "xs")?, "xs", &Exec::serial())?,
+            ybounds: owned::copy(yb, "ybounds", &Exec::serial())?,
             cells_plus_one: ybounds.shape()[1],
-            rank: owned::copy(flat(rank, "rank")?, "rank")?,
+            rank: owned::copy(flat(rank, "rank")?, "rank", &Exec::serial())?,
         })
     }
 
@@ -82,7 +83,7 @@ fn split_by_tile(
     ybounds: PyReadonlyArray2<'_, f64>,
     rank: PyReadonlyArray1<'_, i64>,
 ) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
-    let b = owned::copy(crate::rows::<4>(&boxes, "boxes")?, "boxes")?;
+    let b = owned::copy(crate::rows::<4>(&boxes, "boxes")?, "boxes", &Exec::serial())?;
     let parts = TilingParts::of(&xs, &ybounds, &rank)?;
     let t = parts.tiling()?;
     let (order, starts) = py.detach(|| tiles::split_by_tile(&b, &t));
@@ -106,12 +107,12 @@ fn owned_pairs(
     let parts = TilingParts::of(&xs, &ybounds, &rank)?;
     let t = parts.tiling()?;
     let (pairs, boxes, rows) = (
-        owned::copy(pair_rows(&pairs)?, "pairs")?,
-        owned::copy(crate::rows::<4>(&boxes, "boxes")?, "boxes")?,
-        owned::copy(flat(&rows, "rows")?, "rows")?,
+        owned::copy(pair_rows(&pairs)?, "pairs", &Exec::serial())?,
+        owned::copy(crate::rows::<4>(&boxes, "boxes")?, "boxes", &Exec::serial())?,
+        owned::copy(flat(&rows, "rows")?, "rows", &Exec::serial())?,
     );
     let p = TilePairs::new(&pairs, &boxes, &rows).map_err(PyValueError::new_err)?;
-    let edges = owned::copy(flat(&edges, "edges")?, "edges")?;
+    let edges = owned::copy(flat(&edges, "edges")?, "edges", &Exec::serial())?;
     if !edges.windows(2).all(|w| w[0] <= w[1]) {
         return Err(PyValueError::new_err("edges: expected sorted bucket edges"));
     }
@@ -127,7 +128,7 @@ fn sort_pairs(
     lo: i64,
     hi: i64,
 ) -> PyResult<Py<PyAny>> {
-    let p = owned::copy(pair_rows(&pairs)?, "pairs")?;
+    let p = owned::copy(pair_rows(&pairs)?, "pairs", &Exec::serial())?;
     if !tiles::firsts_within(&p, lo, hi) {
         return Err(PyValueError::new_err(format!(
             "pairs: expected first values in [{lo}, {hi})"

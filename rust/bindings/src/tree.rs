@@ -170,11 +170,11 @@ impl PyTree {
         let ex = Exec::new(st.workers);
         let h = watched(py, n, &ex, Watch::Committing, |ex| {
             // Only copies are read from here on (`owned`).
-            let b = owned::copy(b, "boxes")?;
-            let c = owned::copy_opt(c, "circles")?;
-            let groups = owned::copy_opt(groups, "groups")?;
-            let categories = owned::copy_opt(categories, "categories")?;
-            let masks = owned::copy_opt(masks, "masks")?;
+            let b = owned::copy(b, "boxes", ex)?;
+            let c = owned::copy_opt(c, "circles", ex)?;
+            let groups = owned::copy_opt(groups, "groups", ex)?;
+            let categories = owned::copy_opt(categories, "categories", ex)?;
+            let masks = owned::copy_opt(masks, "masks", ex)?;
             let attrs = Attrs {
                 groups: groups.as_deref(),
                 categories: categories.as_deref(),
@@ -198,7 +198,7 @@ impl PyTree {
     fn check(&self, handles: PyReadonlyArray1<'_, i64>, kind: i32) -> PyResult<Problem> {
         let mut guard = self.lock()?;
         let st = &mut *guard;
-        let h = owned::copy(slice(&handles, "handles")?, "handles")?;
+        let h = owned::copy(slice(&handles, "handles")?, "handles", &Exec::serial())?;
         Ok(st
             .inner
             .check_handles(&h, kind_of(kind))
@@ -226,7 +226,10 @@ impl PyTree {
             // The checks' safety arguments (live handles, each once; finite
             // rows) hold for what is stored only if nothing changes in
             // between: only copies are read from here on (`owned`).
-            let (h, b) = (owned::copy(h, "handles")?, owned::copy(b, "boxes")?);
+            let (h, b) = (
+                owned::copy(h, "handles", ex)?,
+                owned::copy_pooled(b, "boxes", ex)?,
+            );
             if let Err(e) = inner.check_handles(&h, Some(BOX)) {
                 return Ok(handle_problem(e));
             }
@@ -234,6 +237,7 @@ impl PyTree {
                 return Ok(Some(("row", bad.row, bad.problem as u8)));
             }
             inner.move_to(&h, &b, None, ex);
+            broadphase_core::scratch::give(b);
             Ok(None)
         })?
     }
@@ -257,7 +261,10 @@ impl PyTree {
         let ex = Exec::new(st.workers);
         watched(py, h.len(), &ex, Watch::Committing, |ex| {
             // only copies are read from here on, as in `move_boxes`
-            let (h, c) = (owned::copy(h, "handles")?, owned::copy(c, "circles")?);
+            let (h, c) = (
+                owned::copy(h, "handles", ex)?,
+                owned::copy(c, "circles", ex)?,
+            );
             if let Err(e) = inner.check_handles(&h, Some(CIRCLE)) {
                 return Ok(handle_problem(e));
             }
@@ -275,7 +282,7 @@ impl PyTree {
     fn remove(&self, handles: PyReadonlyArray1<'_, i64>) -> PyResult<Problem> {
         let mut guard = self.lock()?;
         let st = &mut *guard;
-        let h = owned::copy(slice(&handles, "handles")?, "handles")?;
+        let h = owned::copy(slice(&handles, "handles")?, "handles", &Exec::serial())?;
         if let Err(e) = st.inner.check_handles(&h, None) {
             return Ok(handle_problem(e));
         }
@@ -288,7 +295,7 @@ impl PyTree {
     fn radii(&self, py: Python<'_>, handles: PyReadonlyArray1<'_, i64>) -> PyResult<Py<PyAny>> {
         let mut guard = self.lock()?;
         let st = &mut *guard;
-        let h = owned::copy(slice(&handles, "handles")?, "handles")?;
+        let h = owned::copy(slice(&handles, "handles")?, "handles", &Exec::serial())?;
         if st.inner.check_handles(&h, Some(CIRCLE)).is_err() {
             return Err(PyValueError::new_err(
                 "handles: changed while in use, or not live circles",
