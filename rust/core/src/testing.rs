@@ -85,6 +85,21 @@ pub fn search_plain(boxes: &[[f64; 4]], ex: &crate::par::Exec) -> Vec<isize> {
     crate::find_pairs(&s, ex).expect("the pairs of the examples' scenes fit in memory")
 }
 
+/// The pairs of `a` whose objects are no pair in `b`, as their packed
+/// handles, sorted.  Each pair comes with its objects' identities
+/// (`(packed handles, [id, id])`): a tree's handle freed and given out again
+/// names another object, so events are told by identities, not handles.
+pub fn objects_minus(a: &[(u64, [u64; 2])], b: &[(u64, [u64; 2])]) -> Vec<u64> {
+    let b: std::collections::BTreeSet<[u64; 2]> = b.iter().map(|x| x.1).collect();
+    let mut out: Vec<u64> = a
+        .iter()
+        .filter(|x| !b.contains(&x.1))
+        .map(|x| x.0)
+        .collect();
+    out.sort_unstable();
+    out
+}
+
 /// The fuzz target's body (`rust/fuzz`): objects decoded from `data`, every
 /// method on one thread and two against [`crate::naive::pairs`]; the first
 /// disagreement, or a refusal of a valid input, as an error.

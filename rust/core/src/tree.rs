@@ -2970,17 +2970,8 @@ mod tests {
         last: &[(u64, [u64; 2])],
         now: &[(u64, [u64; 2])],
     ) -> (Vec<u64>, Vec<u64>) {
-        let minus = |a: &[(u64, [u64; 2])], b: &[(u64, [u64; 2])]| {
-            let b: std::collections::BTreeSet<[u64; 2]> = b.iter().map(|x| x.1).collect();
-            let mut out: Vec<u64> = a
-                .iter()
-                .filter(|x| !b.contains(&x.1))
-                .map(|x| x.0)
-                .collect();
-            out.sort_unstable();
-            out
-        };
-        (minus(now, last), minus(last, now))
+        use crate::testing::objects_minus;
+        (objects_minus(now, last), objects_minus(last, now))
     }
 
     /// Frames that each change a different 8% of the objects (moves,

@@ -3,11 +3,11 @@
 use broadphase_core::naive;
 use broadphase_core::narrow::{box_circle_overlap, boxes_overlap, circle_overlap, BOX, CIRCLE};
 use broadphase_core::par::{Exec, Stop, Stopped};
-use broadphase_core::testing::lcg;
+use broadphase_core::testing::{lcg, objects_minus};
 use broadphase_core::tree::{Attrs, Tree};
 use broadphase_core::{Filters, Narrow, Shapes};
 use proptest::prelude::*;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
@@ -193,20 +193,6 @@ fn with_ids(pairs: &[u64], ids: &BTreeMap<u32, u64>) -> Vec<(u64, [u64; 2])> {
         .iter()
         .map(|&p| (p, [ids[&((p >> 32) as u32)], ids[&(p as u32)]]))
         .collect()
-}
-
-/// The pairs of `a` (with identities) whose objects are no pair in `b`:
-/// their handles, sorted.  By objects, not handles: a handle freed and
-/// given out again names another object.
-fn objects_minus(a: &[(u64, [u64; 2])], b: &[(u64, [u64; 2])]) -> Vec<u64> {
-    let b: BTreeSet<[u64; 2]> = b.iter().map(|x| x.1).collect();
-    let mut out: Vec<u64> = a
-        .iter()
-        .filter(|x| !b.contains(&x.1))
-        .map(|x| x.0)
-        .collect();
-    out.sort_unstable();
-    out
 }
 
 /// Run `ops` on a tree and the model; every answer must agree.
