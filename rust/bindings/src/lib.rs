@@ -142,21 +142,24 @@ fn find_pairs(
             masks: masks.as_deref(),
         };
         let circ = circ.map(|c| owned::copy(c, "circles", ex)).transpose()?;
-        // the boxes searched: the circles' bounding boxes, or a copy
-        let owned = match (&circ, given) {
+        // the boxes searched and their bounds: the circles' bounding
+        // boxes, or a copy of the boxes, scanned
+        let (owned, bounds) = match (&circ, given) {
             (Some(c), _) => match check::circle_boxes(c, ex) {
-                Ok(b) => b,
-                Err(b) => return Ok(b.into()),
+                Ok(b) => {
+                    let bounds = check::bounds_of(&b);
+                    (b, bounds)
+                }
+                Err(bad) => return Ok(bad.into()),
             },
-            (None, Some(b)) => owned::copy_pooled(b, "boxes", ex)?,
-            (None, None) => Vec::new(),
-        };
-        let bounds = match (&circ, given) {
-            (None, Some(_)) => match check::scan_boxes(&owned, ex) {
-                Ok(bounds) => bounds,
-                Err(b) => return Ok(b.into()),
-            },
-            _ => check::bounds_of(&owned),
+            (None, Some(b)) => {
+                let b = owned::copy_pooled(b, "boxes", ex)?;
+                match check::scan_boxes(&b, ex) {
+                    Ok(bounds) => (b, bounds),
+                    Err(bad) => return Ok(bad.into()),
+                }
+            }
+            (None, None) => (Vec::new(), [0.0; 4]),
         };
         let boxes: &[[f64; 4]] = &owned;
         let search = Search {

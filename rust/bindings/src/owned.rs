@@ -45,10 +45,7 @@ pub fn room_for(n: usize, name: &str) -> Result<(), PyErr> {
         return Ok(());
     }
     let need = (n as u64).saturating_mul(BYTES_PER_OBJECT);
-    if need > available_memory() {
-        return Err(no_room(name, &format!("a search over {n} objects"), need));
-    }
-    Ok(())
+    room_for_bytes(need, name, &format!("a search over {n} objects"))
 }
 
 /// A `MemoryError` naming `name` unless `bytes` for `what` fit in the

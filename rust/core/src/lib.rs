@@ -36,6 +36,7 @@ pub mod quadtree;
 pub mod radix;
 pub mod scratch;
 pub mod search;
+pub mod stop;
 pub mod sweep;
 pub mod testing;
 pub mod tiles;
