@@ -47,11 +47,12 @@
 //! where T, the candidate tests, counts for each entry the entries of its
 //! own and its ancestor cells.
 
+use crate::hints::prefetch;
 use crate::key::{self, Layout};
 use crate::morton::{decode, encode};
 use crate::narrow::{boxes_overlap, Narrow};
 use crate::pairs::{canonical, finish, Buckets, Budget, Sink, TooMany};
-use crate::par::{balanced, chunk_count, even_bounds, Exec};
+use crate::par::{balanced, chunk_count, even_bounds, Exec, MAX_CHUNKS};
 use crate::radix;
 use crate::scratch::{self, Pooled};
 use crate::world::Grid;
@@ -79,7 +80,7 @@ pub struct Placement {
 impl Placement {
     /// Box chunks of a placement pass over `n` boxes.
     pub fn chunks(n: usize) -> Vec<usize> {
-        even_bounds(n, chunk_count(n, BOX_GRAIN, 256))
+        even_bounds(n, chunk_count(n, BOX_GRAIN, MAX_CHUNKS))
     }
 
     /// A placement from the levels (empty: all at the depth) and each
@@ -349,52 +350,6 @@ pub fn find(
 /// benchmark's timer; a no-op otherwise).
 pub type Tick<'a> = &'a mut (dyn FnMut(&'static str) + Send);
 
-/// Hint that `v` will be read soon (a no-op where the target has no hint).
-#[inline(always)]
-pub(crate) fn prefetch<T>(v: &T) {
-    prefetch_ptr(v as *const T);
-}
-
-/// Hint that the memory at `p` will be read soon: a hint only, `p` is never
-/// dereferenced (any address will do).
-#[inline(always)]
-pub(crate) fn prefetch_ptr<T>(p: *const T) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        // SAFETY: `_mm_prefetch` needs SSE, which every x86_64 target has,
-        // and it only hints the cache: it reads nothing into the program and
-        // never faults, whatever the address.
-        unsafe { _mm_prefetch::<_MM_HINT_T0>(p.cast()) };
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = p;
-}
-
-/// Hint that all of `v` will be read soon: each cache line it spans.
-#[inline(always)]
-pub(crate) fn prefetch_slice<T>(v: &[T]) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        if v.is_empty() {
-            return;
-        }
-        let first = v.as_ptr() as usize;
-        let end = first + std::mem::size_of_val(v);
-        let mut line = first & !63;
-        while line < end {
-            // SAFETY: as in `prefetch`; each address is inside `v` or on a
-            // line holding part of it (a hint: never dereferenced, so never
-            // a fault, wherever it points).
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(line as *const i8) };
-            line += 64;
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = v;
-}
-
 /// The cells in walk order: where each one's entries start (then the
 /// total) and its cell key.
 fn cells_of<V: View + ?Sized>(v: &V, lay: Layout, m: usize) -> (Vec<usize>, Vec<u64>) {
@@ -503,7 +458,7 @@ fn walk_sorted<V: View + ?Sized>(
             return (Err(TooMany(count)), 0);
         }
     }
-    let nch = chunk_count(m, 1024, 256); // a few chunks per thread: balance
+    let nch = chunk_count(m, 1024, MAX_CHUNKS); // a few chunks per thread: balance
     let cb = balanced(&first, nch);
     let w = Walk {
         ckeys: &ckeys,
@@ -759,18 +714,5 @@ mod tests {
         // to read) is not even asked for
         assert!(!worth_counting_first(5e6, 1_000, || unreachable!()));
         assert!(!worth_counting_first(5e8, 1_000_000, || unreachable!()));
-    }
-
-    #[test]
-    fn prefetch_changes_nothing() {
-        let v = vec![[1.0f64, 2.0, 3.0, 4.0]; 64];
-        for b in &v {
-            prefetch(b);
-        }
-        assert!(v.iter().all(|b| *b == [1.0, 2.0, 3.0, 4.0]));
-        prefetch_slice(&v[3..40]);
-        prefetch_slice(&[0u8; 1000][1..999]);
-        prefetch_slice::<u8>(&[]);
-        assert!(v.iter().all(|b| *b == [1.0, 2.0, 3.0, 4.0]));
     }
 }

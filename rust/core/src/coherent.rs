@@ -58,7 +58,7 @@ use crate::few;
 use crate::morton::{decode, encode};
 use crate::narrow::Narrow;
 use crate::pairs::{canonical_with, finish, pack_rows, Buckets, Budget, Sink, TooMany};
-use crate::par::{chunk_count, even_bounds, split_at_bounds, Exec};
+use crate::par::{chunk_count, even_bounds, split_at_bounds, Exec, MAX_CHUNKS};
 use crate::radix;
 use crate::scratch;
 use crate::search;
@@ -175,12 +175,12 @@ impl Kept {
             candidates: 0,
             age: 0,
         };
-        let bb = even_bounds(n, chunk_count(n, BOX_GRAIN, 256));
+        let bb = even_bounds(n, chunk_count(n, BOX_GRAIN, MAX_CHUNKS));
         let scanned = kept.scan(boxes, &bb, ex);
         let all = kept.added(&scanned, ex);
         let m = all.len();
         // chunks of about WORD_GRAIN words, each bound moved to its cell's start
-        let mut wb = even_bounds(m, chunk_count(m, WORD_GRAIN, 256));
+        let mut wb = even_bounds(m, chunk_count(m, WORD_GRAIN, MAX_CHUNKS));
         for c in 1..wb.len() - 1 {
             let mut b = wb[c].max(wb[c - 1]);
             while b > 0 && b < m && code(all[b]) == code(all[b - 1]) {
@@ -291,7 +291,7 @@ impl Kept {
         let n = boxes.len();
         debug_assert_eq!(n, self.ranges.len());
         let m: usize = self.words.iter().map(Vec::len).sum();
-        let bb = even_bounds(n, chunk_count(n, BOX_GRAIN, 256));
+        let bb = even_bounds(n, chunk_count(n, BOX_GRAIN, MAX_CHUNKS));
         let scanned = self.scan(boxes, &bb, ex);
         let new: usize = scanned.iter().map(Vec::len).sum();
         if new * give_up > m {
@@ -396,8 +396,8 @@ impl Cells<'_> {
             buf.clear();
             while let Some(&w) = old.get(i).filter(|&&w| code(w) == cell) {
                 if let Some(&ahead) = old.get(i + AHEAD) {
-                    cells::prefetch(&boxes[index(ahead)]);
-                    cells::prefetch(&ranges[index(ahead)]);
+                    crate::hints::prefetch(&boxes[index(ahead)]);
+                    crate::hints::prefetch(&ranges[index(ahead)]);
                 }
                 let k = index(w);
                 if holds(&ranges[k], cx, cy) {

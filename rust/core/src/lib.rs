@@ -23,6 +23,7 @@ pub mod coherent;
 pub mod count;
 pub mod few;
 pub mod grid;
+pub mod hints;
 pub mod key;
 pub mod lists;
 pub mod memory;

@@ -47,7 +47,7 @@
 //! many again, plus [`COMPACT_FROM`], as of the last push (removals alone
 //! only free runs that later pushes reuse or compact away).
 
-use crate::cells::{prefetch, prefetch_slice};
+use crate::hints::{prefetch, prefetch_slice};
 
 /// No entry.
 pub const NONE: u32 = u32::MAX;
@@ -299,7 +299,7 @@ impl CellLists {
         self.free_slots = 0;
         // at most as many slots as the used runs held before
         self.e.reserve(old_e.len());
-        crate::scratch::advise_huge(&mut self.e);
+        crate::hints::advise_huge(&mut self.e);
         for (_, cell, _) in runs_in_order(&old_runs) {
             if cell != NONE {
                 let (s, len) = self.run(cell as usize);
@@ -427,7 +427,7 @@ impl CellLists {
         // the slots, counted: asked for at once, in huge pages where the
         // system has them
         self.e.reserve(slots_for(entries));
-        crate::scratch::advise_huge(&mut self.e);
+        crate::hints::advise_huge(&mut self.e);
         for (cell, r) in cell_groups(entries) {
             let s = self.alloc(cell as usize, fit(r.len()));
             for (t, k) in r.clone().enumerate() {

@@ -36,6 +36,24 @@ pub fn pack(i: u32, j: u32) -> u64 {
     ((i.min(j) as u64) << 32) | i.max(j) as u64
 }
 
+/// The pair `(i, j)`, `i < j`, of a packed pair (the inverse of [`pack`]).
+#[inline(always)]
+pub fn unpack(p: u64) -> (usize, usize) {
+    ((p >> 32) as usize, p as u32 as usize)
+}
+
+/// The smaller object of a packed pair.
+#[inline(always)]
+pub fn first(p: u64) -> usize {
+    (p >> 32) as usize
+}
+
+/// The larger object of a packed pair.
+#[inline(always)]
+pub fn second(p: u64) -> usize {
+    p as u32 as usize
+}
+
 /// Bytes a stored pair costs at the peak of a search: its bucket's block
 /// (8, up to a block per bucket and sink more), the result (16), and the
 /// in-cache temporaries of the bucket being put in order (at most 12 per
@@ -149,7 +167,7 @@ impl Buckets {
     /// The bucket of packed pair `p`.
     #[inline(always)]
     fn of(&self, p: u64) -> usize {
-        ((p >> 32) >> self.shift) as usize
+        first(p) >> self.shift
     }
 }
 
@@ -471,13 +489,13 @@ fn finish_bucket(
     );
     let mut start = vec![0u32; w + 1];
     for &p in srcs.iter().copied().flatten() {
-        start[(p >> 32) as usize - base + 1] += 1;
+        start[first(p) - base + 1] += 1;
     }
     prefix_sums(&mut start);
     // the pairs themselves, by row: a row sorted as packed pairs is sorted by j
     let mut rows = scratch::filled(k, 0u64);
     let mut place = |p: u64| {
-        let u = (p >> 32) as usize - base;
+        let u = first(p) - base;
         rows[start[u] as usize] = p;
         start[u] += 1;
     };
@@ -511,8 +529,8 @@ fn finish_bucket(
         lo = hi;
     }
     for (pair, &p) in dst.chunks_exact_mut(2).zip(rows.iter()) {
-        pair[0].write((p >> 32) as isize);
-        pair[1].write(p as u32 as isize);
+        pair[0].write(first(p) as isize);
+        pair[1].write(second(p) as isize);
     }
     if let Some(pk) = packed {
         for (slot, &p) in pk.iter_mut().zip(rows.iter()) {
@@ -541,7 +559,7 @@ pub fn pack_rows(flat: &[isize], out: &mut Vec<u64>, ex: &Exec) {
     let k = flat.len() / 2;
     ex.for_work(k, 2 * PACK_GRAIN)
         .collect_into(out, k, PACK_GRAIN, |p| {
-            ((flat[2 * p] as u64) << 32) | flat[2 * p + 1] as u64
+            pack(flat[2 * p] as u32, flat[2 * p + 1] as u32)
         });
 }
 
@@ -551,8 +569,8 @@ pub fn concatenate<P: AsRef<[u64]>>(chunks: &[P]) -> Vec<isize> {
     let k: usize = chunks.iter().map(|c| c.as_ref().len()).sum();
     let mut out = Vec::with_capacity(2 * k);
     for p in chunks.iter().flat_map(|c| c.as_ref()) {
-        out.push((p >> 32) as isize);
-        out.push((*p as u32) as isize);
+        out.push(first(*p) as isize);
+        out.push(second(*p) as isize);
     }
     out
 }
@@ -566,7 +584,7 @@ mod tests {
         let mut all: Vec<u64> = chunks.iter().flatten().copied().collect();
         all.sort_unstable();
         all.iter()
-            .flat_map(|p| [(p >> 32) as isize, (*p as u32) as isize])
+            .flat_map(|&p| [first(p) as isize, second(p) as isize])
             .collect()
     }
 

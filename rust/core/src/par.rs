@@ -346,9 +346,9 @@ impl Exec {
         let len = out.len();
         if n > out.capacity() - len {
             out.reserve(n);
-            crate::scratch::advise_huge(out);
+            crate::hints::advise_huge(out);
         }
-        let bounds = even_bounds(n, chunk_count(n, grain, 256));
+        let bounds = even_bounds(n, chunk_count(n, grain, MAX_CHUNKS));
         let parts = split_at_bounds(&mut out.spare_capacity_mut()[..n], &bounds);
         self.each(parts, |c, part| {
             for (slot, i) in part.iter_mut().zip(bounds[c]..) {
@@ -463,6 +463,11 @@ pub fn even_bounds(n: usize, chunks: usize) -> Vec<usize> {
     (0..=chunks).map(|c| c * n / chunks).collect()
 }
 
+/// The most chunks a step is split into: enough to balance any pool's
+/// threads, few enough that per-chunk results stay small.  A constant, so
+/// that the chunks are fixed by the data, never by the thread count.
+pub const MAX_CHUNKS: usize = 256;
+
 /// Chunks for `work` items: fixed by the data, never by the thread count.
 pub fn chunk_count(work: usize, grain: usize, most: usize) -> usize {
     (work / grain).clamp(1, most)
@@ -558,7 +563,7 @@ impl<'a, T> Scatter<'a, T> {
     pub fn prefetch(&self, i: usize) {
         if i < self.len {
             // a hint on an address inside the slice, never dereferenced
-            crate::cells::prefetch_ptr(self.ptr.wrapping_add(i).cast_const());
+            crate::hints::prefetch_ptr(self.ptr.wrapping_add(i).cast_const());
         }
     }
 

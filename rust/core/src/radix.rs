@@ -26,7 +26,7 @@ pub const GRAIN: usize = 1 << 14;
 /// Records per chunk and digit value, on average, below which the chunks
 /// are fewer (see the scatter in [`sort`]).
 const SEGMENT: usize = 32;
-const MAX_CHUNKS: usize = 16;
+const SORT_CHUNKS: usize = 16;
 const MAX_RADIX: usize = 1 << MAX_BITS;
 /// Counts (then positions) of each digit value.
 type Hist = Box<[usize; MAX_RADIX]>;
@@ -73,7 +73,7 @@ pub fn sort<T: Keyed>(mut recs: Vec<T>, shift: u32, nbits: u32, ex: &Exec) -> Ve
     let mask = (radix - 1) as u64;
     // chunks whose share of a digit's bucket averages SEGMENT records: with
     // less, the scatter's neighbouring chunks write the same cache lines
-    let nch = (n / (radix * SEGMENT)).clamp(1, MAX_CHUNKS);
+    let nch = (n / (radix * SEGMENT)).clamp(1, SORT_CHUNKS);
     let bounds = even_bounds(n, nch);
     let mut spare = scratch::filled(n, T::default());
     let digit = |k: u64, p: u32| ((k >> (p * bits)) & mask) as usize & (MAX_RADIX - 1);

@@ -99,7 +99,7 @@ impl Drop for Searching {
 /// and drops the result every frame writes into pages it already has.
 pub fn result<T: Pooled>(len: usize) -> Vec<T> {
     let mut v: Vec<T> = take(len);
-    advise_huge(&mut v);
+    crate::hints::advise_huge(&mut v);
     v
 }
 
@@ -114,35 +114,9 @@ pub fn worth_keeping<T>(v: &Vec<T>) -> bool {
 pub fn resize_huge<T: Clone>(v: &mut Vec<T>, len: usize, value: T) {
     if len > v.capacity() {
         v.reserve(len - v.len());
-        advise_huge(v);
+        crate::hints::advise_huge(v);
     }
     v.resize(len, value);
-}
-
-/// Ask for huge pages under the (untouched) capacity of `v`.
-pub(crate) fn advise_huge<T>(v: &mut Vec<T>) {
-    const HUGE: usize = 2 << 20;
-    let bytes = v.capacity() * std::mem::size_of::<T>();
-    if bytes < 2 * HUGE {
-        return;
-    }
-    #[cfg(target_os = "linux")]
-    {
-        extern "C" {
-            fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
-        }
-        const MADV_HUGEPAGE: i32 = 14;
-        let start = v.as_mut_ptr() as usize;
-        let lo = start.next_multiple_of(HUGE);
-        let hi = (start + bytes) / HUGE * HUGE;
-        if hi > lo {
-            // SAFETY: [lo, hi) lies inside the vector's own allocation
-            // (page-aligned sub-range of its capacity); MADV_HUGEPAGE only
-            // changes how the kernel backs those pages, never their
-            // contents or validity, and a refusal (an error) changes nothing.
-            unsafe { madvise(lo as *mut std::ffi::c_void, hi - lo, MADV_HUGEPAGE) };
-        }
-    }
 }
 
 /// An empty vector with room for `len` elements, reused when the pool has one.

@@ -17,7 +17,7 @@
 
 use crate::narrow::{boxes_overlap, Narrow};
 use crate::pairs::{canonical, finish, Buckets, Budget, Sink, TooMany};
-use crate::par::{chunk_count, even_bounds, Exec};
+use crate::par::{chunk_count, even_bounds, Exec, MAX_CHUNKS};
 use crate::radix;
 use crate::scratch;
 use crate::world::{half_span, quantize, scale};
@@ -57,7 +57,7 @@ pub fn find(
         id: k,
     }));
     scratch::give(recs);
-    let nch = chunk_count(n, 1 << 12, 256);
+    let nch = chunk_count(n, 1 << 12, MAX_CHUNKS);
     let cb = even_bounds(n, nch);
     let sw = Sweep {
         sorted: &sorted,

@@ -22,7 +22,7 @@
 //! the parallelism.  Each makes two passes (count, then fill), so the only
 //! memory is its output.
 
-use crate::cells::prefetch;
+use crate::hints::prefetch;
 
 /// The strips and cells of a tiling (see the module doc), as flat arrays.
 ///

@@ -166,12 +166,13 @@ use crate::cells::Placement;
 use crate::check::bounds_of;
 use crate::coherent;
 use crate::few;
+use crate::hints::prefetch_at;
 use crate::lists::{self, CellLists, Entry, LATER_COLUMN, LATER_ROW};
 use crate::morton::{self, encode};
 use crate::narrow::{box_circle_overlap, boxes_overlap, circle_overlap, Filters, Narrow, Shapes};
 use crate::narrow::{BOX, CIRCLE};
 use crate::pairs::{Budget, TooMany};
-use crate::par::{chunk_count, even_bounds, split_at_bounds, Exec, Scatter, Stopped};
+use crate::par::{chunk_count, even_bounds, split_at_bounds, Exec, Scatter, Stopped, MAX_CHUNKS};
 use crate::quadtree;
 use crate::scratch;
 use crate::search::{self, Method, Search};
@@ -737,7 +738,7 @@ impl Tree {
         ex.extend_with(&mut self.linked, m, g, |_| FREE_PLACE);
         ex.extend_with(&mut self.mark, m, g, |_| 0);
         // what `set_place` counts, per chunk
-        let cb = even_bounds(m, chunk_count(m, g, 256));
+        let cb = even_bounds(m, chunk_count(m, g, MAX_CHUNKS));
         let levels = self.per_level.len();
         let added = &self.rec[start..];
         let counts = ex.map(cb.len() - 1, |c| {
@@ -780,7 +781,7 @@ impl Tree {
     /// The placements of `boxes` grown by the margin (in parallel for big batches).
     fn placements(&self, boxes: &[[f64; 4]], ex: &Exec) -> Vec<Place> {
         let n = boxes.len();
-        let nch = chunk_count(n, MOVE_GRAIN, 256);
+        let nch = chunk_count(n, MOVE_GRAIN, MAX_CHUNKS);
         let cb = even_bounds(n, nch);
         let parts = ex.for_work(n, 2 * MOVE_GRAIN).map(nch, |c| {
             boxes[cb[c]..cb[c + 1]]
@@ -916,7 +917,7 @@ impl Tree {
     fn move_in_parallel(&mut self, handles: &[i64], boxes: &[[f64; 4]], ex: &Exec) {
         let n = handles.len();
         let mark_dirty = !self.all_dirty;
-        let nch = chunk_count(n, MOVE_GRAIN, 256);
+        let nch = chunk_count(n, MOVE_GRAIN, MAX_CHUNKS);
         let cb = even_bounds(n, nch);
         let bx = Scatter::new(&mut self.boxes);
         let rec = Scatter::new(&mut self.rec);
@@ -986,7 +987,7 @@ impl Tree {
             return;
         }
         let list = &self.stale_list;
-        let nch = chunk_count(list.len(), MOVE_GRAIN, 256);
+        let nch = chunk_count(list.len(), MOVE_GRAIN, MAX_CHUNKS);
         let cb = even_bounds(list.len(), nch);
         let (grid, margin) = (self.grid, self.margin);
         let (boxes, rec) = (&self.boxes, &self.rec);
@@ -1217,7 +1218,7 @@ impl Tree {
             // rewritten: in chunks fixed by the stale list, in parallel for
             // many.  The others are relinked after, serially, in list order.
             let list = &self.stale_list;
-            let nch = chunk_count(list.len(), SYNC_GRAIN, 256);
+            let nch = chunk_count(list.len(), SYNC_GRAIN, MAX_CHUNKS);
             let cb = even_bounds(list.len(), nch);
             let (rec, linked, boxes) = (&self.rec, &self.linked, &self.boxes);
             let entries = Scatter::new(self.lists.entries_mut());
@@ -1978,7 +1979,7 @@ impl Tree {
         };
         dirty.sort_unstable();
         let narrow = self.narrow();
-        let nch = chunk_count(dirty.len(), QUERY_GRAIN, 256);
+        let nch = chunk_count(dirty.len(), QUERY_GRAIN, MAX_CHUNKS);
         let cb = even_bounds(dirty.len(), nch);
         let depth = self.grid.depth;
         let levels: Vec<u32> = (0..=depth)
@@ -1997,7 +1998,7 @@ impl Tree {
             }
             for (k, &h) in part.iter().enumerate() {
                 if let Some(&a) = part.get(k + 2 * AHEAD) {
-                    crate::cells::prefetch(&self.boxes[a as usize]);
+                    prefetch_at(&self.boxes, a as usize);
                 }
                 if let Some(&a) = part.get(k + AHEAD) {
                     let next = &mut plans[(k + AHEAD) % (AHEAD + 1)];
@@ -2405,14 +2406,6 @@ fn chunks_kept<T: Send>(
     (slots, ran.err())
 }
 
-/// Ask for the cache line of `v[i]` (nothing if `i` is out of bounds).
-#[inline(always)]
-fn prefetch_at<T>(v: &[T], i: usize) {
-    if let Some(x) = v.get(i) {
-        crate::cells::prefetch(x);
-    }
-}
-
 /// Whether box `b` lies inside the fat box `f`.
 #[inline(always)]
 fn inside(f: &[f64; 4], b: &[f64; 4]) -> bool {
@@ -2546,7 +2539,7 @@ fn gallop(v: &[u64], x: u64) -> usize {
 }
 
 fn base_chunks(n: usize) -> usize {
-    chunk_count(n, MERGE_GRAIN, 256)
+    chunk_count(n, MERGE_GRAIN, MAX_CHUNKS)
 }
 
 fn base_len(base: &Option<Vec<u64>>) -> usize {

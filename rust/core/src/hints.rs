@@ -1,0 +1,116 @@
+//! Memory hints: asking for memory before it is read, and for huge pages.
+//!
+//! A leaf: it uses no other module of the crate.  Every function here is a
+//! hint only: it never changes what the program computes, never reads the
+//! memory it names into the program, and never fails (a hint the machine
+//! refuses or lacks does nothing).  So a kernel may call them anywhere, and
+//! its tests need not mention them.
+
+/// Hint that `v` will be read soon (a no-op where the target has no hint).
+#[inline(always)]
+pub fn prefetch<T>(v: &T) {
+    prefetch_ptr(v as *const T);
+}
+
+/// Hint that the memory at `p` will be read soon: a hint only, `p` is never
+/// dereferenced (any address will do).
+#[inline(always)]
+pub fn prefetch_ptr<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        // SAFETY: `_mm_prefetch` needs SSE, which every x86_64 target has,
+        // and it only hints the cache: it reads nothing into the program and
+        // never faults, whatever the address.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(p.cast()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
+/// Hint that all of `v` will be read soon: each cache line it spans.
+#[inline(always)]
+pub fn prefetch_slice<T>(v: &[T]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        if v.is_empty() {
+            return;
+        }
+        let first = v.as_ptr() as usize;
+        let end = first + std::mem::size_of_val(v);
+        let mut line = first & !63;
+        while line < end {
+            // SAFETY: as in `prefetch`; each address is inside `v` or on a
+            // line holding part of it (a hint: never dereferenced, so never
+            // a fault, wherever it points).
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(line as *const i8) };
+            line += 64;
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = v;
+}
+
+/// Ask for huge pages under the (untouched) capacity of `v`.
+pub fn advise_huge<T>(v: &mut Vec<T>) {
+    const HUGE: usize = 2 << 20;
+    let bytes = v.capacity() * std::mem::size_of::<T>();
+    if bytes < 2 * HUGE {
+        return;
+    }
+    #[cfg(target_os = "linux")]
+    {
+        extern "C" {
+            fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
+        }
+        const MADV_HUGEPAGE: i32 = 14;
+        let start = v.as_mut_ptr() as usize;
+        let lo = start.next_multiple_of(HUGE);
+        let hi = (start + bytes) / HUGE * HUGE;
+        if hi > lo {
+            // SAFETY: [lo, hi) lies inside the vector's own allocation
+            // (page-aligned sub-range of its capacity); MADV_HUGEPAGE only
+            // changes how the kernel backs those pages, never their
+            // contents or validity, and a refusal (an error) changes nothing.
+            unsafe { madvise(lo as *mut std::ffi::c_void, hi - lo, MADV_HUGEPAGE) };
+        }
+    }
+}
+
+/// Hint that `v[i]` will be read soon (nothing for a position out of
+/// bounds).
+#[inline(always)]
+pub fn prefetch_at<T>(v: &[T], i: usize) {
+    if let Some(x) = v.get(i) {
+        prefetch(x);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prefetch_changes_nothing() {
+        let v = vec![[1.0f64, 2.0, 3.0, 4.0]; 64];
+        for b in &v {
+            prefetch(b);
+        }
+        assert!(v.iter().all(|b| *b == [1.0, 2.0, 3.0, 4.0]));
+        prefetch_slice(&v[3..40]);
+        prefetch_slice(&[0u8; 1000][1..999]);
+        prefetch_slice::<u8>(&[]);
+        assert!(v.iter().all(|b| *b == [1.0, 2.0, 3.0, 4.0]));
+    }
+
+    #[test]
+    fn advise_huge_keeps_contents() {
+        let mut v: Vec<u64> = Vec::with_capacity(3 << 20);
+        v.extend(0..1000);
+        advise_huge(&mut v);
+        prefetch_at(&v, 5);
+        prefetch_at(&v, 1 << 30);
+        assert!(v.iter().copied().eq(0..1000));
+    }
+}
