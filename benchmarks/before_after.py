@@ -1,10 +1,11 @@
 """Our methods before and after a change, every cell of the bench table, in one run.
 
-Usage (the figures of docs/benchmarks.md, "The Rust core (issue 17): before and after")::
+Usage (``OLD`` is the commit to compare with; ``BEFORE_SRC`` and ``BEFORE_VENV`` are
+folders of your choice, as in docs/benchmarks.md, "Comparing two versions")::
 
-    git clone . /tmp/before-src && git -C /tmp/before-src checkout 3926b4f
-    python3 -m venv /tmp/before-venv && /tmp/before-venv/bin/pip install /tmp/before-src
-    python benchmarks/before_after.py /tmp/before-venv .venv --out /tmp/ba --rounds 3
+    git worktree add BEFORE_SRC OLD
+    python3 -m venv BEFORE_VENV && BEFORE_VENV/bin/pip install BEFORE_SRC
+    python benchmarks/before_after.py BEFORE_VENV .venv --out before_after --rounds 3
 
 Both installs run ``broadphase bench --csv`` on one scene at a time, taking
 turns (before, after, then after, before in the next round ...), so slow

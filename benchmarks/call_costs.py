@@ -1,14 +1,19 @@
 """What a call costs, searches and tree frames: one JSON line of medians.
 
-For a before/after comparison, run it under two installs in turns (before,
-after, after, before ...), e.g. with a wheel of the older commit unpacked into
-``/tmp/basepkg``::
+Usage::
 
-    git clone . /tmp/base && git -C /tmp/base checkout OLD
-    (cd /tmp/base && maturin build --release -o /tmp/wheel)
-    pip install --no-deps --target /tmp/basepkg /tmp/wheel/*.whl
+    python benchmarks/call_costs.py
+
+For a before/after comparison, run it under two installs in turns (before,
+after, after, before ...), e.g. with the older commit ``OLD`` installed into a
+folder ``BEFORE_SITE`` of its own (``BEFORE_SRC`` and ``BEFORE_WHEELS`` are
+folders of your choice; docs/benchmarks.md, "Comparing two versions")::
+
+    git worktree add BEFORE_SRC OLD
+    pip wheel BEFORE_SRC --no-deps -w BEFORE_WHEELS
+    pip install --no-deps --target BEFORE_SITE BEFORE_WHEELS/*.whl
     for r in 1 2 3; do
-        PYTHONPATH=/tmp/basepkg python benchmarks/call_costs.py
+        PYTHONPATH=BEFORE_SITE python benchmarks/call_costs.py
         python benchmarks/call_costs.py
     done
 """

@@ -27,6 +27,7 @@ import argparse
 import contextlib
 import os
 import re
+import tempfile
 import time
 
 import numpy as np
@@ -177,7 +178,7 @@ def main(argv=None):
     ap.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     ap.add_argument("--memory-limit", default="1GiB")
     ap.add_argument("--tile-rows", type=int, default=500_000)
-    ap.add_argument("--dir", default="/tmp/broadphase-parquet")
+    ap.add_argument("--dir", default=os.path.join(tempfile.gettempdir(), "broadphase-parquet"))
     ap.add_argument("--row-group", type=int, default=None,
                     help="rows per Parquet row group (chunk) when writing the files")
     ap.add_argument("--reader", choices=["pyarrow", "dataframe", "npy"], default="pyarrow",

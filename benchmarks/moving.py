@@ -1,10 +1,11 @@
 """The "moving" scenario: seed 000's boxes bouncing in their world, frame by frame.
 
 Usage (the figures of docs/benchmarks.md, "Moving objects"; before and after
-a change, run it with each install's Python, one after the other)::
+a change, run it with each install in turns, ``BEFORE_SITE`` holding the
+other version as in docs/benchmarks.md, "Comparing two versions")::
 
-    python benchmarks/moving.py --n 100000 --depth 6 --frames 100
-    /tmp/before-venv/bin/python benchmarks/moving.py --n 100000 --depth 6 --frames 100
+    python benchmarks/moving.py --n 100000 --depth 6 --frames 50
+    PYTHONPATH=BEFORE_SITE python benchmarks/moving.py --n 100000 --depth 6 --frames 50
 
 Per frame every box moves by its velocity (uniform in [-5, 5) per axis,
 reflected at the walls, as in seed 000), then ``LinearQuadtree.move`` on all

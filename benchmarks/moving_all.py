@@ -1,10 +1,11 @@
 """Frames that move every box: ``move`` of all of them and ``pairs()``, nothing else.
 
-Usage (docs/benchmarks.md, "Moving objects"; run it with each install's
-Python in turns)::
+Usage (docs/benchmarks.md, "Moving objects"; before and after a change, run
+it with each install in turns, ``BEFORE_SITE`` holding the other version as in
+docs/benchmarks.md, "Comparing two versions")::
 
     python benchmarks/moving_all.py
-    PYTHONPATH=/tmp/site-before python benchmarks/moving_all.py
+    PYTHONPATH=BEFORE_SITE python benchmarks/moving_all.py
 
 The scene and tree of ``moving.py`` (100,000 boxes, depth 6).  The boxes of
 40 frames are made first, then the frames run five times over them, each

@@ -1,10 +1,11 @@
 """Only the 1% frames of ``benchmarks/moving.py``: before/after turns of the incremental path.
 
-Usage (docs/benchmarks.md, "Moving objects"; run it with each install's
-Python in turns)::
+Usage (docs/benchmarks.md, "Moving objects"; before and after a change, run
+it with each install in turns, ``BEFORE_SITE`` holding the other version as in
+docs/benchmarks.md, "Comparing two versions")::
 
     python benchmarks/moving_few.py --n 100000 --depth 6 --frames 50
-    PYTHONPATH=/tmp/site-before python benchmarks/moving_few.py --n 100000 --depth 6 --frames 50
+    PYTHONPATH=BEFORE_SITE python benchmarks/moving_few.py --n 100000 --depth 6 --frames 50
 
 The scene and tree of ``moving.py``; frames moving 1% of the boxes scattered
 over the handles, then the first 1% (each ``move``, ``pairs()``, then

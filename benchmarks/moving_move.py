@@ -1,10 +1,11 @@
 """``move`` alone, of 1% of the boxes (scattered over the handles) and of all of them.
 
-Usage (docs/benchmarks.md, "Moving objects"; run it with each install's
-Python in turns)::
+Usage (docs/benchmarks.md, "Moving objects"; before and after a change, run
+it with each install in turns, ``BEFORE_SITE`` holding the other version as in
+docs/benchmarks.md, "Comparing two versions")::
 
     python benchmarks/moving_move.py
-    PYTHONPATH=/tmp/site-before python benchmarks/moving_move.py
+    PYTHONPATH=BEFORE_SITE python benchmarks/moving_move.py
 
 The scene and tree of ``moving.py`` (100,000 boxes, depth 6).  Each frame
 steps the moving boxes, times ``tree.move`` of them and then calls

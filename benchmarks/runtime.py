@@ -2,13 +2,18 @@
 
 Usage::
 
-    python benchmarks/runtime.py --python /tmp/before-venv/bin/python \\
-        --python after=/work/main/.venv/bin/python [--startup] [--per-call] [--load] [--quick]
+    python benchmarks/runtime.py                   # this interpreter: every section
+    python benchmarks/runtime.py --quick           # fewer repeats, no 1e6 cases
+    python benchmarks/runtime.py --python before=BEFORE_VENV/bin/python \\
+        --python after=.venv/bin/python [--startup] [--per-call] [--load] [--quick]
 
 Each ``--python`` is an interpreter with numpy and broadphase installed, given as ``PATH`` (the
-label is the name of its venv) or ``LABEL=PATH``.  Every measurement runs in a fresh child
-process of that interpreter (``python -P -c CODE``; the child imports only numpy, broadphase and
-the stdlib), with the interpreters taking turns, and each section prints a markdown table:
+label is the name of its venv) or ``LABEL=PATH``; without one, the interpreter running the
+script (``sys.executable``).  ``BEFORE_VENV`` stands for a virtual environment holding another
+version of broadphase (docs/benchmarks.md, "Comparing two versions").  Every measurement runs in
+a fresh child process of that interpreter (``python -P -c CODE``; the child imports only numpy,
+broadphase and the stdlib), with the interpreters taking turns, and each section prints a
+markdown table:
 
 ``--startup``
     ``import numpy`` alone against ``import numpy; import broadphase; find_pairs(1000 boxes)``:
@@ -219,8 +224,9 @@ def under_load(pythons: dict[str, str], quick: bool) -> None:
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--python", action="append", required=True, metavar="[LABEL=]PATH",
-                    help="interpreter with numpy and broadphase installed (repeatable)")
+    ap.add_argument("--python", action="append", metavar="[LABEL=]PATH",
+                    help="interpreter with numpy and broadphase installed (repeatable; "
+                         "default: this one)")
     ap.add_argument("--startup", action="store_true", help="start-up cost")
     ap.add_argument("--per-call", action="store_true", help="per-call time against argsort")
     ap.add_argument("--load", action="store_true", help="default call with all CPUs busy")
@@ -228,7 +234,7 @@ def main(argv=None):
     ap.add_argument("--startup-repeats", type=int, default=None, help="default 5 (quick: 2)")
     args = ap.parse_args(argv)
     pythons: dict[str, str] = {}
-    for arg in args.python:
+    for arg in args.python or [sys.executable]:
         label, path = label_of(arg)
         pythons[label if label not in pythons else f"{label}#{len(pythons) + 1}"] = path
     everything = not (args.startup or args.per_call or args.load)

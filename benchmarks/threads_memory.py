@@ -1,6 +1,6 @@
 """Memory held by many Python threads searching at once, during and after.
 
-Usage (the figures of docs/benchmarks.md, "Scratch memory")::
+Usage (the figures of docs/benchmarks.md, "Memory")::
 
     python benchmarks/threads_memory.py --threads 8 --n 1000000
 
