@@ -11,10 +11,51 @@
 //! 2-bit group of `c0 ^ c1` therefore names the level (seed 001; seed 004
 //! sums the shift of every non-zero group, which is wrong: the highest one
 //! alone decides).
+//!
+//! # The linear index
+//! The cells of all levels are numbered in one linear array (the seeds'
+//! linear quadtree): level 0's one cell, then level 1's four, and so on,
+//! each level in Morton order.  Level `l` therefore starts after
+//! `1 + 4 + ... + 4^(l-1) = (4^l - 1) / 3` cells ([`level_start`]), and cell
+//! `index` of level `l` sits at `level_start(l) + index` ([`linear_index`]).
+//! This module owns that rule: the moving tree's cell numbering and
+//! `broadphase.morton.linear_index` both go through it.
 
 /// Deepest grid of the public Morton functions: `2 * 29` code bits, and
-/// `linear_index` `(4^29 - 1) / 3 + index`, stay below `2^62`.
+/// [`linear_index`] `(4^29 - 1) / 3 + index`, stay below `2^62`.
 pub const MAX_DEPTH: u32 = 29;
+
+/// Position of level `level`'s first cell in the linear array of all
+/// levels: `(4^level - 1) / 3`, the cells of the levels above it.
+///
+/// `4^level - 1` is `level` groups of `11` in binary, a multiple of 3 (each
+/// group is 3 mod 4 and `4 = 1 mod 3`), so the division is exact.  Defined
+/// for `level <= 31` (the result then stays below `2^62`; `level` 32 would
+/// need a 65-bit `4^level`); the Morton functions use `level <= MAX_DEPTH`.
+///
+/// ```
+/// use broadphase_core::morton::level_start;
+/// assert_eq!([0, 1, 2, 3].map(level_start), [0, 1, 5, 21]);
+/// ```
+#[inline(always)]
+pub const fn level_start(level: u32) -> u64 {
+    debug_assert!(level <= 31);
+    ((1u64 << (2 * level)) - 1) / 3
+}
+
+/// Position of cell `index` (its Morton number inside `level`, below
+/// `4^level`) in the linear array of all levels: `level_start(level) +
+/// index`, below `level_start(level + 1)`.
+///
+/// ```
+/// use broadphase_core::morton::linear_index;
+/// assert_eq!(linear_index(2, 11), 16); // after level 0's 1 cell and level 1's 4
+/// ```
+#[inline(always)]
+pub const fn linear_index(level: u32, index: u64) -> u64 {
+    debug_assert!(index < 1u64 << (2 * level));
+    level_start(level) + index
+}
 
 /// Insert a zero bit above each of the low 32 bits of `v`.
 #[inline(always)]
@@ -96,6 +137,23 @@ mod tests {
         assert_eq!(cell_of(12, 12, 3), (3, 12));
     }
 
+    #[test]
+    fn levels_follow_one_another() {
+        // level l holds 4^l cells, from where level l - 1 ends
+        let mut next = 0u64;
+        for l in 0..=31 {
+            assert_eq!(level_start(l), next, "level {l}");
+            next += 1u64 << (2 * l);
+        }
+        assert_eq!(
+            level_start(MAX_DEPTH + 1) - 1,
+            linear_index(MAX_DEPTH, (1 << 58) - 1)
+        );
+        assert!(linear_index(MAX_DEPTH, (1 << 58) - 1) < 1 << 62);
+        assert_eq!(linear_index(0, 0), 0);
+        assert_eq!(linear_index(3, 0), 21);
+    }
+
     proptest! {
         #[test]
         fn xy_level_equals_code_level(a in 0u32..1 << 20, b in 0u32..1 << 20,
@@ -114,6 +172,18 @@ mod tests {
             if lv < depth {
                 prop_assert_ne!(c0 >> (sh - 2), c1 >> (sh - 2));
             }
+        }
+
+        #[test]
+        fn linear_index_is_one_to_one(l in 0u32..=MAX_DEPTH, raw in any::<u64>()) {
+            // cell `index` of level l lands inside level l's part, in order
+            let index = raw & ((1u64 << (2 * l)) - 1);
+            let at = linear_index(l, index);
+            prop_assert!(level_start(l) <= at && at < level_start(l + 1));
+            prop_assert_eq!(at - level_start(l), index);
+            // the sum of the sizes of the levels above, written out
+            let above: u64 = (0..l).map(|k| 1u64 << (2 * k)).sum();
+            prop_assert_eq!(at, above + index);
         }
 
         #[test]
