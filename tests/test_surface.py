@@ -1,20 +1,18 @@
 """The package's surface: tree copies and pickling, a tree shared by threads,
 release_memory, and the compiled core's type stub against the module."""
 
-import ast
 import copy
 import inspect
 import pickle
 import sys
 import threading
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import broadphase as bp
-from broadphase import _core, _tree
+from broadphase import _tree
 
 # --------------------------------------------------------------------------
 # copies: independent both ways
@@ -267,54 +265,3 @@ def test_release_memory_gives_the_kept_memory_back():
     after = _rss_mib()
     assert kept - before > 40, (before, kept, after)  # what the core keeps for next time
     assert after < kept - 40, (before, kept, after)
-
-
-# --------------------------------------------------------------------------
-# the compiled core's stub lists what the module has
-
-
-_STUB = Path(_core.__file__).with_name("_core.pyi")
-
-
-def _stub_names():
-    tree = ast.parse(_STUB.read_text())
-    top, classes = set(), {}
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef):
-            top.add(node.name)
-        elif isinstance(node, ast.ClassDef):
-            top.add(node.name)
-            members = {}
-            for item in node.body:
-                if isinstance(item, ast.FunctionDef):
-                    members[item.name] = [a.arg for a in item.args.args[1:]
-                                          + item.args.kwonlyargs]
-                elif isinstance(item, ast.AnnAssign):
-                    members[item.target.id] = None
-            classes[node.name] = members
-        elif isinstance(node, ast.AnnAssign) and not node.target.id.startswith("_"):
-            top.add(node.target.id)
-    return top, classes
-
-
-def test_the_stub_lists_every_name_of_the_module():
-    top, classes = _stub_names()
-    runtime = {k for k in vars(_core) if not k.startswith("_")}
-    assert top == runtime, (top - runtime, runtime - top)
-    for name in ("Tree", "PairMemory", "HANDLE_UNKNOWN", "TREE_MAX_DEPTH", "release_scratch"):
-        assert name in top
-
-
-def test_the_stub_of_tree_matches_its_methods():
-    _, classes = _stub_names()
-    stub = classes["Tree"]
-    runtime = {k for k in dir(_core.Tree) if not k.startswith("__") or k == "__len__"}
-    runtime |= {"__new__"}
-    assert set(stub) == runtime, (set(stub) - runtime, runtime - set(stub))
-    for name, params in stub.items():
-        member = getattr(_core.Tree, name)
-        if params is None or name in ("__new__", "__len__"):
-            continue
-        got = list(inspect.signature(member).parameters)[1:]
-        assert got == params, (name, got, params)
-    assert stub["__new__"] == list(inspect.signature(_core.Tree).parameters)

@@ -3,7 +3,7 @@
 Everything the core receives comes through :mod:`broadphase._cast`: C-contiguous
 float64 rows and int64 / uint64 filter arrays of the right length.  The core
 (``broadphase._core``, built from ``rust/``) checks every row in its first
-pass; a bad row comes back as ``(row, code)`` and is worded here, naming the
+pass; a bad row comes back as a ``_core.BadRow`` and is worded here, naming the
 argument, the row and the value.  Method choice, grid sizing, the search and
 the canonical order all happen in the core, with the GIL released.
 """
@@ -26,14 +26,6 @@ _FLOAT64 = np.dtype(np.float64)
 
 def _empty() -> NDArray[np.intp]:
     return np.empty((0, 2), np.intp)
-
-
-def _filters(n: int, groups, categories, masks) -> dict:
-    return {
-        "groups": _cast.per_object(groups, "groups", n, np.int64),
-        "categories": _cast.per_object(categories, "categories", n, np.uint64),
-        "masks": _cast.per_object(masks, "masks", n, np.uint64),
-    }
 
 
 def _count(n: int, name: str) -> None:
@@ -140,11 +132,11 @@ def find_pairs(
         arr = _cast.box_rows(boxes, "boxes", format)
         n = arr.shape[0]
         method = _cast.method(method, _CHOICES)
-        filters = _filters(n, groups, categories, masks)
+        filters = _cast.filters(n, groups, categories, masks)
         _count(n, "boxes")
         out = _core.find_pairs(arr, method, workers=nthreads, **filters)
-    if type(out) is tuple:
-        raise ValueError(_cast.box_problem(arr, "boxes", *out))
+    if type(out) is _core.BadRow:
+        raise ValueError(_cast.box_problem(arr, "boxes", out.row, out.code))
     return out
 
 
@@ -205,11 +197,11 @@ def find_circle_pairs(
     xyr = _cast.circle_rows(centers, radii)
     n = xyr.shape[0]
     method = _cast.method(method, _CHOICES)
-    filters = _filters(n, groups, categories, masks)
+    filters = _cast.filters(n, groups, categories, masks)
     _count(n, "centers")
     out = _core.find_pairs(None, method, circles=xyr, workers=nthreads, **filters)
-    if type(out) is tuple:
-        raise ValueError(_cast.circle_problem(xyr, radii, *out))
+    if type(out) is _core.BadRow:
+        raise ValueError(_cast.circle_problem(xyr, radii, out.row, out.code))
     return out
 
 
@@ -256,8 +248,8 @@ def find_pairs_between(
     groups = np.concatenate([np.full(na, -1, np.int64), np.full(nb, -2, np.int64)])
     both = np.concatenate([a, b])
     pairs = _core.find_pairs(both, method, groups=groups, workers=nthreads)
-    if type(pairs) is tuple:  # a row written by another thread since it was checked
-        row, code = pairs
+    if type(pairs) is _core.BadRow:  # a row written by another thread since it was checked
+        row, code = pairs.row, pairs.code
         name, at = ("boxes_a", row) if row < na else ("boxes_b", row - na)
         raise ValueError(_cast.box_problem(both[na * (name == "boxes_b"):], name, at, code))
     pairs[:, 1] -= na

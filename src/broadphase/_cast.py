@@ -119,8 +119,8 @@ def boxes(value, name: str = "boxes", workers: int | None = None, format: str | 
     """Validated boxes as corners (see :func:`box_rows`) and their bounds."""
     arr = box_rows(value, name, format)
     scan = _core.scan_boxes(arr, workers)
-    if len(scan) == 2:
-        raise ValueError(box_problem(arr, name, *scan))
+    if type(scan) is _core.BadRow:
+        raise ValueError(box_problem(arr, name, scan.row, scan.code))
     return arr, scan
 
 
@@ -186,8 +186,8 @@ def circles(centers, radii) -> tuple[np.ndarray, np.ndarray]:
     """Validated ``(x, y, r)`` rows and their outward-rounded boxes."""
     xyr = circle_rows(centers, radii)
     bxs = _core.circle_boxes(xyr)
-    if type(bxs) is tuple:
-        raise ValueError(circle_problem(xyr, radii, *bxs))
+    if type(bxs) is _core.BadRow:
+        raise ValueError(circle_problem(xyr, radii, bxs.row, bxs.code))
     return xyr, bxs
 
 
@@ -272,6 +272,28 @@ def per_object(value, name: str, n: int, dtype) -> np.ndarray | None:
         row = int(np.argmax(arr))
         raise ValueError(f"{name}[{row}]: expected an integer below 2**63, found {arr[row]}")
     return _exact._aligned(np.ascontiguousarray(arr.astype(dtype, copy=False)))
+
+
+def filters(n: int, groups, categories, masks) -> dict[str, np.ndarray | None]:
+    """The filter arguments of ``n`` objects as the core reads them, by name.
+
+    ``groups`` as int64, ``categories`` and ``masks`` as uint64, each a
+    scalar or one value per object (see :func:`per_object`); ``None`` for
+    one not given (the core's default: group 0, all bits).  Keyword
+    arguments of ``_core.find_pairs`` and ``_core.Tree.insert`` alike.
+
+    Examples
+    --------
+    >>> from broadphase import _cast
+    >>> f = _cast.filters(3, 7, None, [1, 2, 3])
+    >>> f["groups"].tolist(), f["categories"], f["masks"].dtype.name
+    ([7, 7, 7], None, 'uint64')
+    """
+    return {
+        "groups": per_object(groups, "groups", n, np.int64),
+        "categories": per_object(categories, "categories", n, np.uint64),
+        "masks": per_object(masks, "masks", n, np.uint64),
+    }
 
 
 def workers(value) -> int | None:

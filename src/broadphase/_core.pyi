@@ -1,4 +1,8 @@
-"""Type stub of ``broadphase._core``, the compiled core (``rust/bindings``)."""
+"""Type stub of ``broadphase._core``, the compiled core (``rust/bindings``).
+
+Every name the module exports, with the compiled functions' parameter
+names (``tests/test_stub.py`` compares the two).
+"""
 
 from collections.abc import Sequence
 from typing import final
@@ -22,6 +26,17 @@ _F64 = NDArray[np.float64]
 _I64 = NDArray[np.int64]
 _IP = NDArray[np.intp]
 
+@final
+class BadRow:
+    """The first bad row of an argument, as the core's scan found it in its copy."""
+
+    @property
+    def row(self) -> int:
+        """The row, counted from 0."""
+    @property
+    def code(self) -> int:
+        """What is wrong with it: ``NOT_FINITE``, ... or ``NEGATIVE_RADIUS``."""
+
 def find_pairs(
     boxes: _F64 | None,
     method_name: str,
@@ -32,8 +47,8 @@ def find_pairs(
     masks: NDArray[np.uint64] | None = None,
     workers: int | None = None,
     max_pairs: int | None = None,
-) -> NDArray[np.intp] | tuple[int, int]:
-    """Canonical pairs of ``(n, 4)`` boxes or ``(n, 3)`` circles, or ``(row, code)``.
+) -> NDArray[np.intp] | BadRow:
+    """Canonical pairs of ``(n, 4)`` boxes or ``(n, 3)`` circles, or the first bad row.
 
     Raises ``MemoryError`` naming the count when the pairs would not fit in
     memory (or in ``max_pairs``, a limit for tests).
@@ -41,11 +56,11 @@ def find_pairs(
 
 def scan_boxes(
     boxes: _F64, workers: int | None = None
-) -> tuple[float, float, float, float] | tuple[int, int]:
-    """Bounds of valid boxes, or ``(row, code)`` of the first bad row."""
+) -> tuple[float, float, float, float] | BadRow:
+    """Bounds ``(minx, miny, maxx, maxy)`` of valid boxes, or the first bad row."""
 
-def circle_boxes(circles: _F64, workers: int | None = None) -> _F64 | tuple[int, int]:
-    """Outward-rounded boxes of ``(x, y, r)`` rows, or ``(row, code)``."""
+def circle_boxes(circles: _F64, workers: int | None = None) -> _F64 | BadRow:
+    """Outward-rounded boxes of ``(x, y, r)`` rows, or the first bad row."""
 
 def morton_encode(ix: _I64, iy: _I64) -> _I64: ...
 def morton_decode(code: _I64) -> tuple[_I64, _I64]: ...
@@ -53,6 +68,13 @@ def morton_cell_of(code0: _I64, code1: _I64, depth: int) -> tuple[_I64, _I64]: .
 def morton_locate(
     boxes: _F64, bounds: tuple[float, float, float, float], depth: int
 ) -> tuple[_I64, _I64]: ...
+def morton_linear_index(level: _I64, index: _I64) -> _I64:
+    """Positions of cells ``(level, index)`` in the linear array of all levels.
+
+    The core's ``morton::linear_index``: ``(4**level - 1) // 3 + index``.
+    ``ValueError`` for lengths that differ, a level outside
+    ``[0, MORTON_MAX_DEPTH]`` or an index outside ``[0, 4**level)``.
+    """
 def split_by_tile(
     boxes: _F64, xs: _F64, ybounds: _F64, rank: _I64
 ) -> tuple[_I64, _I64]:
@@ -79,10 +101,49 @@ def stages(
 ) -> tuple[list[tuple[str, float]], int]:
     """Milliseconds of each stage of one box search, and the number of pairs."""
 
-#: A problem the tree found in an argument, for the Python layer to word:
-#: ``("handle", at, code)`` with a ``HANDLE_*`` code, or ``("row", row, code)``
-#: with ``NOT_FINITE``, ... ; ``None`` when there is none.
-_Problem = tuple[str, int, int] | None
+@final
+class BadHandle:
+    """A handle argument that names no suitable object."""
+
+    @property
+    def at(self) -> int:
+        """Position of the handle in the caller's array."""
+    @property
+    def code(self) -> int:
+        """What is wrong with it: ``HANDLE_UNKNOWN``, ``HANDLE_TWICE`` or ``HANDLE_KIND``."""
+
+#: A problem the tree found in an argument, for the Python layer to word;
+#: ``None`` when there is none.
+_Problem = BadHandle | BadRow | None
+
+@final
+class TreeStats:
+    """The tree's counts, for tuning its depth (``LinearQuadtree.stats``)."""
+
+    @property
+    def objects(self) -> int:
+        """Live objects."""
+    @property
+    def outside(self) -> int:
+        """Objects not wholly inside the world's bounds."""
+    @property
+    def levels(self) -> list[int]:
+        """Objects entered at each level, 0 (the whole world) to the depth."""
+    @property
+    def relinked(self) -> int:
+        """Objects the last insert placed, or moves since took into other cells."""
+    @property
+    def entries(self) -> int:
+        """(object, cell) entries as placed now."""
+    @property
+    def candidate_tests(self) -> int:
+        """Box tests of the last ``pairs()``."""
+    @property
+    def pairs(self) -> int:
+        """Pairs of the last ``pairs()``."""
+    @property
+    def rebuilt(self) -> bool:
+        """Whether the last ``pairs()`` searched from scratch."""
 
 @final
 class Tree:
@@ -91,7 +152,7 @@ class Tree:
     Arguments arrive validated and converted: handles as C-contiguous int64,
     boxes as C-contiguous float64 rows.  Calls that work release the GIL
     and hold the tree meanwhile: a call from another thread then raises
-    ``RuntimeError`` ("Already borrowed").
+    ``RuntimeError`` with the message ``TREE_IN_USE`` (nothing waits).
     """
 
     workers: int | None
@@ -120,11 +181,11 @@ class Tree:
         groups: _I64 | None = None,
         categories: NDArray[np.uint64] | None = None,
         masks: NDArray[np.uint64] | None = None,
-    ) -> _IP | tuple[str, int, int]:
+    ) -> _IP | BadRow:
         """Add valid ``(n, 4)`` boxes (with ``(n, 3)`` circles: their bounding boxes).
 
-        Their handles, or ``("row", row, code)`` if a row changed (another
-        thread writing the array) since the caller checked it.
+        Their handles, or the bad row if a row changed (another thread
+        writing the array) since the caller checked it.
         """
     def check(self, handles: _I64, kind: int = -1) -> _Problem:
         """Handles live, each once, of shape ``kind`` (0 box, 1 circle, -1 any)."""
@@ -152,8 +213,8 @@ class Tree:
         """``[x, y, r]`` of the live object ``h`` if a circle, else ``None``."""
     def locate(self, h: int) -> tuple[int, int]:
         """Seeds' cell ``(level, index)`` of the live object ``h``."""
-    def stats(self) -> tuple[int, int, int, int, bool, list[int], int]:
-        """``(relinked, entries, candidate_tests, pairs, rebuilt, levels, outside)``."""
+    def stats(self) -> TreeStats:
+        """The tree's counts (placing the objects moved since it last did)."""
     def validate(self) -> str | None:
         """The first broken invariant, or ``None``."""
     def contains(self, h: int) -> bool:

@@ -1,10 +1,11 @@
-"""``LinearQuadtree``: boxes and circles that move, with O(1) relinking.
+"""``LinearQuadtree``: boxes and circles that move, their pairs kept from frame to frame.
 
 A thin layer over the Rust core's moving tree (``broadphase._core.Tree``,
 ``rust/core/src/tree.rs``, where the structure and its invariants are
 derived): this module checks and converts every argument, words the
-core's findings as errors naming the argument and the row, and hands
-everything else down.  The GIL is released in every call that does work.
+core's findings (``_core.BadHandle``, ``_core.BadRow``) as errors naming
+the argument and the row, and hands everything else down.  The GIL is
+released in every call that does work.
 """
 
 from __future__ import annotations
@@ -20,8 +21,9 @@ from . import _cast, _core, _exact, _tables
 
 __all__ = ["LinearQuadtree"]
 
-#: Deepest tree: the list heads of all levels take (4**(depth+1) - 1) / 3
-#: cells of 9 bytes, 201 MB at depth 12.
+#: Deepest tree: the list heads of all levels, (4**(depth+1) - 1) / 3 cells
+#: of 9 bytes, take 201 MB of address space at depth 12 (zeroed memory,
+#: mapped only where objects are).
 MAX_DEPTH = _core.TREE_MAX_DEPTH
 _BOX, _CIRCLE = 0, 1  # the core's shape codes (narrow::BOX, narrow::CIRCLE)
 _INT64, _FLOAT64 = np.dtype(np.int64), np.dtype(np.float64)
@@ -32,22 +34,31 @@ IN_USE = _core.TREE_IN_USE
 
 
 class LinearQuadtree:
-    """Moving boxes and circles in a linear quadtree with per-cell linked lists.
+    """Moving boxes and circles in a linear quadtree, their pairs kept from frame to frame.
 
-    Each object knows its cells and each cell keeps a doubly linked list of
-    its objects (seeds 001 and 002), so inserting, moving to another cell
-    and removing are O(1) per object, and a move that keeps an object in its
-    cells relinks nothing.  :meth:`pairs` finds every colliding pair with
-    the same rules as :func:`broadphase.find_pairs`: touching is not
-    colliding, filters by group and category/mask bits, box--circle and
-    circle--circle tests exact.
+    Each object is entered in the cells (at most 2 x 2) of one level that
+    its box meets, the level of its size (:meth:`locate`).  The cells of all
+    levels are numbered in one linear array
+    (:func:`broadphase.morton.linear_index`), and each cell's objects are
+    one run of entries in an entry array all cells share, each entry
+    carrying a copy of its object's box: a query reads a cell's
+    candidates at once.  Inserting, moving to other cells and removing are
+    O(1) per object (amortized: a cell's run moves when it fills up or
+    empties out), and a move that keeps an object in its cells changes no
+    cell; a move only stores the boxes, and the next question
+    (:meth:`pairs`, a query, :meth:`stats`) brings the cells up to date.
+    :meth:`pairs` finds every colliding pair with the same rules as
+    :func:`broadphase.find_pairs`: touching is not colliding, filters by
+    group and category/mask bits, box--circle and circle--circle tests
+    exact.
 
     The tree keeps the pairs of the last :meth:`pairs` (or :meth:`update`)
-    and re-examines only what was inserted, moved or removed since: a frame
-    in which few objects move costs about their neighbourhoods, and
-    :meth:`update` gives the pairs that began and ended directly.  When many
-    objects moved, it searches from scratch as :func:`broadphase.find_pairs`
-    does.
+    -- a base, as of its last search from scratch, and a delta, the pairs
+    of the objects changed since -- and re-examines only what was inserted,
+    moved or removed since: a frame in which few objects move costs about
+    their neighbourhoods, and :meth:`update` gives the pairs that began and
+    ended directly.  When many objects moved, it searches from scratch as
+    :func:`broadphase.find_pairs` does.
 
     Parameters
     ----------
@@ -59,8 +70,9 @@ class LinearQuadtree:
         Level of the finest cells, 0 to 12.  Finest cells 4 to 16 times the
         typical object's size work well (``benchmarks/moving.py``);
         :meth:`stats` shows how objects spread over the levels.  The list
-        heads take ``4**(depth + 1) / 3 * 9`` bytes (201 MB at depth 12;
-        ``MemoryError`` where that does not fit).
+        heads of all levels take ``(4**(depth + 1) - 1) / 3 * 9`` bytes of
+        address space (201 MB at depth 12), zeroed memory the system maps
+        only where objects are; ``MemoryError`` where that does not fit.
     margin : float, optional
         Fat boxes: an object is placed by its box grown by ``margin`` on
         every side and keeps its cells while its box stays inside that fat
@@ -232,9 +244,9 @@ class LinearQuadtree:
         ([0], [1])
         """
         arr, _ = _cast.boxes(_one_or_many(boxes, 4))
-        filt = _filters(arr.shape[0], groups, categories, masks)
-        h = self._t.insert(arr, None, *filt)
-        if type(h) is tuple:  # a row written by another thread since it was checked
+        filters = _cast.filters(arr.shape[0], groups, categories, masks)
+        h = self._t.insert(arr, None, **filters)
+        if type(h) is _core.BadRow:  # a row written by another thread since it was checked
             self._raise(h, None, _BOX, arr, "boxes")
         return h
 
@@ -268,8 +280,8 @@ class LinearQuadtree:
         [[0, 1]]
         """
         xyr, bxs = _cast.circles(_one_or_many(centers, 2), radii)
-        filt = _filters(xyr.shape[0], groups, categories, masks)
-        return self._t.insert(bxs, xyr, *filt)
+        filters = _cast.filters(xyr.shape[0], groups, categories, masks)
+        return self._t.insert(bxs, xyr, **filters)
 
     def move(self, handles: ArrayLike, boxes: ArrayLike) -> None:
         """Give box objects new boxes.
@@ -555,20 +567,28 @@ class LinearQuadtree:
         >>> s["objects"], s["outside"], s["levels"].tolist(), s["pairs"]
         (3, 1, [0, 1, 2], 1)
         """
-        relinked, entries, tests, pairs, rebuilt, levels, outside = self._t.stats()
-        return {"objects": len(self), "outside": outside,
-                "levels": np.array(levels, np.int64), "relinked": relinked,
-                "entries": entries, "candidate_tests": tests, "pairs": pairs,
-                "rebuilt": rebuilt}
+        s = self._t.stats()
+        return {"objects": s.objects, "outside": s.outside,
+                "levels": np.array(s.levels, np.int64), "relinked": s.relinked,
+                "entries": s.entries, "candidate_tests": s.candidate_tests,
+                "pairs": s.pairs, "rebuilt": s.rebuilt}
 
     def validate(self) -> None:
         """Check the structure; raises ``AssertionError`` naming the first broken invariant.
 
-        Every live object's box lies in its fat box, its placement is that
-        of its fat box, its cells lie inside its seeds' cell, and its nodes
-        are in the lists of those cells; every list is consistently doubly
-        linked from its head, and no list holds a node of a removed object.
-        For tests; O(n + number of cells).
+        The slots: the live ones counted, the free ones listed.  Every
+        placed live object's box lies in its fat box, its placement is that
+        of its fat box, and its cells lie inside its seeds' cell; each of
+        its entries sits in its cell's run and names it (and, unless it
+        waits for the next question, holds its box); no removed object has
+        entries.  The runs tile the shared entry array, each matching its
+        cell's head, and hold exactly the objects' entries; the objects per
+        level, the marks of objects changed since the cells were last
+        brought up to date and the counts of circles and filtered objects
+        agree with the objects.  The kept pairs: base and delta sorted and
+        canonical, every delta pair with an object changed since the base
+        was made.  For tests: O(objects + kept pairs + cells of all
+        levels), reading every cell's head.
 
         Examples
         --------
@@ -597,11 +617,13 @@ class LinearQuadtree:
             self._raise(problem, h, kind)
 
     def _raise(self, problem, h, kind, rows=None, name=None):
-        what, at, code = problem
-        if what == "row":
+        """Raise the error ``problem`` (a ``_core.BadRow`` or ``_core.BadHandle``) words."""
+        if type(problem) is _core.BadRow:
             if name == "centers":
-                raise ValueError(_cast.circle_problem(rows, rows[:, 2], at, code))
-            raise ValueError(_cast.box_problem(rows, name, at, code))
+                raise ValueError(_cast.circle_problem(rows, rows[:, 2], problem.row,
+                                                      problem.code))
+            raise ValueError(_cast.box_problem(rows, name, problem.row, problem.code))
+        at, code = problem.at, problem.code
         if code == _core.HANDLE_UNKNOWN:
             raise KeyError(f"handle {h[at]}: not in the tree (removed or never inserted)")
         if code == _core.HANDLE_TWICE:
@@ -609,13 +631,6 @@ class LinearQuadtree:
         other = ("a circle; move it with move_circles" if kind == _BOX
                  else "a box; move it with move")
         raise ValueError(f"handles[{at}]: handle {h[at]} is {other}")
-
-
-def _filters(n, groups, categories, masks):
-    """Per-object filter arrays, ``None`` for one not given (the defaults)."""
-    return (_cast.per_object(groups, "groups", n, np.int64),
-            _cast.per_object(categories, "categories", n, np.uint64),
-            _cast.per_object(masks, "masks", n, np.uint64))
 
 
 def _handle_array(handles) -> NDArray[np.int64]:

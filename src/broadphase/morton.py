@@ -9,7 +9,8 @@ accepted and returned as NumPy scalars):
   (highest non-zero 2-bit group of their XOR);
 * :func:`locate`: the same, straight from boxes and the world bounds;
 * :func:`linear_index`: position of a cell in the one linear array that
-  holds all levels, level l starting at (4**l - 1) / 3.
+  holds all levels, level l starting at (4**l - 1) / 3 (the core's rule,
+  ``morton::linear_index``, the one the moving tree numbers its cells by).
 
 Examples
 --------
@@ -214,7 +215,9 @@ def linear_index(level: ArrayLike, index: ArrayLike) -> NDArray[np.int64] | np.i
     """Position of cell ``index`` of ``level`` in the linear array of all levels.
 
     Level ``l`` starts at ``(4**l - 1) / 3``, after the ``1 + 4 + ... +
-    4**(l-1)`` cells of the levels above it.
+    4**(l-1)`` cells of the levels above it.  Computed by the core
+    (``morton::linear_index`` in ``rust/core/src/morton.rs``), which the
+    moving tree numbers its cells by.
 
     Parameters
     ----------
@@ -243,5 +246,5 @@ def linear_index(level: ArrayLike, index: ArrayLike) -> NDArray[np.int64] | np.i
         raise ValueError(
             f"index: expected index < 4**level, found {ix.ravel()[k]} at level {lv.ravel()[k]}"
         )
-    out = (4**lv - 1) // 3 + ix
-    return _out(np.asarray(out, np.int64), lv.shape)
+    out = _core.morton_linear_index(_flat(lv), _flat(ix))
+    return _out(out, lv.shape)

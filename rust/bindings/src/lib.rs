@@ -6,8 +6,8 @@
 //! memory no other thread can write), releases the GIL, runs the core
 //! (`watch`: long calls on a thread of their own, so that Ctrl-C stops them)
 //! and wraps the result.  A row that fails the core's scan comes back as a
-//! `(row, code)` tuple (codes: the `NOT_FINITE`, ... constants) so that the
-//! Python layer words the error with the argument's own name.  No input
+//! `BadRow` (its `row` and `code`, one of the `NOT_FINITE`, ... constants)
+//! so that the Python layer words the error with the argument's own name.  No input
 //! makes a Rust panic reach Python: what would not fit in memory is a
 //! `MemoryError` named before it is allocated (`owned::room_for`, the pair
 //! budget of `broadphase_core::memory`).
@@ -15,19 +15,22 @@
 use broadphase_core::check::{self, BadRow};
 use broadphase_core::pairs::TooMany;
 use broadphase_core::par::Exec;
-use broadphase_core::{morton, world, Filters, Method, Narrow, Search, Shapes};
+use broadphase_core::{morton, world, Method, Narrow, Search, Shapes};
+use filters::FilterArgs;
 use numpy::ndarray::{Array1, Array2};
 use numpy::{IntoPyArray, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
-use results::{pairs_array, too_many};
+use results::{bad_row, pairs_array, too_many};
 use watch::Watch;
 
+mod filters;
 mod owned;
 mod results;
 mod tiles;
 mod tree;
+mod tree_values;
 mod watch;
 
 type Boxes<'py> = PyReadonlyArray2<'py, f64>;
@@ -52,35 +55,9 @@ fn rows<'a, const W: usize>(
     Ok(rows)
 }
 
-fn ints<'a, T: numpy::Element>(
-    a: &'a Option<PyReadonlyArray1<'_, T>>,
-    name: &str,
-    n: usize,
-) -> PyResult<Option<&'a [T]>> {
-    match a {
-        None => Ok(None),
-        Some(a) => {
-            let s = slice(a, name)?;
-            if s.len() != n {
-                return Err(PyValueError::new_err(format!(
-                    "{name}: expected shape ({n},), found ({},)",
-                    s.len()
-                )));
-            }
-            Ok(Some(s))
-        }
-    }
-}
-
 fn method(name: &str) -> PyResult<Method> {
     Method::from_name(name)
         .ok_or_else(|| PyValueError::new_err(format!("method: unknown {name:?}")))
-}
-
-fn bad_row(py: Python<'_>, b: BadRow) -> PyResult<Py<PyAny>> {
-    Ok(PyTuple::new(py, [b.row as i64, b.problem as u8 as i64])?
-        .into_any()
-        .unbind())
 }
 
 /// What a search gives back across the boundary.
@@ -98,7 +75,7 @@ impl From<BadRow> for Outcome {
 
 /// Every colliding pair of boxes (or of circles, given `circles`), canonical.
 ///
-/// Returns a `(k, 2)` intp array, or `(row, code)` for the first bad row.
+/// Returns a `(k, 2)` intp array, or a `BadRow` for the first bad row.
 #[pyfunction]
 #[pyo3(signature = (boxes, method_name, *, circles=None, groups=None, categories=None,
                     masks=None, workers=None, max_pairs=None))]
@@ -124,23 +101,12 @@ fn find_pairs(
         None => None,
     };
     let n = circ.map_or(given.map_or(0, <[_]>::len), <[_]>::len);
-    let (groups, categories, masks) = (
-        ints(&groups, "groups", n)?,
-        ints(&categories, "categories", n)?,
-        ints(&masks, "masks", n)?,
-    );
+    let filter_args = FilterArgs::of(&groups, &categories, &masks, n)?;
     owned::room_for(n, if circ.is_some() { "circles" } else { "boxes" })?;
     let ex = Exec::new(workers);
     let result = watch::watched(py, n, &ex, Watch::Stateless, |ex| {
         // Only copies are read from here on (`owned`).
-        let groups = owned::copy_opt(groups, "groups", ex)?;
-        let categories = owned::copy_opt(categories, "categories", ex)?;
-        let masks = owned::copy_opt(masks, "masks", ex)?;
-        let filters = Filters {
-            groups: groups.as_deref(),
-            categories: categories.as_deref(),
-            masks: masks.as_deref(),
-        };
+        let filters = filter_args.copy(ex)?;
         let circ = circ.map(|c| owned::copy(c, "circles", ex)).transpose()?;
         // the boxes searched and their bounds: the circles' bounding
         // boxes, or a copy of the boxes, scanned
@@ -167,7 +133,7 @@ fn find_pairs(
             bounds,
             narrow: Narrow {
                 shapes: circ.as_deref().map_or(Shapes::Boxes, Shapes::Circles),
-                filters,
+                filters: filters.filters(),
             },
             method,
             max_pairs,
@@ -193,7 +159,7 @@ fn release_scratch(py: Python<'_>) {
     py.detach(broadphase_core::scratch::release);
 }
 
-/// `(minx, miny, maxx, maxy)` of valid boxes, or `(row, code)` of the first bad one.
+/// `(minx, miny, maxx, maxy)` of valid boxes, or a `BadRow` for the first bad one.
 #[pyfunction]
 #[pyo3(signature = (boxes, workers=None))]
 fn scan_boxes(py: Python<'_>, boxes: Boxes<'_>, workers: Option<usize>) -> PyResult<Py<PyAny>> {
@@ -204,7 +170,7 @@ fn scan_boxes(py: Python<'_>, boxes: Boxes<'_>, workers: Option<usize>) -> PyRes
     }
 }
 
-/// Outward-rounded bounding boxes of `(x, y, r)` rows, or `(row, code)`.
+/// Outward-rounded bounding boxes of `(x, y, r)` rows, or a `BadRow`.
 #[pyfunction]
 #[pyo3(signature = (circles, workers=None))]
 fn circle_boxes(py: Python<'_>, circles: Boxes<'_>, workers: Option<usize>) -> PyResult<Py<PyAny>> {
@@ -291,6 +257,37 @@ fn morton_cell_of(
     levels_and_indices(py, cells)
 }
 
+/// Positions of cells `(level, index)` in the linear array of all levels
+/// (`morton::linear_index`): `ValueError` for lengths that differ, a level
+/// outside `[0, MORTON_MAX_DEPTH]` or an index outside `[0, 4^level)`
+/// (the Python layer checks them first, naming the argument).
+#[pyfunction]
+fn morton_linear_index(
+    py: Python<'_>,
+    level: PyReadonlyArray1<'_, i64>,
+    index: PyReadonlyArray1<'_, i64>,
+) -> PyResult<Py<PyAny>> {
+    let (lv, ix) = (slice(&level, "level")?, slice(&index, "index")?);
+    if lv.len() != ix.len() {
+        return Err(PyValueError::new_err("level, index: lengths differ"));
+    }
+    let out = lv
+        .iter()
+        .zip(ix)
+        .map(|(&l, &i)| match (u32::try_from(l), u64::try_from(i)) {
+            (Ok(l), Ok(i)) if l <= morton::MAX_DEPTH && i < 1 << (2 * l) => {
+                Ok(morton::linear_index(l, i) as i64)
+            }
+            _ => Err(PyValueError::new_err(format!(
+                "level, index: expected 0 <= level <= {} and 0 <= index < 4**level, \
+                 found level {l}, index {i}",
+                morton::MAX_DEPTH
+            ))),
+        })
+        .collect::<PyResult<Vec<i64>>>()?;
+    Ok(Array1::from_vec(out).into_pyarray(py).into_any().unbind())
+}
+
 /// The seeds' cell of each (valid) box: `(levels, indices)`.
 #[pyfunction]
 fn morton_locate(
@@ -354,6 +351,7 @@ fn stages(
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<results::PairMemory>()?;
+    m.add_class::<results::BadRow>()?;
     m.add_function(wrap_pyfunction!(find_pairs, m)?)?;
     m.add_function(wrap_pyfunction!(scan_boxes, m)?)?;
     m.add_function(wrap_pyfunction!(circle_boxes, m)?)?;
@@ -361,6 +359,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(morton_decode, m)?)?;
     m.add_function(wrap_pyfunction!(morton_cell_of, m)?)?;
     m.add_function(wrap_pyfunction!(morton_locate, m)?)?;
+    m.add_function(wrap_pyfunction!(morton_linear_index, m)?)?;
     m.add_function(wrap_pyfunction!(stages, m)?)?;
     m.add_function(wrap_pyfunction!(release_scratch, m)?)?;
     tree::register(m)?;

@@ -1,12 +1,47 @@
-//! Results across the boundary: pair arrays NumPy owns, and the error of a
-//! result too big for the memory.
+//! Results across the boundary: pair arrays NumPy owns, the first bad row
+//! an argument's scan found ([`BadRow`], named fields rather than a tuple),
+//! and the error of a result too big for the memory.
 
+use broadphase_core::check;
 use broadphase_core::pairs::TooMany;
 use numpy::ndarray::{Array2, ArrayView2};
 use numpy::{IntoPyArray, PyArray2};
 use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 use std::cell::UnsafeCell;
+
+/// The first bad row of an argument, as the core's scan found it in its
+/// copy: the Python layer words the error with the argument's own name
+/// (`_cast.box_problem`, `_cast.circle_problem`).
+#[pyclass(frozen, get_all, module = "broadphase._core")]
+pub struct BadRow {
+    /// The row, counted from 0.
+    pub row: usize,
+    /// What is wrong with it: one of the `NOT_FINITE`, `X_REVERSED`,
+    /// `Y_REVERSED`, `NEGATIVE_RADIUS` codes.
+    pub code: u8,
+}
+
+#[pymethods]
+impl BadRow {
+    fn __repr__(&self) -> String {
+        format!("BadRow(row={}, code={})", self.row, self.code)
+    }
+}
+
+impl From<check::BadRow> for BadRow {
+    fn from(b: check::BadRow) -> Self {
+        BadRow {
+            row: b.row,
+            code: b.problem as u8,
+        }
+    }
+}
+
+/// `b` as the Python object [`BadRow`].
+pub fn bad_row(py: Python<'_>, b: check::BadRow) -> PyResult<Py<PyAny>> {
+    Ok(Bound::new(py, BadRow::from(b))?.into_any().unbind())
+}
 
 /// `12,345,678`: a count as people read it.
 fn grouped(n: u64) -> String {

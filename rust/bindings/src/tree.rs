@@ -4,41 +4,29 @@
 //! The Python class validates every argument's type and shape and converts
 //! it (handles to int64, boxes to float64 rows); the checks that need the
 //! tree (live handles, each once, of the right shape) and the box scan run
-//! here, before anything changes, and come back as tuples the Python layer
-//! words: `("handle", at, code)` with the `HANDLE_*` codes, or
-//! `("row", row, problem)` with the `NOT_FINITE`, ... codes.  Every call
-//! releases the GIL while the core works.
+//! here, before anything changes, and come back as named objects the
+//! Python layer words (`crate::tree_values`: a `BadHandle` or a `BadRow`).
+//! Counts come back named too (`TreeStats`).  Every call releases the GIL
+//! while the core works.
 
 use broadphase_core::check;
 use broadphase_core::lists::CellLists;
+use broadphase_core::morton;
 use broadphase_core::narrow::{BOX, CIRCLE};
 use broadphase_core::par::Exec;
-use broadphase_core::tree::{Attrs, HandleError, Tree};
+use broadphase_core::tree::Tree;
 use numpy::{IntoPyArray, PyReadonlyArray1};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use std::sync::{Mutex, MutexGuard, TryLockError};
 
+use crate::filters::FilterArgs;
+use crate::results::BadRow;
+use crate::tree_values::{
+    BadHandle, MoveRows, Problem, TreeStats, HANDLE_KIND, HANDLE_TWICE, HANDLE_UNKNOWN,
+};
 use crate::watch::{watched, Watch};
-use crate::{ints, owned, rows, slice, too_many, Boxes};
-
-/// `handles[at]` is not a live object.
-pub const HANDLE_UNKNOWN: u8 = 1;
-/// `handles[at]` repeats an earlier handle.
-pub const HANDLE_TWICE: u8 = 2;
-/// `handles[at]` is an object of the other shape.
-pub const HANDLE_KIND: u8 = 3;
-
-/// A problem with an argument, for the Python layer to word.
-type Problem = Option<(&'static str, usize, u8)>;
-
-fn handle_problem(e: HandleError) -> Problem {
-    Some(match e {
-        HandleError::Unknown(at) => ("handle", at, HANDLE_UNKNOWN),
-        HandleError::Twice(at) => ("handle", at, HANDLE_TWICE),
-        HandleError::WrongKind(at) => ("handle", at, HANDLE_KIND),
-    })
-}
+use crate::{owned, rows, slice, too_many, Boxes};
 
 fn kind_of(kind: i32) -> Option<u8> {
     match kind {
@@ -56,9 +44,6 @@ fn handles_array(py: Python<'_>, h: Vec<u32>) -> Py<PyAny> {
 fn packed_array(py: Python<'_>, packed: &[u64]) -> PyResult<Py<PyAny>> {
     crate::pairs_array(py, broadphase_core::pairs::concatenate(&[packed]))
 }
-
-/// `(relinked, entries, candidate_tests, pairs, rebuilt, levels, outside)`.
-type StatsTuple = (u64, u64, u64, u64, bool, Vec<u64>, usize);
 
 /// What a call says when the tree is in use by another thread's call.
 pub const IN_USE: &str = "LinearQuadtree: in use by another thread (a call is running); \
@@ -99,6 +84,41 @@ impl PyTree {
             Err(TryLockError::WouldBlock) => Err(PyRuntimeError::new_err(IN_USE)),
         }
     }
+
+    /// `move_boxes` and `move_circles`: new rows of `W` floats for objects
+    /// of their kind ([`MoveRows`]), checked, then stored, or nothing changes.
+    fn move_rows<const W: usize>(
+        &self,
+        py: Python<'_>,
+        handles: PyReadonlyArray1<'_, i64>,
+        given: Boxes<'_>,
+    ) -> PyResult<Option<Problem>>
+    where
+        [f64; W]: MoveRows,
+    {
+        let h = slice(&handles, "handles")?;
+        let r = rows::<W>(&given, <[f64; W]>::NAME)?;
+        if h.len() != r.len() {
+            return Err(PyValueError::new_err(format!(
+                "{}: lengths differ",
+                <[f64; W]>::METHOD
+            )));
+        }
+        let mut guard = self.lock()?;
+        let st = &mut *guard;
+        let inner = &mut st.inner;
+        let ex = Exec::new(st.workers);
+        watched(py, h.len(), &ex, Watch::Committing, |ex| {
+            // The checks' safety arguments (live handles, each once; finite
+            // rows) hold for what is stored only if nothing changes in
+            // between: only copies are read from here on (`owned`).
+            let (h, r) = (owned::copy(h, "handles", ex)?, <[f64; W]>::copy(r, ex)?);
+            if let Err(e) = inner.check_handles(&h, Some(<[f64; W]>::KIND)) {
+                return Ok(Some(e.into()));
+            }
+            Ok(<[f64; W]>::store(inner, &h, r, ex).err().map(Problem::from))
+        })?
+    }
 }
 
 #[pymethods]
@@ -110,8 +130,9 @@ impl PyTree {
         if depth > broadphase_core::tree::MAX_DEPTH || margin.is_nan() || margin < 0.0 {
             return Err(PyValueError::new_err("depth or margin out of range"));
         }
-        let cells = broadphase_core::tree::cell_base(depth + 1);
-        let bytes = (cells * CellLists::BYTES_PER_CELL) as u64;
+        // the list heads of all levels, 0 to depth
+        let cells = morton::level_start(depth + 1);
+        let bytes = cells.saturating_mul(CellLists::BYTES_PER_CELL as u64);
         owned::room_for_bytes(bytes, "depth", &format!("a tree of depth {depth}"))?;
         Ok(PyTree::of(Tree::new(bounds, depth, margin), workers))
     }
@@ -136,7 +157,7 @@ impl PyTree {
 
     /// Add validated boxes (with `circles`: circles, `boxes` their bounding
     /// boxes) and their filters (`None`: the defaults); their handles, or
-    /// `("row", row, code)` if a row changed since the caller checked it.
+    /// a `BadRow` if a row changed since the caller checked it.
     #[pyo3(signature = (boxes, circles=None, groups=None, categories=None, masks=None))]
     fn insert(
         &self,
@@ -158,11 +179,7 @@ impl PyTree {
                 "insert: circles and boxes of different lengths",
             ));
         }
-        let (groups, categories, masks) = (
-            ints(&groups, "groups", n)?,
-            ints(&categories, "categories", n)?,
-            ints(&masks, "masks", n)?,
-        );
+        let filter_args = FilterArgs::of(&groups, &categories, &masks, n)?;
         owned::room_for(n, "boxes")?;
         let mut guard = self.lock()?;
         let st = &mut *guard;
@@ -172,30 +189,23 @@ impl PyTree {
             // Only copies are read from here on (`owned`).
             let b = owned::copy(b, "boxes", ex)?;
             let c = owned::copy_opt(c, "circles", ex)?;
-            let groups = owned::copy_opt(groups, "groups", ex)?;
-            let categories = owned::copy_opt(categories, "categories", ex)?;
-            let masks = owned::copy_opt(masks, "masks", ex)?;
-            let attrs = Attrs {
-                groups: groups.as_deref(),
-                categories: categories.as_deref(),
-                masks: masks.as_deref(),
-            };
+            let filters = filter_args.copy(ex)?;
             // checked again on the copy: the caller's rows may have changed
             // since the caller checked them
             if let Err(bad) = check::scan_boxes(&b, &ex.for_work(n, 1 << 16)) {
-                return Ok(Err(("row", bad.row, bad.problem as u8)));
+                return Ok(Err(BadRow::from(bad)));
             }
-            Ok::<_, PyErr>(Ok(inner.insert(&b, c.as_deref(), attrs, ex)))
+            Ok::<_, PyErr>(Ok(inner.insert(&b, c.as_deref(), filters.attrs(), ex)))
         })??;
         match h {
             Ok(h) => Ok(handles_array(py, h)),
-            Err(problem) => Ok(problem.into_pyobject(py)?.into_any().unbind()),
+            Err(bad) => Ok(Bound::new(py, bad)?.into_any().unbind()),
         }
     }
 
     /// Check handles: live, each once, of shape `kind` (0 box, 1 circle, -1 any).
     #[pyo3(signature = (handles, kind=-1))]
-    fn check(&self, handles: PyReadonlyArray1<'_, i64>, kind: i32) -> PyResult<Problem> {
+    fn check(&self, handles: PyReadonlyArray1<'_, i64>, kind: i32) -> PyResult<Option<Problem>> {
         let mut guard = self.lock()?;
         let st = &mut *guard;
         let h = owned::copy(slice(&handles, "handles")?, "handles", &Exec::serial())?;
@@ -203,7 +213,7 @@ impl PyTree {
             .inner
             .check_handles(&h, kind_of(kind))
             .err()
-            .and_then(handle_problem))
+            .map(Problem::from))
     }
 
     /// New boxes for box objects: checked, then stored, or nothing changes.
@@ -212,34 +222,8 @@ impl PyTree {
         py: Python<'_>,
         handles: PyReadonlyArray1<'_, i64>,
         boxes: Boxes<'_>,
-    ) -> PyResult<Problem> {
-        let h = slice(&handles, "handles")?;
-        let b = rows::<4>(&boxes, "boxes")?;
-        if h.len() != b.len() {
-            return Err(PyValueError::new_err("move: lengths differ"));
-        }
-        let mut guard = self.lock()?;
-        let st = &mut *guard;
-        let inner = &mut st.inner;
-        let ex = Exec::new(st.workers);
-        watched(py, h.len(), &ex, Watch::Committing, |ex| {
-            // The checks' safety arguments (live handles, each once; finite
-            // rows) hold for what is stored only if nothing changes in
-            // between: only copies are read from here on (`owned`).
-            let (h, b) = (
-                owned::copy(h, "handles", ex)?,
-                owned::copy_pooled(b, "boxes", ex)?,
-            );
-            if let Err(e) = inner.check_handles(&h, Some(BOX)) {
-                return Ok(handle_problem(e));
-            }
-            if let Err(bad) = check::scan_boxes(&b, &ex.for_work(b.len(), 1 << 16)) {
-                return Ok(Some(("row", bad.row, bad.problem as u8)));
-            }
-            inner.move_to(&h, &b, None, ex);
-            broadphase_core::scratch::give(b);
-            Ok(None)
-        })?
+    ) -> PyResult<Option<Problem>> {
+        self.move_rows::<4>(py, handles, boxes)
     }
 
     /// New circles `(x, y, r)` for circle objects: checked, then stored, or
@@ -249,42 +233,17 @@ impl PyTree {
         py: Python<'_>,
         handles: PyReadonlyArray1<'_, i64>,
         circles: Boxes<'_>,
-    ) -> PyResult<Problem> {
-        let h = slice(&handles, "handles")?;
-        let c = rows::<3>(&circles, "circles")?;
-        if h.len() != c.len() {
-            return Err(PyValueError::new_err("move_circles: lengths differ"));
-        }
-        let mut guard = self.lock()?;
-        let st = &mut *guard;
-        let inner = &mut st.inner;
-        let ex = Exec::new(st.workers);
-        watched(py, h.len(), &ex, Watch::Committing, |ex| {
-            // only copies are read from here on, as in `move_boxes`
-            let (h, c) = (
-                owned::copy(h, "handles", ex)?,
-                owned::copy(c, "circles", ex)?,
-            );
-            if let Err(e) = inner.check_handles(&h, Some(CIRCLE)) {
-                return Ok(handle_problem(e));
-            }
-            match check::circle_boxes(&c, &ex.for_work(c.len(), 1 << 16)) {
-                Err(bad) => Ok(Some(("row", bad.row, bad.problem as u8))),
-                Ok(b) => {
-                    inner.move_to(&h, &b, Some(&c), ex);
-                    Ok(None)
-                }
-            }
-        })?
+    ) -> PyResult<Option<Problem>> {
+        self.move_rows::<3>(py, handles, circles)
     }
 
     /// Take objects out (checked first).
-    fn remove(&self, handles: PyReadonlyArray1<'_, i64>) -> PyResult<Problem> {
+    fn remove(&self, handles: PyReadonlyArray1<'_, i64>) -> PyResult<Option<Problem>> {
         let mut guard = self.lock()?;
         let st = &mut *guard;
         let h = owned::copy(slice(&handles, "handles")?, "handles", &Exec::serial())?;
         if let Err(e) = st.inner.check_handles(&h, None) {
-            return Ok(handle_problem(e));
+            return Ok(Some(e.into()));
         }
         st.inner.remove(&h);
         Ok(None)
@@ -377,21 +336,22 @@ impl PyTree {
         Ok(self.lock()?.inner.locate(h))
     }
 
-    /// `(relinked, entries, candidate_tests, pairs, rebuilt, levels, outside)`.
-    fn stats(&self, py: Python<'_>) -> PyResult<StatsTuple> {
+    /// The tree's counts (placing the objects moved since it last did).
+    fn stats(&self, py: Python<'_>) -> PyResult<TreeStats> {
         let mut guard = self.lock()?;
         let st = &mut *guard;
         let (n, inner, ex) = (st.inner.len(), &mut st.inner, Exec::new(st.workers));
         let s = watched(py, n, &ex, Watch::Committing, |ex| inner.stats(ex))?;
-        Ok((
-            s.relinked,
-            s.entries,
-            s.candidate_tests,
-            s.pairs,
-            s.rebuilt,
-            st.inner.levels().to_vec(),
-            st.inner.outside(),
-        ))
+        Ok(TreeStats {
+            objects: st.inner.len(),
+            outside: st.inner.outside(),
+            levels: st.inner.levels().to_vec(),
+            relinked: s.relinked,
+            entries: s.entries,
+            candidate_tests: s.candidate_tests,
+            pairs: s.pairs,
+            rebuilt: s.rebuilt,
+        })
     }
 
     /// The first broken invariant, or `None`.
@@ -452,6 +412,8 @@ impl PyTree {
 /// Register the class and its codes.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyTree>()?;
+    m.add_class::<TreeStats>()?;
+    m.add_class::<BadHandle>()?;
     m.add("HANDLE_UNKNOWN", HANDLE_UNKNOWN)?;
     m.add("HANDLE_TWICE", HANDLE_TWICE)?;
     m.add("HANDLE_KIND", HANDLE_KIND)?;
