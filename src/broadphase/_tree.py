@@ -36,12 +36,13 @@ IN_USE = _core.TREE_IN_USE
 class LinearQuadtree:
     """Moving boxes and circles in a linear quadtree, their pairs kept from frame to frame.
 
-    Each object is entered in the cells (at most 2 x 2) of one level that
-    its box meets, the level of its size (:meth:`locate`).  The cells of all
-    levels are numbered in one linear array
-    (:func:`broadphase.morton.linear_index`), and each cell's objects are
-    one run of entries in an entry array all cells share, each entry
-    carrying a copy of its object's box: a query reads a cell's
+    Each object is entered in the cells of one level that its (fat) box
+    meets: the smallest cell holding it (:meth:`locate`), or, when it
+    straddles a split line far above its size, the at most 2 x 2 cells of
+    a level near its size.  The cells of all levels are numbered in one
+    linear array (:func:`broadphase.morton.linear_index`), and each cell's
+    objects are one run of entries in an entry array all cells share,
+    each entry carrying a copy of its object's box: a query reads a cell's
     candidates at once.  Inserting, moving to other cells and removing are
     O(1) per object (amortized: a cell's run moves when it fills up or
     empties out), and a move that keeps an object in its cells changes no
@@ -53,12 +54,12 @@ class LinearQuadtree:
     exact.
 
     The tree keeps the pairs of the last :meth:`pairs` (or :meth:`update`)
-    -- a base, as of its last search from scratch, and a delta, the pairs
-    of the objects changed since -- and re-examines only what was inserted,
-    moved or removed since: a frame in which few objects move costs about
-    their neighbourhoods, and :meth:`update` gives the pairs that began and
-    ended directly.  When many objects moved, it searches from scratch as
-    :func:`broadphase.find_pairs` does.
+    from frame to frame -- a base, as of its last search from scratch, and
+    a delta, the pairs of the objects changed since -- and re-examines only
+    what was inserted, moved or removed since: a frame in which few objects
+    move costs about their neighbourhoods, and :meth:`update` gives the
+    pairs that began and ended directly.  When many objects moved, it
+    searches from scratch as :func:`broadphase.find_pairs` does.
 
     Parameters
     ----------
