@@ -184,3 +184,26 @@ def test_mask_bits_above_2_63_from_python_ints(method):
     assert bp.find_pairs(boxes, categories=[full, 2], masks=[2, full],
                          method=method).tolist() == [[0, 1]]
     assert bp.find_pairs(boxes, categories=[2**63, 1], masks=[1, 1], method=method).tolist() == []
+
+
+@pytest.mark.parametrize("where", ["find_pairs", "tree"])
+def test_filter_lists_of_big_ints_are_read_exactly(where):
+    # NumPy reads [2**63 + 1, 1] as float64 (bit 0 lost) and [2**60, 2**60]
+    # is past float64's exact integers: both are taken as the ints they are.
+    boxes = np.array([[0, 0, 2, 2], [1, 1, 3, 3], [1, 0, 3, 2]], float)
+
+    def pairs(**kw):
+        if where == "find_pairs":
+            return bp.find_pairs(boxes, **kw).tolist()
+        tree = bp.LinearQuadtree((0, 0, 4, 4), depth=2)
+        tree.insert(boxes, **kw)
+        return tree.pairs().tolist()
+
+    big = 2**60
+    assert pairs(groups=[big, big, big + 1]) == [[0, 2], [1, 2]]
+    # bit 0 decides: 0 and 1 share it, 2 lacks it
+    assert pairs(categories=[2**63 + 1, 1, 2**63], masks=[1, 1, 1]) == [[0, 1]]
+    with pytest.raises(ValueError, match=r"categories\[0\].*below 2\*\*64"):
+        pairs(categories=[2**64, 1, 1])
+    with pytest.raises(TypeError, match=r"masks\[1\].*bool"):
+        pairs(masks=[1, True, 1])

@@ -242,15 +242,31 @@ def circle_rows(centers, radii) -> np.ndarray:
     return xyr
 
 
+# Element types of a list of integers that NumPy reads exactly when it makes
+# an integer array of them (bool is not one: it would read as 0 or 1).
+_INT_TYPES = frozenset({int, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
+                        np.uint32, np.uint64})
+
+
 def per_object(value, name: str, n: int, dtype) -> np.ndarray | None:
     """``groups`` / ``categories`` / ``masks``: a scalar or one integer per object."""
     if value is None:
         return None
     if isinstance(value, np.ndarray):
         arr = _exact._array(value, name)
+    elif isinstance(value, (list, tuple)) and set(map(type, value)) <= _INT_TYPES:
+        # Integers only: NumPy holds them exactly when it makes an integer
+        # array of them; when it cannot ([2**63, 1] is float64 to it, which
+        # would lose bit 0 of a mask) they are read element by element.
+        try:
+            arr = np.asarray(value)
+        except (OverflowError, ValueError, TypeError):
+            arr = None
+        if arr is None or arr.dtype.kind not in "iu":
+            arr = _exact._exact_ints(value, name, dtype)
     else:
-        # Lists: NumPy turns [2**63 + 1, 1] into float64, losing bit 0 of a
-        # mask; such lists are converted element by element instead.
+        # Other lists: NumPy turns [2**63 + 1, 1.0] into float64, losing bit 0
+        # of a mask; such lists are converted element by element instead.
         if _exact._plain_ints(value):
             arr = _exact._array(value, name)
         else:
