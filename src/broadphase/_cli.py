@@ -265,6 +265,7 @@ def _bench(args) -> int:
 
 
 def _demo(args) -> int:
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # the demo's output only
     try:
         import pygame  # noqa: F401
     except ImportError:

@@ -12,6 +12,7 @@ before reporting a time.
 from __future__ import annotations
 
 import importlib.util
+import os
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -221,6 +222,7 @@ def sprite_pairs(crashed: dict, groupa, groupb) -> np.ndarray:
 
 def _pygame_groupcollide(p: Problem) -> np.ndarray:
     """The reference ``pygame.sprite.groupcollide``: every sprite against every sprite."""
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # no banner in the bench's table
     import pygame
 
     if p.sprites is None:
