@@ -48,13 +48,13 @@
 //! own and its ancestor cells.
 //!
 //! # Parts
-//! - [`placement`]: where the boxes go (each one's level, each chunk's
+//! - `placement`: where the boxes go (each one's level, each chunk's
 //!   entry count);
-//! - [`records`]: the sort records of every (box, cell) entry and their key
+//! - `records`: the sort records of every (box, cell) entry and their key
 //!   layout;
-//! - [`entry`]: one entry in walk order and the pair tests among a cell's
+//! - `entry`: one entry in walk order and the pair tests among a cell's
 //!   entries (the reference-point rule);
-//! - [`walk`]: the walk over the sorted entries (the ancestor stack, the
+//! - `walk`: the walk over the sorted entries (the ancestor stack, the
 //!   parallel chunks, counting first).
 //!
 //! This file runs a search through them: records, radix sort, walk.

@@ -51,12 +51,11 @@
 //! `WAIT - 1` sort anew, then an order is kept again.  A search whose walk
 //! would be far longer than counting its pairs (cells crowded past the
 //! budget of pairs) goes from scratch too, where the count comes first.
-
 //!
 //! # Parts
-//! - [`words`]: the word of a box in a cell, the one owner of its layout;
-//! - [`kept`]: the kept order ([`Kept`]): made, brought up to date, checked;
-//! - [`walk`]: one chunk of cells of a search over the kept order.
+//! - `words`: the word of a box in a cell, the one owner of its layout;
+//! - `kept`: the kept order ([`Kept`]): made, brought up to date, checked;
+//! - `walk`: one chunk of cells of a search over the kept order.
 //!
 //! This file holds what a caller keeps ([`State`]) and the search
 //! ([`find`]): kept, made anew, or from scratch.

@@ -46,13 +46,12 @@
 //! the entries (a run is at least a quarter full); free runs hold at most as
 //! many again, plus [`COMPACT_FROM`], as of the last push (removals alone
 //! only free runs that later pushes reuse or compact away).
-
 //!
 //! # Parts
-//! - [`entry`]: an object's presence in a cell ([`Entry`]) with its tag,
+//! - `entry`: an object's presence in a cell ([`Entry`]) with its tag,
 //!   and the branch-free test of a run's entries against a query;
-//! - [`runs`]: the runs' slots: classes, allocation, moves, compaction;
-//! - [`check`](CellLists::check): the invariants above, checked.
+//! - `runs`: the runs' slots: classes, allocation, moves, compaction;
+//! - `check`: [`CellLists::check`], the invariants above, checked.
 //!
 //! This file holds the lists ([`CellLists`]) and their operations: push,
 //! remove, read, clear, build.

@@ -19,16 +19,15 @@
 //!    pass writes them into the result.  The result is the pairs fully
 //!    sorted, so it never depends on which sink held a pair, nor on the
 //!    thread count.
-
 //!
 //! # Parts
-//! - [`packed`]: the packed pair `min << 32 | max`, the one owner of its
+//! - `packed`: the packed pair `min << 32 | max`, the one owner of its
 //!   layout, and packed pairs to and from flat rows;
-//! - [`budget`]: how many pairs a search may store ([`Budget`]), and the
+//! - `budget`: how many pairs a search may store ([`Budget`]), and the
 //!   count when they were more ([`TooMany`]);
-//! - [`sink`]: where a chunk's pairs go ([`Sink`], by [`Buckets`]), and the
+//! - `sink`: where a chunk's pairs go ([`Sink`], by [`Buckets`]), and the
 //!   stored pairs of a search ([`Stored`], [`finish`]);
-//! - [`canonical`]: the stored pairs in the one canonical order.
+//! - `canonical`: the stored pairs in the one canonical order.
 
 mod budget;
 mod canonical;

@@ -20,14 +20,13 @@
 //!
 //! Small inputs never touch a pool: [`Exec::serial`] runs everything on the
 //! calling thread.
-
 //!
 //! # Parts
-//! - [`pools`]: the process's pools (fork-safe registry), the threads
+//! - `pools`: the process's pools (fork-safe registry), the threads
 //!   available, and keeping a pool's threads awake through a search;
-//! - [`chunks`]: chunk bounds fixed by the data ([`even_bounds`],
+//! - `chunks`: chunk bounds fixed by the data ([`even_bounds`],
 //!   [`balanced`], [`MAX_CHUNKS`]);
-//! - [`scatter`]: writes of several threads to disjoint positions.
+//! - `scatter`: writes of several threads to disjoint positions.
 //!
 //! This file holds the executor ([`Exec`]) and its parallel steps.
 
@@ -125,7 +124,7 @@ impl Exec {
     /// Start waking the pool's threads without waiting for them, for a call
     /// about to be followed by parallel work (a tree's `move` of many
     /// objects, before its `pairs()`): they wake meanwhile instead of the
-    /// work paying for it.  Each then looks for work for [`AWAKE_IDLE`]
+    /// work paying for it.  Each then looks for work for `AWAKE_IDLE`
     /// (giving its core away while it finds none; nothing waits for it) and
     /// sleeps again.  Nothing for a serial executor.
     ///
