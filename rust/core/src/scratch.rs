@@ -25,7 +25,8 @@
 //! holds a buffer only once it is in the table, so those sweeps reach every
 //! kept byte.  Registering never blocks either (a slot is claimed with one
 //! atomic add and filled by its claimant alone); a pool that finds the table
-//! full keeps nothing.
+//! full keeps nothing, and so does, in a child, one whose registration a
+//! `fork()` interrupted.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
