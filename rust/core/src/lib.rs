@@ -12,6 +12,21 @@
 //! of objects that truly overlap and pass the filters, as rows sorted by
 //! `(i, j)`, identical for every method and every thread count.  Inputs are
 //! validated by [`check`] before a search; the kernels trust them.
+//!
+//! # Layers
+//! Each module uses only modules of its own layer or below, and the modules
+//! of one layer use each other without a cycle (`tests/layers.rs` checks
+//! it, test code included; doc links may point anywhere).  Bottom first:
+//!
+//! | layer | modules | what they are |
+//! |---|---|---|
+//! | leaves | `bigint`, `hints`, `key`, `memory`, `morton`, `naive`, `narrow`, `nearly`, `stop`, `world` | encodings, exact predicates, memory hints, the reference |
+//! | pools | `par`, `scratch` | the executor and the scratch buffers (scratch names no kernel type: each pooled type registers its own pool) |
+//! | building blocks | `check`, `lists`, `pairs`, `pairset`, `radix` | validation, cell lists, pair sinks and the canonical order, sorting |
+//! | kernels | `brute`, `cells`, `count`, `grid`, `quadtree`, `sweep` | one algorithm each |
+//! | search | `search`, `testing`, `tiles` | the method choice and a search's tuning; test support; the Dask tiling |
+//! | kept searches | `coherent`, `few` | searches kept from frame to frame (they size their grids by the search's rules) |
+//! | moving tree | `tree` | the moving tree (a folder's files are one module) |
 
 #![warn(missing_docs)]
 

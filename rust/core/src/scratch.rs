@@ -15,9 +15,21 @@
 //! The pool never blocks: a caller that finds it locked (another thread is
 //! taking or giving, or a `fork()` happened while one was) allocates or
 //! frees instead.
+//!
+//! # Registration
+//! Each element type has a pool of its own ([`Pooled`], implemented by the
+//! module that owns the type, with `pooled!`); this module names none of
+//! them.  A pool registers itself on the first buffer given back to it
+//! ([`give`]): its stale-buffer sweep goes into a fixed table that
+//! [`release`] and the eviction of stale buffers walk.  Invariant: a pool
+//! holds a buffer only once it is in the table, so those sweeps reach every
+//! kept byte.  Registering never blocks either (a slot is claimed with one
+//! atomic add and filled by its claimant alone); a pool that finds the table
+//! full keeps nothing, and so does, in a child, one whose registration a
+//! `fork()` interrupted.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
 
 /// Most bytes kept across all pools.
 pub const MAX_BYTES: usize = 384 << 20;
@@ -35,24 +47,88 @@ pub struct Kept<T> {
     epoch: u64,
 }
 
+/// The kept buffers of one element type, and whether the pool is registered.
+pub struct Pool<T> {
+    kept: Mutex<Vec<Kept<T>>>,
+    /// `NEW`, `BUSY`, `LISTED` or `FULL`.
+    state: AtomicU8,
+}
+
+/// Not registered yet.
+const NEW: u8 = 0;
+/// Being registered by one thread (others keep nothing meanwhile).
+const BUSY: u8 = 1;
+/// Registered: may keep buffers.
+const LISTED: u8 = 2;
+/// The table was full: keeps nothing.
+const FULL: u8 = 3;
+
+impl<T> Pool<T> {
+    /// An empty, unregistered pool (for a `static`).
+    #[allow(clippy::new_without_default)]
+    pub const fn new() -> Pool<T> {
+        Pool {
+            kept: Mutex::new(Vec::new()),
+            state: AtomicU8::new(NEW),
+        }
+    }
+}
+
 /// Element types with a pool of their own.
 pub trait Pooled: Sized + Send + 'static {
     /// This type's pool.
-    fn pool() -> &'static Mutex<Vec<Kept<Self>>>;
+    fn pool() -> &'static Pool<Self>;
 }
 
+/// `Pooled` for each type named: a `static` pool per type, declared by the
+/// module that owns the type (the pool registers itself, see the module
+/// docs).
 macro_rules! pooled {
     ($($t:ty),*) => {$(
         impl $crate::scratch::Pooled for $t {
-            fn pool() -> &'static std::sync::Mutex<Vec<$crate::scratch::Kept<$t>>> {
-                static POOL: std::sync::Mutex<Vec<$crate::scratch::Kept<$t>>> =
-                    std::sync::Mutex::new(Vec::new());
+            fn pool() -> &'static $crate::scratch::Pool<$t> {
+                static POOL: $crate::scratch::Pool<$t> = $crate::scratch::Pool::new();
                 &POOL
             }
         }
     )*};
 }
 pub(crate) use pooled;
+
+/// Most pools that can register (the crate declares about a dozen).
+const MAX_POOLS: usize = 64;
+/// Each registered pool's sweep: drop its buffers given back before an epoch.
+static SWEEPS: [OnceLock<fn(u64)>; MAX_POOLS] = [const { OnceLock::new() }; MAX_POOLS];
+/// Slots of [`SWEEPS`] claimed so far.
+static CLAIMED: AtomicUsize = AtomicUsize::new(0);
+
+/// Whether `T`'s pool is registered (registering it now if it is new), so
+/// that it may keep buffers.
+fn listed<T: Pooled>() -> bool {
+    let state = &T::pool().state;
+    match state.load(Ordering::Acquire) {
+        LISTED => return true,
+        NEW => {}
+        _ => return false,
+    }
+    if state
+        .compare_exchange(NEW, BUSY, Ordering::AcqRel, Ordering::Acquire)
+        .is_err()
+    {
+        return state.load(Ordering::Acquire) == LISTED;
+    }
+    let slot = CLAIMED.fetch_add(1, Ordering::AcqRel);
+    let done = match SWEEPS.get(slot) {
+        Some(s) => {
+            // the slot is this thread's alone: set cannot find it taken
+            let _ = s.set(drop_older::<T>);
+            LISTED
+        }
+        None => FULL,
+    };
+    state.store(done, Ordering::Release);
+    done == LISTED
+}
 
 pooled!(u8, u32, u64, usize, isize, f64, [f64; 4], (u64, u32));
 
@@ -141,7 +217,7 @@ fn kept<T: Pooled>(len: usize) -> Option<Vec<T>> {
     if len.saturating_mul(std::mem::size_of::<T>()) < MIN_BYTES {
         return None;
     }
-    let mut pool = T::pool().try_lock().ok()?;
+    let mut pool = T::pool().kept.try_lock().ok()?;
     let k = (0..pool.len())
         .filter(|&k| pool[k].buf.capacity() >= len)
         .min_by_key(|&k| pool[k].buf.capacity())?;
@@ -164,11 +240,14 @@ pub fn give<T: Pooled>(v: Vec<T>) {
     if !worth_keeping(&v) {
         return;
     }
+    if !listed::<T>() {
+        return;
+    }
     let epoch = EPOCH.load(Ordering::Relaxed);
     if KEPT.load(Ordering::Relaxed) + size > MAX_BYTES {
         evict_stale(epoch);
     }
-    if let Ok(mut pool) = T::pool().try_lock() {
+    if let Ok(mut pool) = T::pool().kept.try_lock() {
         if pool.len() == MAX_BUFFERS {
             // make room: the oldest, then the smallest
             if let Some(k) =
@@ -187,7 +266,7 @@ pub fn give<T: Pooled>(v: Vec<T>) {
 
 /// Drop every buffer of type `T` given back before `epoch` (all with `u64::MAX`).
 fn drop_older<T: Pooled>(epoch: u64) {
-    if let Ok(mut pool) = T::pool().try_lock() {
+    if let Ok(mut pool) = T::pool().kept.try_lock() {
         pool.retain(|k| {
             let keep = k.epoch >= epoch;
             if !keep {
@@ -198,18 +277,12 @@ fn drop_older<T: Pooled>(epoch: u64) {
     }
 }
 
+/// Drop the buffers given back before `epoch` from every registered pool.
 fn evict_stale(epoch: u64) {
-    drop_older::<u8>(epoch);
-    drop_older::<u32>(epoch);
-    drop_older::<u64>(epoch);
-    drop_older::<usize>(epoch);
-    drop_older::<isize>(epoch);
-    drop_older::<f64>(epoch);
-    drop_older::<[f64; 4]>(epoch);
-    drop_older::<(u64, u32)>(epoch);
-    drop_older::<crate::cells::Ent>(epoch);
-    #[cfg(test)]
-    drop_older::<i16>(epoch);
+    let claimed = CLAIMED.load(Ordering::Acquire).min(MAX_POOLS);
+    for sweep in SWEEPS[..claimed].iter().filter_map(OnceLock::get) {
+        sweep(epoch);
+    }
 }
 
 /// Free every kept buffer and give the allocator's free memory back
@@ -274,12 +347,12 @@ mod tests {
         for _ in 0..MAX_BUFFERS + 3 {
             give(Vec::<i16>::with_capacity(MAX_BYTES / 2 / 4));
         }
-        assert!(i16::pool().lock().unwrap().len() <= MAX_BUFFERS);
+        assert!(i16::pool().kept.lock().unwrap().len() <= MAX_BUFFERS);
         assert!(kept_bytes() <= MAX_BYTES);
         // a new search: the old buffers are stale, the new one displaces them
         let searching = begin();
         give(Vec::<i16>::with_capacity(MAX_BYTES / 2 - 4096));
-        let pool = i16::pool().lock().unwrap();
+        let pool = i16::pool().kept.lock().unwrap();
         assert!(pool
             .iter()
             .any(|k| k.buf.capacity() == MAX_BYTES / 2 - 4096));
@@ -289,7 +362,37 @@ mod tests {
         drop(searching);
         // released: nothing of this type is kept any more
         release();
-        assert!(i16::pool().lock().unwrap().is_empty());
+        assert!(i16::pool().kept.lock().unwrap().is_empty());
+    }
+
+    #[test]
+    fn pools_register_themselves_on_first_give() {
+        // a type of this test alone: no module names it to the sweeps
+        #[derive(Clone, Copy)]
+        struct Probe(#[allow(dead_code)] u32);
+        pooled!(Probe);
+        assert_eq!(Probe::pool().state.load(Ordering::Acquire), NEW);
+        let small = Vec::<Probe>::with_capacity(4);
+        give(small); // not worth keeping: the pool stays unregistered
+        assert_eq!(Probe::pool().state.load(Ordering::Acquire), NEW);
+        give(Vec::<Probe>::with_capacity(1 << 20));
+        assert_eq!(Probe::pool().state.load(Ordering::Acquire), LISTED);
+        assert_eq!(Probe::pool().kept.lock().unwrap().len(), 1);
+        // the release reaches it although this module never named it
+        release();
+        assert!(Probe::pool().kept.lock().unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_pool_that_could_not_register_keeps_nothing() {
+        #[derive(Clone, Copy)]
+        struct Unlisted(#[allow(dead_code)] u32);
+        pooled!(Unlisted);
+        Unlisted::pool().state.store(FULL, Ordering::Release);
+        give(Vec::<Unlisted>::with_capacity(1 << 20));
+        assert!(Unlisted::pool().kept.lock().unwrap().is_empty());
+        let v: Vec<Unlisted> = take(1 << 20);
+        assert!(v.capacity() >= 1 << 20);
     }
 
     #[test]

@@ -11,11 +11,12 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 ///
 /// The watcher (the binding's thread waiting for a long call, which checks
 /// for Ctrl-C) calls [`Stop::set`]; every chunk of a step run by an executor
-/// carrying it ([`Exec::stoppable`]) first calls [`Stop::check`], which then
-/// unwinds with the payload [`Stopped`].  Unwinding drops what the call had
-/// built; a caller catching it discards the call's result.  Only calls whose
-/// state survives an unwind at any chunk boundary are given one (the
-/// stateless searches; a tree's steps as their docs say).
+/// carrying it ([`Exec::stoppable`](crate::par::Exec::stoppable)) first
+/// calls [`Stop::check`], which then unwinds with the payload [`Stopped`].
+/// Unwinding drops what the call had built; a caller catching it discards
+/// the call's result.  Only calls whose state survives an unwind at any
+/// chunk boundary are given one (the stateless searches; a tree's steps as
+/// their docs say).
 #[derive(Debug)]
 pub struct Stop {
     set: AtomicBool,

@@ -51,19 +51,30 @@
 //! `WAIT - 1` sort anew, then an order is kept again.  A search whose walk
 //! would be far longer than counting its pairs (cells crowded past the
 //! budget of pairs) goes from scratch too, where the count comes first.
+//!
+//! # Parts
+//! - `words`: the word of a box in a cell, the one owner of its layout;
+//! - `kept`: the kept order ([`Kept`]): made, brought up to date, checked;
+//! - `walk`: one chunk of cells of a search over the kept order.
+//!
+//! This file holds what a caller keeps ([`State`]) and the search
+//! ([`find`]): kept, made anew, or from scratch.
 
-use crate::cells::{self, Ent};
+mod kept;
+mod walk;
+mod words;
+
+pub use kept::Kept;
+pub use words::MAX_KEPT_DEPTH;
+
+use crate::cells;
 use crate::check::bounds_of;
 use crate::few;
-use crate::morton::{decode, encode};
 use crate::narrow::Narrow;
-use crate::pairs::{canonical_with, finish, pack_rows, Buckets, Budget, Sink, TooMany};
-use crate::par::{chunk_count, even_bounds, split_at_bounds, Exec, MAX_CHUNKS};
-use crate::radix;
+use crate::pairs::{pack_rows, Budget, TooMany};
+use crate::par::Exec;
 use crate::scratch;
 use crate::search;
-use crate::world::Grid;
-use std::sync::Mutex;
 
 /// Searches one choice of grid serves before it is chosen anew.
 pub const AGE: u32 = 64;
@@ -80,344 +91,6 @@ const GIVE_UP: usize = 4;
 /// included, before an order is kept again (making one costs about a tenth
 /// of a search more).
 const WAIT: u32 = 16;
-/// Fewest boxes per chunk of the per-box pass.
-const BOX_GRAIN: usize = 1 << 12;
-/// Fewest words per chunk of cells (chosen when an order is made).
-const WORD_GRAIN: usize = 1 << 12;
-/// Words ahead whose box and range the cells' pass asks for.
-const AHEAD: usize = 16;
-/// Deepest grid kept: cell coordinates fit 16 bits, a Morton code 32.
-pub const MAX_KEPT_DEPTH: u32 = 16;
-/// The range of a box that met no cell (before an order is made).
-const NOWHERE: Range = [1, 1, 0, 0];
-
-/// Cell range `[ix0, iy0, ix1, iy1]` of a box (at most [`MAX_KEPT_DEPTH`]).
-type Range = [u16; 4];
-
-/// The word of box `k` in cell `(cx, cy)`: the one place that lays a word
-/// out (the cell's code above bit 32, the box below).
-#[inline(always)]
-fn word(cx: u16, cy: u16, k: usize) -> u64 {
-    (encode(cx as u64, cy as u64) << 32) | k as u64
-}
-
-/// The cell code of a word.
-#[inline(always)]
-fn code(w: u64) -> u64 {
-    w >> 32
-}
-
-/// The box of a word.
-#[inline(always)]
-fn index(w: u64) -> usize {
-    w as u32 as usize
-}
-
-/// Whether range `r` holds cell `(cx, cy)`.
-#[inline(always)]
-fn holds(r: &Range, cx: u16, cy: u16) -> bool {
-    (r[0] <= cx) & (cx <= r[2]) & (r[1] <= cy) & (cy <= r[3])
-}
-
-/// The candidate tests of a cell of `c` entries (no ancestors on a grid),
-/// in integers: sums of them never depend on the order of the additions.
-#[inline(always)]
-fn pairs_within(c: usize) -> u64 {
-    let c = c as u64;
-    c.saturating_mul(c.saturating_sub(1)) / 2
-}
-
-/// The kept entries of the last search, its grid and each box's cells.
-#[derive(Clone, Debug)]
-pub struct Kept {
-    grid: Grid,
-    /// Where the grid's columns and rows start ([`Grid::edges`]): a box
-    /// whose cells did not change is recognised by comparisons alone.
-    edges: [Vec<f64>; 2],
-    /// Each chunk's lowest cell code (the first 0): chunk `c` holds the
-    /// words of the cells from `cuts[c]` to the next chunk's.
-    cuts: Vec<u64>,
-    /// Each chunk's words: by cell code, in a cell by minx.
-    words: Vec<Vec<u64>>,
-    /// The buffers the next search writes its words into.
-    spare: Vec<Vec<u64>>,
-    /// Each box's cell range as of the last search (until the per-box pass
-    /// brings it to the current boxes).
-    ranges: Vec<Range>,
-    /// The walk's candidate tests without early stops, as of the last
-    /// search (whether the next one should count its pairs first).
-    candidates: u64,
-    /// Searches since the grid was chosen.
-    age: u32,
-}
-
-impl Kept {
-    /// A new order for `boxes`: the grid a search from scratch would choose,
-    /// every word made and sorted by cell, cut into chunks (a cell's words
-    /// are then by box; the first search puts them in order of minx).
-    /// When the grid is deeper than [`MAX_KEPT_DEPTH`], the grid and the
-    /// boxes' placement on it instead (for a search from scratch).
-    fn new(boxes: &[[f64; 4]], ex: &Exec) -> Result<Kept, (Grid, cells::Placement)> {
-        let n = boxes.len();
-        let (grid, place) = search::grid_for(boxes, bounds_of(boxes), ex);
-        // box indices below 2^31 (the entries' tags keep bit 31 for a flag)
-        if grid.depth > MAX_KEPT_DEPTH || !place.levels.is_empty() || n > 1 << 31 {
-            return Err((grid, place));
-        }
-        place.give_back();
-        let mut kept = Kept {
-            edges: [grid.edges(0), grid.edges(1)],
-            grid,
-            cuts: vec![0],
-            words: vec![Vec::new()],
-            spare: Vec::new(),
-            ranges: vec![NOWHERE; n],
-            candidates: 0,
-            age: 0,
-        };
-        let bb = even_bounds(n, chunk_count(n, BOX_GRAIN, MAX_CHUNKS));
-        let scanned = kept.scan(boxes, &bb, ex);
-        let all = kept.added(&scanned, ex);
-        let m = all.len();
-        // chunks of about WORD_GRAIN words, each bound moved to its cell's start
-        let mut wb = even_bounds(m, chunk_count(m, WORD_GRAIN, MAX_CHUNKS));
-        for c in 1..wb.len() - 1 {
-            let mut b = wb[c].max(wb[c - 1]);
-            while b > 0 && b < m && code(all[b]) == code(all[b - 1]) {
-                b += 1;
-            }
-            wb[c] = b;
-        }
-        wb.dedup();
-        if wb.len() < 2 {
-            wb = vec![0, m]; // no words: one empty chunk
-        }
-        kept.cuts = wb[..wb.len() - 1]
-            .iter()
-            .enumerate()
-            .map(|(c, &b)| if c == 0 { 0 } else { code(all[b]) })
-            .collect();
-        kept.words = wb.windows(2).map(|w| all[w[0]..w[1]].to_vec()).collect();
-        kept.candidates = kept.cells_candidates();
-        scratch::give(all);
-        Ok(kept)
-    }
-
-    /// The candidate tests of the kept cells without early stops.
-    fn cells_candidates(&self) -> u64 {
-        let mut total = 0u64;
-        for words in &self.words {
-            let mut run = 0;
-            for (i, &w) in words.iter().enumerate() {
-                run += 1;
-                if words.get(i + 1).is_none_or(|&x| code(x) != code(w)) {
-                    total = total.saturating_add(pairs_within(run));
-                    run = 0;
-                }
-            }
-        }
-        total
-    }
-
-    /// Each box's range brought to its box; for each chunk of boxes (cut
-    /// at `bb`), the words of the cells its boxes newly meet, made here
-    /// while each box and its old range are at hand (in box order).
-    fn scan(&mut self, boxes: &[[f64; 4]], bb: &[usize], ex: &Exec) -> Vec<Vec<u64>> {
-        let n = boxes.len();
-        let parts = split_at_bounds(&mut self.ranges, bb);
-        let grid = &self.grid;
-        let [ex_, ey] = &self.edges;
-        ex.for_work(n, 2 * BOX_GRAIN).each(parts, |c, ranges| {
-            let mut words = Vec::new();
-            for (i, range) in ranges.iter_mut().enumerate() {
-                let b = &boxes[bb[c] + i];
-                // the same cells: each coordinate between its cell's edges
-                // (a range of NOWHERE never passes: its minx would lie
-                // right of its maxx)
-                let [x0, y0, x1, y1] = range.map(usize::from);
-                let same = (ex_[x0] <= b[0])
-                    & (b[0] < ex_[x0 + 1])
-                    & (ey[y0] <= b[1])
-                    & (b[1] < ey[y0 + 1])
-                    & (ex_[x1] <= b[2])
-                    & (b[2] < ex_[x1 + 1])
-                    & (ey[y1] <= b[3])
-                    & (b[3] < ey[y1 + 1]);
-                if same {
-                    continue;
-                }
-                // at most 2^16 cells a side: the coordinates fit
-                let r = grid.cells_of(b).map(|v| v as u16);
-                if r != *range {
-                    for cy in r[1]..=r[3] {
-                        for cx in r[0]..=r[2] {
-                            if !holds(range, cx, cy) {
-                                words.push(word(cx, cy, bb[c] + i));
-                            }
-                        }
-                    }
-                    *range = r;
-                }
-            }
-            words
-        })
-    }
-
-    /// The words of [`Kept::scan`]'s chunks in one vector, sorted by cell
-    /// (stably: a cell's new words come by box).
-    fn added(&self, scanned: &[Vec<u64>], ex: &Exec) -> Vec<u64> {
-        let total = scanned.iter().map(Vec::len).sum();
-        let mut add: Vec<u64> = scratch::take(total);
-        for words in scanned {
-            add.extend_from_slice(words);
-        }
-        radix::sort(add, 32, 2 * self.grid.depth, ex)
-    }
-
-    /// One search over the kept order: the ranges brought to `boxes` (as
-    /// many as the last time), the words of the cells newly met, then every
-    /// cell's entries put in order and walked.  `None` when the new words
-    /// pass `1 / give_up` of the kept ones (0: never): the order is then
-    /// to be let go.
-    fn search(
-        &mut self,
-        boxes: &[[f64; 4]],
-        narrow: &Narrow,
-        budget: &Budget,
-        ex: &Exec,
-        give_up: usize,
-        packed: &mut Vec<u64>,
-    ) -> Option<(Result<Vec<isize>, TooMany>, u64)> {
-        let n = boxes.len();
-        debug_assert_eq!(n, self.ranges.len());
-        let m: usize = self.words.iter().map(Vec::len).sum();
-        let bb = even_bounds(n, chunk_count(n, BOX_GRAIN, MAX_CHUNKS));
-        let scanned = self.scan(boxes, &bb, ex);
-        let new: usize = scanned.iter().map(Vec::len).sum();
-        if new * give_up > m {
-            return None;
-        }
-        let add = self.added(&scanned, ex);
-        let nch = self.words.len();
-        let ab: Vec<usize> = (0..=nch)
-            .map(|c| match c {
-                0 => 0,
-                c if c == nch => add.len(),
-                c => add.partition_point(|&w| code(w) < self.cuts[c]),
-            })
-            .collect();
-        let mut spare = std::mem::take(&mut self.spare);
-        spare.resize_with(nch, Vec::new);
-        let outs: Vec<Mutex<Vec<u64>>> = spare.into_iter().map(Mutex::new).collect();
-        let buckets = Buckets::for_objects(n);
-        let trivial = narrow.is_trivial();
-        let ex = ex.for_work(m + add.len(), 2 * WORD_GRAIN);
-        let this = &*self;
-        let results = ex.fold(
-            nch,
-            || (Sink::new(budget, buckets), 0u64, 0u64, Vec::new()),
-            |(sink, tests, candidates, buf), c| {
-                let mut out = outs[c].lock().unwrap_or_else(|e| e.into_inner());
-                out.clear();
-                let cells = Cells {
-                    old: &this.words[c],
-                    add: &add[ab[c]..ab[c + 1]],
-                    boxes,
-                    ranges: &this.ranges,
-                };
-                let (t, cand) = if trivial {
-                    cells.walk::<true>(narrow, sink, buf, &mut out)
-                } else {
-                    cells.walk::<false>(narrow, sink, buf, &mut out)
-                };
-                *tests += t;
-                *candidates = candidates.saturating_add(cand);
-            },
-        );
-        let tests = results.iter().map(|r| r.1).sum();
-        self.candidates = results.iter().fold(0u64, |a, r| a.saturating_add(r.2));
-        let sinks = results.into_iter().map(|r| r.0).collect();
-        let rows = finish(sinks).map(|s| canonical_with(&s, n, &ex, Some(packed)));
-        scratch::give(add);
-        let next = outs
-            .into_iter()
-            .map(|o| o.into_inner().unwrap_or_else(|e| e.into_inner()))
-            .collect();
-        self.spare = std::mem::replace(&mut self.words, next);
-        let total: usize = self.words.iter().map(Vec::len).sum();
-        if total as f64 > search::grid_budget(n) {
-            self.age = AGE; // crowded: the next search chooses a grid anew
-        }
-        Some((rows, tests))
-    }
-}
-
-/// One chunk of cells of a search over the kept order: its kept words, the
-/// new words of its cells (sorted), the boxes and their current ranges.
-struct Cells<'a> {
-    old: &'a [u64],
-    add: &'a [u64],
-    boxes: &'a [[f64; 4]],
-    ranges: &'a [Range],
-}
-
-impl Cells<'_> {
-    /// Cell after cell: its entries (kept words whose box still meets it,
-    /// then its new words) gathered with their boxes into `buf`, put in
-    /// order of minx, written to `out` as the next search's words, and
-    /// walked into `sink`.  Returns the candidate tests, and those the
-    /// cells would cost without early stops.
-    fn walk<const T: bool>(
-        &self,
-        narrow: &Narrow,
-        sink: &mut Sink,
-        buf: &mut Vec<Ent>,
-        out: &mut Vec<u64>,
-    ) -> (u64, u64) {
-        let Cells {
-            old,
-            add,
-            boxes,
-            ranges,
-        } = *self;
-        let (mut i, mut j, mut tests, mut candidates) = (0, 0, 0, 0u64);
-        let entry = |k: usize| {
-            let r = ranges[k];
-            let rep = (r[0] != r[2]) | (r[1] != r[3]);
-            Ent::on_grid(boxes[k], r[0] as u32, r[1] as u32, k, rep)
-        };
-        while i < old.len() || j < add.len() {
-            let cell = old
-                .get(i)
-                .map_or(u64::MAX, |&w| code(w))
-                .min(add.get(j).map_or(u64::MAX, |&w| code(w)));
-            let (cx, cy) = decode(cell);
-            let (cx, cy) = (cx as u16, cy as u16);
-            buf.clear();
-            while let Some(&w) = old.get(i).filter(|&&w| code(w) == cell) {
-                if let Some(&ahead) = old.get(i + AHEAD) {
-                    crate::hints::prefetch(&boxes[index(ahead)]);
-                    crate::hints::prefetch(&ranges[index(ahead)]);
-                }
-                let k = index(w);
-                if holds(&ranges[k], cx, cy) {
-                    buf.push(entry(k));
-                }
-                i += 1;
-            }
-            while let Some(&w) = add.get(j).filter(|&&w| code(w) == cell) {
-                buf.push(entry(index(w)));
-                j += 1;
-            }
-            cells::sort_by_minx(buf);
-            let at = word(cx, cy, 0);
-            out.extend(buf.iter().map(|e| at | e.id() as u64));
-            candidates = candidates.saturating_add(pairs_within(buf.len()));
-            tests += cells::grid_cell_pairs::<T>(buf, cx as u32, cy as u32, narrow, sink);
-        }
-        (tests, candidates)
-    }
-}
 
 /// Merge sorted `a` and `b` (disjoint) into `out` (exactly their length).
 pub(crate) fn merge_into(a: &[u64], b: &[u64], out: &mut [u64]) {
@@ -560,59 +233,8 @@ pub fn find(
 }
 
 #[cfg(test)]
-impl Kept {
-    /// Check the kept words against `boxes` (those of the last search):
-    /// each chunk within its codes, cells in order and in a cell by minx,
-    /// and as a set the entries of a fresh pass on the kept grid (this
-    /// module's ranges, and the search's own entry pass, `cells::fill`).
-    fn check_words(&self, boxes: &[[f64; 4]]) {
-        assert_eq!(self.cuts.len(), self.words.len());
-        for (c, words) in self.words.iter().enumerate() {
-            let hi = self.cuts.get(c + 1).copied().unwrap_or(u64::MAX);
-            assert!(words
-                .iter()
-                .all(|&w| self.cuts[c] <= code(w) && code(w) < hi));
-        }
-        let all: Vec<u64> = self.words.concat();
-        for p in all.windows(2) {
-            let (a, b) = (p[0], p[1]);
-            assert!(
-                code(a) < code(b)
-                    || (code(a) == code(b) && boxes[index(a)][0] <= boxes[index(b)][0]),
-                "cells in order, in a cell by minx"
-            );
-        }
-        let mut got = all;
-        got.sort_unstable();
-        let mut want = Vec::new();
-        for (k, b) in boxes.iter().enumerate() {
-            let r = self.grid.cells_of(b).map(|v| v as u16);
-            for cy in r[1]..=r[3] {
-                for cx in r[0]..=r[2] {
-                    want.push(word(cx, cy, k));
-                }
-            }
-        }
-        want.sort_unstable();
-        assert_eq!(got, want);
-        let ex = Exec::serial();
-        let place = crate::grid::place(boxes, &self.grid, &ex);
-        let lay = cells::layout(&self.grid, &place);
-        let mut fill = cells::fill(boxes, &self.grid, lay, &place, &ex, |key, i, _| {
-            (lay.cell(key) << 32) | i as u64
-        });
-        fill.sort_unstable();
-        assert_eq!(got, fill);
-    }
-
-    /// How many words are kept.
-    fn word_count(&self) -> usize {
-        self.words.iter().map(Vec::len).sum()
-    }
-}
-
-#[cfg(test)]
 mod tests {
+    use super::kept::WORD_GRAIN;
     use super::*;
     use crate::naive;
     use crate::narrow::Filters;

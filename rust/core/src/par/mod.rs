@@ -20,89 +20,30 @@
 //!
 //! Small inputs never touch a pool: [`Exec::serial`] runs everything on the
 //! calling thread.
+//!
+//! # Parts
+//! - `pools`: the process's pools (fork-safe registry), the threads
+//!   available, and keeping a pool's threads awake through a search;
+//! - `chunks`: chunk bounds fixed by the data ([`even_bounds`],
+//!   [`balanced`], [`MAX_CHUNKS`]);
+//! - `scatter`: writes of several threads to disjoint positions.
+//!
+//! This file holds the executor ([`Exec`]) and its parallel steps.
 
-use rayon::prelude::*;
-use rayon::{ThreadPool, ThreadPoolBuilder};
-use std::marker::PhantomData;
-use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicUsize, Ordering};
+mod chunks;
+mod pools;
+mod scatter;
 
 pub use crate::stop::{Stop, Stopped};
+pub use chunks::{balanced, chunk_count, even_bounds, split_at_bounds, Work, MAX_CHUNKS};
+pub use pools::available_threads;
+pub use scatter::Scatter;
+
+use pools::{keep_awake, pool, SetOnDrop};
+use rayon::prelude::*;
+use rayon::ThreadPool;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
-
-/// The pools of one process.  Never dropped: a child made by `fork()`
-/// leaves its parent's registry (whose lock a parent thread may have held at
-/// the fork) and makes one of its own.
-struct Registry {
-    pid: u32,
-    pools: Mutex<Vec<(usize, Arc<ThreadPool>)>>,
-}
-
-/// The current process's [`Registry`], or null before the first pool.
-static REGISTRY: AtomicPtr<Registry> = AtomicPtr::new(std::ptr::null_mut());
-
-/// This process's registry, made on first use and after a `fork()`.
-///
-/// Lock-free: the pointer is swapped, never a lock taken, so a child never
-/// waits on a lock that a thread of its parent held at the fork.
-fn registry() -> &'static Registry {
-    let pid = std::process::id();
-    loop {
-        let cur = REGISTRY.load(Ordering::Acquire);
-        // SAFETY: a non-null pointer came from `Box::leak` below and is never
-        // freed (registries live for the life of the process).
-        if let Some(r) = unsafe { cur.as_ref() } {
-            if r.pid == pid {
-                return r;
-            }
-        }
-        let fresh = Box::into_raw(Box::new(Registry {
-            pid,
-            pools: Mutex::new(Vec::new()),
-        }));
-        match REGISTRY.compare_exchange(cur, fresh, Ordering::AcqRel, Ordering::Acquire) {
-            // The parent's registry (if any) is abandoned: its pools' threads
-            // do not exist in this process, and its lock may be held.
-            Ok(_) => return unsafe { &*fresh },
-            // Another thread of this process got there first: use theirs.
-            Err(_) => drop(unsafe { Box::from_raw(fresh) }),
-        }
-    }
-}
-
-/// Threads available to this process (cgroup and affinity limits included),
-/// read once: the lookup reads files, which costs more than a small search.
-/// Kept in an atomic rather than a `OnceLock`, whose initialisation a child
-/// could find forever in progress if a parent thread was in it at a `fork()`.
-pub fn available_threads() -> usize {
-    static THREADS: AtomicUsize = AtomicUsize::new(0);
-    match THREADS.load(Ordering::Relaxed) {
-        0 => {
-            let n = std::thread::available_parallelism().map_or(1, |n| n.get());
-            THREADS.store(n, Ordering::Relaxed);
-            n
-        }
-        n => n,
-    }
-}
-
-fn pool(threads: usize) -> Option<Arc<ThreadPool>> {
-    // A poisoned lock only means another caller panicked while holding it;
-    // the pool list itself is always consistent.
-    let mut pools = registry().pools.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((_, p)) = pools.iter().find(|(t, _)| *t == threads) {
-        return Some(p.clone());
-    }
-    let p = Arc::new(
-        ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .thread_name(|i| format!("broadphase-{i}"))
-            .build()
-            .ok()?,
-    );
-    pools.push((threads, p.clone()));
-    Some(p)
-}
 
 /// What a mutex holds, also after a panic while it was held (the panic
 /// goes on to the caller anyway).
@@ -183,7 +124,7 @@ impl Exec {
     /// Start waking the pool's threads without waiting for them, for a call
     /// about to be followed by parallel work (a tree's `move` of many
     /// objects, before its `pairs()`): they wake meanwhile instead of the
-    /// work paying for it.  Each then looks for work for [`AWAKE_IDLE`]
+    /// work paying for it.  Each then looks for work for `AWAKE_IDLE`
     /// (giving its core away while it finds none; nothing waits for it) and
     /// sleeps again.  Nothing for a serial executor.
     ///
@@ -405,193 +346,11 @@ impl Exec {
     }
 }
 
-/// How long a kept-awake thread looks for work after its last job before it
-/// goes back to the pool's own idling (a few yields, then sleep).
-const AWAKE_IDLE: Duration = Duration::from_micros(200);
-
-/// Run the pool's pending jobs on this (pool) thread until `done`, or until
-/// none came for [`AWAKE_IDLE`] (with `one`, also once one job ran: a thread
-/// woken ahead of work, [`Exec::wake`]).
-///
-/// Why: rayon puts an idle thread to sleep after a few dozen yields, which on
-/// an idle core take microseconds, so between two parallel stages of one
-/// search (a serial stage of tens of microseconds between them) the other
-/// threads fall asleep and each stage pays a wake-up, often longer than the
-/// stage itself at 1e4 objects.  Nothing ever waits for this loop: it only
-/// takes jobs that are queued (a descheduled keeper delays no one more than
-/// any stolen job does), it gives its core away (`yield_now`) while it finds
-/// none, and it ends by itself when the search ends or stops feeding it.
-fn keep_awake(done: &AtomicBool, one: bool) {
-    let mut last = Instant::now();
-    while !done.load(Ordering::Acquire) {
-        if rayon::yield_now() == Some(rayon::Yield::Executed) {
-            if one {
-                return;
-            }
-            last = Instant::now();
-        } else if last.elapsed() > AWAKE_IDLE {
-            return;
-        } else {
-            std::thread::yield_now();
-        }
-    }
-}
-
-/// Sets its flag when dropped.
-struct SetOnDrop(Arc<AtomicBool>);
-
-impl Drop for SetOnDrop {
-    fn drop(&mut self) {
-        self.0.store(true, Ordering::Release);
-    }
-}
-
-/// `data` cut at `bounds` (non-decreasing, first 0, last `data.len()`).
-pub fn split_at_bounds<'a, T>(mut data: &'a mut [T], bounds: &[usize]) -> Vec<&'a mut [T]> {
-    let mut out = Vec::with_capacity(bounds.len().saturating_sub(1));
-    for w in bounds.windows(2) {
-        let (head, tail) = std::mem::take(&mut data).split_at_mut(w[1] - w[0]);
-        out.push(head);
-        data = tail;
-    }
-    out
-}
-
-/// Boundaries of `chunks` equal ranges over `0..n`: `[0, ..., n]`.
-pub fn even_bounds(n: usize, chunks: usize) -> Vec<usize> {
-    let chunks = chunks.max(1);
-    (0..=chunks).map(|c| c * n / chunks).collect()
-}
-
-/// The most chunks a step is split into: enough to balance any pool's
-/// threads, few enough that per-chunk results stay small.  A constant, so
-/// that the chunks are fixed by the data, never by the thread count.
-pub const MAX_CHUNKS: usize = 256;
-
-/// Chunks for `work` items: fixed by the data, never by the thread count.
-pub fn chunk_count(work: usize, grain: usize, most: usize) -> usize {
-    (work / grain).clamp(1, most)
-}
-
-/// An amount of work, from counts or estimates.
-#[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
-pub struct Work(pub f64);
-
-impl From<f64> for Work {
-    fn from(v: f64) -> Work {
-        Work(v)
-    }
-}
-
-impl From<usize> for Work {
-    fn from(v: usize) -> Work {
-        Work(v as f64)
-    }
-}
-
-/// Boundaries of `chunks` chunks of about equal work over items whose
-/// cumulative work is `cum` (`cum[0] = 0`, `cum[n]` the total).
-pub fn balanced<W: Copy + Into<Work>>(cum: &[W], chunks: usize) -> Vec<usize> {
-    let n = cum.len() - 1;
-    let total = cum[n].into().0;
-    let mut out = Vec::with_capacity(chunks + 1);
-    let mut i = 0;
-    for c in 0..=chunks {
-        let target = total * c as f64 / chunks as f64;
-        while i < n && cum[i].into().0 < target {
-            i += 1;
-        }
-        out.push(i);
-    }
-    out[0] = 0;
-    out[chunks] = n;
-    out
-}
-
-/// A slice that several threads write at disjoint positions (a scatter).
-///
-/// Writes are bounds-checked; what the type cannot check is that no position
-/// is written by two threads, or read while another writes: that is the
-/// contract of [`Scatter::write`], which each caller proves from its
-/// prefix sums.
-pub struct Scatter<'a, T> {
-    ptr: *mut T,
-    len: usize,
-    _slice: PhantomData<&'a mut [T]>,
-}
-
-// SAFETY: a Scatter only hands out writes of `T: Send` values to positions
-// that its callers guarantee disjoint across threads (see `write`); it
-// borrows the slice mutably for 'a, so nothing else reads it meanwhile.
-unsafe impl<T: Send> Send for Scatter<'_, T> {}
-// SAFETY: as above: shared use only writes, to disjoint positions.
-unsafe impl<T: Send> Sync for Scatter<'_, T> {}
-
-impl<'a, T> Scatter<'a, T> {
-    /// Borrow `data` for scattered writes.
-    pub fn new(data: &'a mut [T]) -> Self {
-        Scatter {
-            ptr: data.as_mut_ptr(),
-            len: data.len(),
-            _slice: PhantomData,
-        }
-    }
-
-    /// Store `v` at position `i`.
-    ///
-    /// # Safety
-    /// While this `Scatter` lives, no other thread may write position `i`
-    /// (each position has one writer).  The bounds are checked here.
-    #[inline(always)]
-    pub unsafe fn write(&self, i: usize, v: T) {
-        assert!(
-            i < self.len,
-            "scatter position {i} out of bounds {}",
-            self.len
-        );
-        // SAFETY: i is in bounds (checked above), the slice is borrowed
-        // mutably for 'a, and by the caller's contract no other thread
-        // writes position i: no data race.  The old value is a plain
-        // `Copy`-like element overwritten without drop by `write`, which is
-        // what every caller (integers and plain structs) wants.
-        unsafe { self.ptr.add(i).write(v) }
-    }
-
-    /// Ask for position `i` (a hint: nothing is read, nothing can fail;
-    /// nothing for a position out of bounds).
-    #[inline(always)]
-    pub fn prefetch(&self, i: usize) {
-        if i < self.len {
-            // a hint on an address inside the slice, never dereferenced
-            crate::hints::prefetch_ptr(self.ptr.wrapping_add(i).cast_const());
-        }
-    }
-
-    /// The value at position `i`.
-    ///
-    /// # Safety
-    /// As for [`Scatter::write`]: no other thread writes position `i` while
-    /// this `Scatter` lives (so the calling thread, its one writer, reads
-    /// what it or the owner last stored there).
-    #[inline(always)]
-    pub unsafe fn read(&self, i: usize) -> T
-    where
-        T: Copy,
-    {
-        assert!(
-            i < self.len,
-            "scatter position {i} out of bounds {}",
-            self.len
-        );
-        // SAFETY: in bounds (checked), and no other thread writes position
-        // i (the caller's contract): no data race.
-        unsafe { self.ptr.add(i).read() }
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use super::pools::AWAKE_IDLE;
     use super::*;
+    use std::time::Instant;
 
     /// A reading serves the calls of the next quarter second, then the
     /// file is read again.
@@ -754,52 +513,5 @@ mod tests {
             assert_eq!(got, (0..8).map(|i| i * 3).collect::<Vec<_>>());
         }
         Exec::serial().wake();
-    }
-
-    #[test]
-    fn scatter_from_prefix_sums_fills_every_slot_once() {
-        // 16 chunks scatter their values to disjoint ranges given by prefix sums.
-        let sizes: Vec<usize> = (0..16).map(|c| (c * 7) % 5 + 1).collect();
-        let mut starts = vec![0];
-        for s in &sizes {
-            starts.push(starts.last().unwrap() + s);
-        }
-        let mut out = vec![usize::MAX; *starts.last().unwrap()];
-        {
-            let sc = Scatter::new(&mut out);
-            Exec::new(Some(4)).map(16, |c| {
-                for k in 0..sizes[c] {
-                    // SAFETY: chunk c owns starts[c]..starts[c+1], disjoint from others.
-                    unsafe { sc.write(starts[c] + k, c) };
-                }
-            });
-        }
-        for c in 0..16 {
-            assert!(out[starts[c]..starts[c + 1]].iter().all(|&v| v == c));
-        }
-    }
-
-    #[test]
-    #[should_panic(expected = "out of bounds")]
-    fn scatter_checks_bounds() {
-        let mut out = [0u8; 3];
-        let sc = Scatter::new(&mut out);
-        sc.prefetch(1);
-        sc.prefetch(3); // out of bounds: nothing
-                        // SAFETY: single thread; the position is out of bounds on purpose.
-        unsafe { sc.write(3, 1) };
-    }
-
-    #[test]
-    fn balanced_bounds() {
-        let cum = [0.0, 10.0, 10.0, 11.0, 30.0, 31.0];
-        let b = balanced(&cum, 3);
-        assert_eq!(b.first(), Some(&0));
-        assert_eq!(b.last(), Some(&5));
-        assert!(b.windows(2).all(|w| w[0] <= w[1]));
-        assert_eq!(
-            split_at_bounds(&mut [1, 2, 3, 4, 5][..], &[0, 2, 2, 5]).len(),
-            3
-        );
     }
 }

@@ -46,8 +46,24 @@
 //! the entries (a run is at least a quarter full); free runs hold at most as
 //! many again, plus [`COMPACT_FROM`], as of the last push (removals alone
 //! only free runs that later pushes reuse or compact away).
+//!
+//! # Parts
+//! - `entry`: an object's presence in a cell ([`Entry`]) with its tag,
+//!   and the branch-free test of a run's entries against a query;
+//! - `runs`: the runs' slots: classes, allocation, moves, compaction;
+//! - `check`: [`CellLists::check`], the invariants above, checked.
+//!
+//! This file holds the lists ([`CellLists`]) and their operations: push,
+//! remove, read, clear, build.
+
+mod check;
+mod entry;
+mod runs;
+
+pub use entry::{overlap_bits, tag, Entry, LATER_COLUMN, LATER_ROW};
 
 use crate::hints::{prefetch, prefetch_slice};
+use runs::{cap, cell_groups, fit, runs_in_order, slots_for};
 
 /// No entry.
 pub const NONE: u32 = u32::MAX;
@@ -58,130 +74,6 @@ pub const COMPACT_FROM: usize = 1 << 12;
 /// Most entries of a cell a query asks for ahead (the memory system
 /// streams the rest of a longer run by itself).
 const PREFETCH_ENTRIES: usize = 32;
-
-/// An object's presence in one cell.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Entry {
-    /// The object's box (as of the last sync).
-    pub b: [f64; 4],
-    /// The object.
-    pub id: u32,
-    /// Which of the object's cells this is (see [`tag`]).
-    pub tag: u8,
-}
-
-/// Bit of [`Entry::tag`]: the cell is not in the object's first column.
-pub const LATER_COLUMN: u8 = 4;
-/// Bit of [`Entry::tag`]: the cell is not in the object's first row.
-pub const LATER_ROW: u8 = 8;
-
-/// The tag of an object's cell `r` (0 to 3) of `nx` columns: `r` in the low
-/// two bits, and whether the cell is past the first column and row.
-#[inline]
-pub fn tag(r: usize, nx: u8) -> u8 {
-    let (col, row) = (r % nx as usize, r / nx as usize);
-    r as u8 | if col > 0 { LATER_COLUMN } else { 0 } | if row > 0 { LATER_ROW } else { 0 }
-}
-
-/// Bit `t` set when entry `t` of `part` (at most 64 entries) counts (its
-/// tag has none of the bits of `skip`) and its box strictly overlaps `q`;
-/// and how many of them count.
-///
-/// The tests of a run's entries go into a mask with no branch (a branch per
-/// entry would be taken at random); the caller then visits the few set bits.
-/// A query's first cell at a level (`skip` 0) counts every entry, so its loop
-/// has no tag test.
-#[inline(always)]
-pub fn overlap_bits(q: &[f64; 4], part: &[Entry], skip: u8) -> (u64, u64) {
-    debug_assert!(part.len() <= 64);
-    let mut mask = 0u64;
-    if skip == 0 {
-        for (t, e) in part.iter().enumerate() {
-            mask |= (overlaps(q, &e.b) as u64) << t;
-        }
-        return (mask, part.len() as u64);
-    }
-    let mut counted = 0;
-    for (t, e) in part.iter().enumerate() {
-        let counts = e.tag & skip == 0;
-        counted += counts as u64;
-        mask |= ((counts & overlaps(q, &e.b)) as u64) << t;
-    }
-    (mask, counted)
-}
-
-/// [`crate::narrow::boxes_overlap`] of `q` and `b`, the two axes at once:
-/// `b`'s minima below `q`'s maxima, and `q`'s minima below `b`'s maxima,
-/// each a comparison of two lanes.
-#[inline(always)]
-fn overlaps(q: &[f64; 4], b: &[f64; 4]) -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_mm_and_pd, _mm_cmplt_pd, _mm_movemask_pd, _mm_set_pd};
-        // SAFETY: these are SSE2 instructions, which every x86_64 processor
-        // has (SSE2 is part of the x86_64 baseline, enabled in every build
-        // for it); they compute on their register arguments only and touch
-        // no memory.  `overlap_bits_equals_boxes_overlap` checks them
-        // against the scalar test: touching and shared edges, one ulp
-        // apart, infinities, signed zeros.
-        unsafe {
-            let below = _mm_cmplt_pd(_mm_set_pd(b[1], b[0]), _mm_set_pd(q[3], q[2]));
-            let above = _mm_cmplt_pd(_mm_set_pd(q[1], q[0]), _mm_set_pd(b[3], b[2]));
-            _mm_movemask_pd(_mm_and_pd(below, above)) == 3
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        crate::narrow::boxes_overlap(q, b)
-    }
-}
-
-/// Slots of a run of class `k`.
-#[inline]
-fn cap(k: u8) -> usize {
-    MIN_RUN << k
-}
-
-/// The class of a fresh run for `m` entries, with room for a quarter more
-/// (arrivals before the run must move).
-fn fit(m: usize) -> u8 {
-    let want = m + m / 4 + 1;
-    let mut k = 0;
-    while cap(k) < want {
-        k += 1;
-    }
-    k
-}
-
-/// Slots of the fresh runs [`CellLists::build`] makes for `entries`
-/// (sorted by cell).
-fn slots_for(entries: &[(u32, Entry)]) -> usize {
-    cell_groups(entries).map(|(_, r)| cap(fit(r.len()))).sum()
-}
-
-/// Each cell of `entries` (sorted by cell) and the range of its entries.
-fn cell_groups(
-    entries: &[(u32, Entry)],
-) -> impl Iterator<Item = (u32, std::ops::Range<usize>)> + '_ {
-    let mut k = 0;
-    std::iter::from_fn(move || {
-        let &(cell, _) = entries.get(k)?;
-        let m = entries[k..].iter().take_while(|x| x.0 == cell).count();
-        k += m;
-        Some((cell, k - m..k))
-    })
-}
-
-/// Every run of `runs` (the granule table), used or free, in slot order:
-/// its first granule, its cell (`NONE` when free) and its class.
-fn runs_in_order(runs: &[(u32, u8)]) -> impl Iterator<Item = (usize, u32, u8)> + '_ {
-    let mut i = 0;
-    std::iter::from_fn(move || {
-        let &(cell, k) = runs.get(i)?;
-        i += cap(k) / MIN_RUN;
-        Some((i - cap(k) / MIN_RUN, cell, k))
-    })
-}
 
 /// The lists of every cell of every level.
 #[derive(Clone, Debug)]
@@ -223,92 +115,6 @@ impl CellLists {
     pub(crate) fn run(&self, cell: usize) -> (usize, usize) {
         let r = self.head[cell];
         ((r >> 32) as usize, r as u32 as usize)
-    }
-
-    #[inline]
-    fn set_run(&mut self, cell: usize, start: usize, len: usize) {
-        self.head[cell] = if len == 0 {
-            0
-        } else {
-            ((start as u64) << 32) | len as u64
-        };
-    }
-
-    /// A run of class `k` for `cell` (a free one, else new slots at the end);
-    /// its start.
-    fn alloc(&mut self, cell: usize, k: u8) -> usize {
-        let reused = self.free.get_mut(k as usize).and_then(Vec::pop);
-        let start = match reused {
-            Some(s) => {
-                self.free_slots -= cap(k);
-                s as usize
-            }
-            None => {
-                let s = self.e.len();
-                // locations are u32: a tree of 2^32 entries would need
-                // 160 GiB of them, far past any memory this runs in
-                assert!(
-                    s + cap(k) <= u32::MAX as usize,
-                    "cell lists past 2^32 slots"
-                );
-                self.e.resize(s + cap(k), Entry::default());
-                self.runs.resize(self.e.len() / MIN_RUN, (NONE, 0));
-                s
-            }
-        };
-        self.runs[start / MIN_RUN] = (cell as u32, k);
-        self.class[cell] = k;
-        start
-    }
-
-    /// Give the run at `start` of class `k` back.
-    fn release(&mut self, start: usize, k: u8) {
-        self.runs[start / MIN_RUN] = (NONE, k);
-        if self.free.len() <= k as usize {
-            self.free.resize(k as usize + 1, Vec::new());
-        }
-        self.free[k as usize].push(start as u32);
-        self.free_slots += cap(k);
-    }
-
-    /// Move `cell`'s entries to a new run of class `k`.
-    fn relocate(&mut self, cell: usize, k: u8, moved: &mut impl FnMut(&Entry, u32)) {
-        let (s, len) = self.run(cell);
-        let old = self.class[cell];
-        let t = self.alloc(cell, k);
-        // two distinct runs: the ranges do not overlap
-        self.e.copy_within(s..s + len, t);
-        self.release(s, old);
-        self.set_run(cell, t, len);
-        self.report(t, len, moved);
-    }
-
-    /// `moved(entry, loc)` for the `len` entries from slot `t` on.
-    fn report(&self, t: usize, len: usize, moved: &mut impl FnMut(&Entry, u32)) {
-        for (i, x) in self.e[t..t + len].iter().enumerate() {
-            moved(x, (t + i) as u32);
-        }
-    }
-
-    /// Lay the used runs out anew one after the other (each fitted to its
-    /// entries), dropping the free ones.
-    fn compact(&mut self, moved: &mut impl FnMut(&Entry, u32)) {
-        let old_e = std::mem::take(&mut self.e);
-        let old_runs = std::mem::take(&mut self.runs);
-        self.free.clear();
-        self.free_slots = 0;
-        // at most as many slots as the used runs held before
-        self.e.reserve(old_e.len());
-        crate::hints::advise_huge(&mut self.e);
-        for (_, cell, _) in runs_in_order(&old_runs) {
-            if cell != NONE {
-                let (s, len) = self.run(cell as usize);
-                let t = self.alloc(cell as usize, fit(len));
-                self.e[t..t + len].copy_from_slice(&old_e[s..s + len]);
-                self.set_run(cell as usize, t, len);
-                self.report(t, len, moved);
-            }
-        }
     }
 
     /// Add `e` to `cell`; its location.  `moved(entry, loc)` is told of every
@@ -436,69 +242,6 @@ impl CellLists {
             }
             self.set_run(cell as usize, s, r.len());
         }
-    }
-
-    /// Check the invariants; the entries in all lists.
-    pub fn check(&self) -> Result<usize, String> {
-        if self.e.len() != MIN_RUN * self.runs.len() {
-            return Err(format!(
-                "{} slots for {} granules",
-                self.e.len(),
-                self.runs.len()
-            ));
-        }
-        let (mut seen, mut used, mut free, mut nfree) = (0, 0, 0, 0);
-        // the listed free runs by granule, as class + 1 (a lookup each,
-        // not a search of the lists)
-        let mut listed = vec![0u8; self.runs.len()];
-        for (k, f) in self.free.iter().enumerate() {
-            for &st in f {
-                match listed.get_mut(st as usize / MIN_RUN) {
-                    Some(at) if (st as usize).is_multiple_of(MIN_RUN) && *at == 0 => {
-                        *at = k as u8 + 1
-                    }
-                    _ => return Err(format!("free list entry {st} is no run start")),
-                }
-            }
-        }
-        let mut slots = 0;
-        for (i, cell, k) in runs_in_order(&self.runs) {
-            let start = i * MIN_RUN;
-            slots += cap(k);
-            if cell == NONE {
-                if listed[i] != k + 1 {
-                    return Err(format!("free run at {start} not in the free list"));
-                }
-                free += cap(k);
-                nfree += 1;
-            } else {
-                let (s, len) = self.run(cell as usize);
-                if s != start || self.class[cell as usize] != k || len == 0 || len > cap(k) {
-                    return Err(format!(
-                        "run at {start} of class {k} for cell {cell}, whose head says \
-                         start {s}, {len} entries, class {}",
-                        self.class[cell as usize]
-                    ));
-                }
-                seen += len;
-                used += 1;
-            }
-        }
-        if slots != self.e.len() {
-            return Err("the runs overrun the slots".into());
-        }
-        let listed: usize = self.free.iter().map(Vec::len).sum();
-        if free != self.free_slots || nfree != listed {
-            return Err(format!(
-                "{nfree} free runs of {free} slots; {listed} listed, {} slots counted",
-                self.free_slots
-            ));
-        }
-        let nonempty = self.head.iter().filter(|&&h| h != 0).count();
-        if nonempty != used {
-            return Err(format!("{nonempty} cells with entries and {used} runs"));
-        }
-        Ok(seen)
     }
 }
 

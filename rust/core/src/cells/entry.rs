@@ -1,0 +1,129 @@
+//! One entry of a box in a cell, in walk order, and the pair tests among
+//! the entries of a cell.
+//!
+//! Owns the tag encoding: the object's index, with [`REPLICA`] set when its
+//! box is entered in more than one cell.  Invariant of the tests: a pair of
+//! two replicated boxes is kept only in the cell holding its reference
+//! point (the max of their integer min corners), so it is reported once;
+//! a pair with an unreplicated box is met in one cell combination only.
+
+use crate::narrow::{boxes_overlap, Narrow};
+use crate::pairs::Sink;
+use crate::scratch;
+
+/// Tag bit of an entry whose box is entered in more than one cell.
+pub(super) const REPLICA: u32 = 1 << 31;
+
+/// One entry of a box in a cell, in walk order.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Ent {
+    /// The box.
+    pub(super) b: [f64; 4],
+    /// Integer min corner of the box (for the reference point).
+    pub(super) qx: u32,
+    pub(super) qy: u32,
+    /// Object index, with [`REPLICA`] set for replicated boxes.
+    pub(super) tag: u32,
+    /// Position of minx inside the cell (the key's low bits).
+    pub(super) sub: u32,
+}
+
+scratch::pooled!(Ent);
+
+impl Ent {
+    /// The entry of box `k` (replicated or not) in a cell of a grid, its
+    /// min corner in cell `(qx, qy)` (no in-cell position: the tree's kept
+    /// order sorts a cell's entries by their minx, [`sort_by_minx`]).
+    #[inline(always)]
+    pub(crate) fn on_grid(b: [f64; 4], qx: u32, qy: u32, k: usize, rep: bool) -> Ent {
+        Ent {
+            b,
+            qx,
+            qy,
+            tag: k as u32 | if rep { REPLICA } else { 0 },
+            sub: 0,
+        }
+    }
+
+    /// The object's index.
+    #[inline(always)]
+    pub(crate) fn id(&self) -> u32 {
+        self.tag & !REPLICA
+    }
+}
+
+/// Does the cell at finest corner `(cx, cy)`, `2^s` finest cells wide, hold
+/// the reference point of entries `a` and `b` (the max of their min corners)?
+#[inline(always)]
+pub(super) fn holds(a: &Ent, b: &Ent, cx: u32, cy: u32, s: u32) -> bool {
+    ((a.qx.max(b.qx) >> s) == (cx >> s)) & ((a.qy.max(b.qy) >> s) == (cy >> s))
+}
+
+/// Test `u` against `later`, the entries after it in its cell, until
+/// `past(v)` tells that `v` and every entry after it start right of `u`:
+/// the pairs into `out`; returns the tests.  With `at` (`u` replicated: its
+/// cell's finest corner and level shift), a pair of two replicated boxes is
+/// kept only in the cell holding its reference point.
+#[inline(always)]
+pub(super) fn later_pairs<const T: bool>(
+    u: &Ent,
+    later: &[Ent],
+    past: impl Fn(&Ent) -> bool,
+    at: Option<(u32, u32, u32)>,
+    narrow: &Narrow,
+    out: &mut Sink,
+) -> u64 {
+    let iu = u.id();
+    let mut tests = 0;
+    for v in later {
+        if past(v) {
+            break;
+        }
+        tests += 1;
+        let here = match at {
+            None => true,
+            Some((cx, cy, s)) => (v.tag & REPLICA == 0) | holds(u, v, cx, cy, s),
+        };
+        let keep = boxes_overlap(&u.b, &v.b) & here;
+        out.emit(
+            narrow.judge::<T>(keep, iu as usize, v.id() as usize),
+            iu,
+            v.id(),
+        );
+    }
+    tests
+}
+
+/// Sort one cell's entries by their minx ([`crate::nearly`]): the nearly
+/// sorted cells of a kept order (each entry moves a place or two from one
+/// frame to the next) cost an insertion sort, a cell out of order (as when
+/// an order is made) never more than O(c log c).
+#[inline]
+pub(crate) fn sort_by_minx(a: &mut [Ent]) {
+    crate::nearly::sort_by_key(a, |e| e.b[0]);
+}
+
+/// The pairs among the entries `own` of grid cell `(cx, cy)` (one level:
+/// no ancestors), sorted by minx ([`sort_by_minx`]), into `out`; returns
+/// the candidate tests.
+///
+/// The early stop compares the boxes themselves: once an entry starts at or
+/// past `u`'s maxx, it and every later one miss `u` (the box test is
+/// strict), so the stop is exact and needs no in-cell position.  A pair of
+/// two replicated boxes is kept only in the cell holding its reference
+/// point, as in the walk over sorted entries.
+pub(crate) fn grid_cell_pairs<const T: bool>(
+    own: &[Ent],
+    cx: u32,
+    cy: u32,
+    narrow: &Narrow,
+    out: &mut Sink,
+) -> u64 {
+    let mut tests = 0u64;
+    for (t, u) in own.iter().enumerate() {
+        let umax = u.b[2];
+        let at = (u.tag & REPLICA != 0).then_some((cx, cy, 0));
+        tests += later_pairs::<T>(u, &own[t + 1..], |v| v.b[0] >= umax, at, narrow, out);
+    }
+    tests
+}
