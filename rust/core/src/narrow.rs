@@ -14,7 +14,7 @@
 //! the rare undecided cases falls back to error-free transformations (TwoSum,
 //! TwoProduct) and an exact expansion sum whose sign is the answer, or, for
 //! magnitudes where those could underflow, to integer arithmetic
-//! ([`crate::bigint`]).
+//! (`bigint`).
 //!
 //! **Filters** (Box2D style): two objects of the same non-zero group never
 //! collide; a pair is kept only if `categories[i] & masks[j]` and

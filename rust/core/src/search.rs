@@ -5,6 +5,7 @@
 //! behind them).
 
 use crate::cells::{self, Placement, Tick};
+use crate::check::{scan_boxes, BadRow};
 use crate::key;
 use crate::narrow::Narrow;
 use crate::pairs::{Budget, TooMany};
@@ -74,6 +75,21 @@ pub struct Search<'a> {
     pub method: Method,
     /// Most pairs the result may hold (`None`: what the available memory holds).
     pub max_pairs: Option<u64>,
+}
+
+impl<'a> Search<'a> {
+    /// A search of `boxes` by the `Auto` method, with no filters and no cap
+    /// but the available memory, after checking them: every coordinate
+    /// finite and `min <= max` on both axes (else the first bad row).
+    pub fn of_boxes(boxes: &'a [[f64; 4]], ex: &Exec) -> Result<Search<'a>, BadRow> {
+        Ok(Search {
+            boxes,
+            bounds: scan_boxes(boxes, ex)?,
+            narrow: Narrow::default(),
+            method: Method::Auto,
+            max_pairs: None,
+        })
+    }
 }
 
 /// The `Auto` rule: fixed costs dominate small inputs, where brute force and

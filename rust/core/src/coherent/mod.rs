@@ -65,7 +65,6 @@ mod walk;
 mod words;
 
 pub use kept::Kept;
-pub use words::MAX_KEPT_DEPTH;
 
 use crate::cells;
 use crate::check::bounds_of;
@@ -147,6 +146,7 @@ impl State {
         &mut self.few
     }
 
+    #[cfg(test)]
     /// Whether an order is kept.
     pub fn is_kept(&self) -> bool {
         self.kept.is_some()
@@ -308,7 +308,10 @@ mod tests {
         let mut state = State::default();
         assert_eq!(check(&boxes, &Narrow::default(), &ex, &mut state), Some(1));
         let k = state.kept.as_ref().unwrap();
-        assert_eq!((k.grid.depth, k.ranges[n][2]), (MAX_KEPT_DEPTH, u16::MAX));
+        assert_eq!(
+            (k.grid.depth, k.ranges[n][2]),
+            (words::MAX_KEPT_DEPTH, u16::MAX)
+        );
         for b in boxes.iter_mut().step_by(50) {
             *b = [b[0] + 0.5, b[1] - 0.75, b[2] + 0.5, b[3] - 0.75];
         }

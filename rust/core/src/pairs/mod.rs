@@ -3,7 +3,7 @@
 //! Kernels split their work into chunks fixed by the data; a [`Sink`] (one
 //! per pool thread, or one per chunk for kernels that keep chunk order)
 //! stores their pairs, packed as `min << 32 | max` (object indices are below
-//! `2^31`), in one buffer per [`Buckets`] bucket of `i`.  [`canonical`]
+//! `2^31`), in one buffer per [`Buckets`] bucket of `i`.  [`canonical()`]
 //! then turns them into the public convention: rows `(i, j)`, `i < j`, sorted
 //! by `(i, j)`, as a flat `[i0, j0, i1, j1, ...]` vector of `isize` (NumPy's
 //! `intp`).
