@@ -167,20 +167,23 @@ impl Patched<'_> {
         out.clear();
         out.reserve(len);
         let parts = split_at_bounds(&mut out.spare_capacity_mut()[..len], &ob);
-        ex.for_work(base.len(), 2 * grain).each(parts, |c, part| {
-            let (slots, rest) = part.as_chunks_mut::<W>();
-            debug_assert!(rest.is_empty());
-            let src = &base[lb[c]..lb[c + 1]];
-            // the index of this chunk's first pair in the merged order
-            let first = ob[c] / W;
-            let mut voids = void_at[vb[c]..vb[c + 1]]
-                .iter()
-                .map(|&v| v - lb[c])
-                .peekable();
-            let mut o = 0;
-            // the standing pairs of src[a..b] into the slots from o on
-            let mut standing =
-                |slots: &mut [[MaybeUninit<T>; W]], a: usize, b: usize, o: &mut usize| {
+        ex.for_work(base.len(), grain.saturating_mul(2))
+            .each(parts, |c, part| {
+                let (slots, rest) = part.as_chunks_mut::<W>();
+                debug_assert!(rest.is_empty());
+                let src = &base[lb[c]..lb[c + 1]];
+                // the index of this chunk's first pair in the merged order
+                let first = ob[c] / W;
+                let mut voids = void_at[vb[c]..vb[c + 1]]
+                    .iter()
+                    .map(|&v| v - lb[c])
+                    .peekable();
+                let mut o = 0;
+                // the standing pairs of src[a..b] into the slots from o on
+                let mut standing = |slots: &mut [[MaybeUninit<T>; W]],
+                                    a: usize,
+                                    b: usize,
+                                    o: &mut usize| {
                     let mut a = a;
                     while let Some(v) = voids.next_if(|&v| v < b) {
                         for (t, (slot, &p)) in slots[*o..].iter_mut().zip(&src[a..v]).enumerate() {
@@ -194,18 +197,18 @@ impl Patched<'_> {
                     }
                     *o += b - a;
                 };
-            let mut i = 0;
-            for &d in &delta[fb[c]..fb[c + 1]] {
-                let at = i + gallop(&src[i..], d);
-                standing(slots, i, at, &mut o);
-                emit(&mut slots[o], first + o, d);
-                o += 1;
-                i = at;
-            }
-            standing(slots, i, src.len(), &mut o);
-            // every slot of this chunk's part written
-            assert_eq!(o, slots.len(), "a merge chunk fills its part exactly");
-        });
+                let mut i = 0;
+                for &d in &delta[fb[c]..fb[c + 1]] {
+                    let at = i + gallop(&src[i..], d);
+                    standing(slots, i, at, &mut o);
+                    emit(&mut slots[o], first + o, d);
+                    o += 1;
+                    i = at;
+                }
+                standing(slots, i, src.len(), &mut o);
+                // every slot of this chunk's part written
+                assert_eq!(o, slots.len(), "a merge chunk fills its part exactly");
+            });
         // SAFETY: the parts tile 0..len (ob runs from 0 to len), and each
         // chunk wrote every slot of its part (asserted above: `emit` writes
         // all `W` slots it is given, and the chunk's pairs are exactly its

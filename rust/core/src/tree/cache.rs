@@ -1,0 +1,480 @@
+//! The pair cache: the current pairs kept from frame to frame, and the
+//! events between frames.  No geometry: it is told which objects changed
+//! and their current pairs, and keeps the rest.
+//!
+//! # Derivation
+//! The current pairs are kept in two sorted lists:
+//! * the *base*: the pairs as of the last search from scratch or
+//!   consolidation, with every object changed since marked *void*;
+//! * the *delta*: the current pairs with at least one void object.
+//!
+//! The current pairs are the base pairs of two objects that are not void
+//! (*standing*: neither changed since the base was made, so their answer
+//! stands) and the delta; the two are disjoint.  A refresh is given the
+//! *dirty* objects (changed since the last refresh) and their current pairs
+//! (*fresh*); it replaces the delta's pairs with a dirty object by them,
+//! and marks the dirty objects void.  Both halves stay true: a pair with a
+//! dirty object is fresh and now has a void one; a pair of objects void
+//! before and not dirty stood in the delta before and stands now.  So a
+//! frame costs the delta and, for `pairs()`, one pass writing the rows it
+//! hands over ([`crate::pairset::Patched::merged_into`]); the base is never
+//! rewritten while the delta stays small.
+//!
+//! The positions of the base's pairs with a void object are kept, found
+//! again (one read of the base) only when objects become void, so that the
+//! rows are the runs of the base between them, copied with no test per
+//! pair.  When the delta outgrows an eighth of the base (and the policy's
+//! `consolidate_from`), the two are consolidated into a new base.  Objects
+//! that were void but moved no more (a different set moving each frame)
+//! leave runs that every frame's rows skip: once the void objects are as
+//! many again as the dirty ones, the rows' pass also writes the current
+//! pairs packed, which become the base (no void object, no delta; the next
+//! frame's dirty objects become void again with one read of the base).  The
+//! same objects moving frame after frame stay void and never pay it.  Every
+//! new base, from a search, that pass or a consolidation, is taken in by
+//! one function ([`PairCache::reset`]).
+//!
+//! `update()`'s events are the fresh pairs against the last pairs with a
+//! dirty object (the delta's, and the base's standing pairs of objects void
+//! only from now on), slots given out again counted as other objects
+//! ([`crate::pairset::events_between`]).
+//!
+//! # Stopping
+//! A step works out the new kept pairs and its rows or events reading the
+//! cache only ([`PairCache::plan`]), then commits them with no chunk left
+//! to run: a stopped step leaves the kept pairs, and so the next call's
+//! events, as they were.
+//!
+//! # Invariants ([`PairCache::check`])
+//! Base and delta sorted and canonical; every delta pair with a void
+//! object; every pair of two live objects; the void list the void marks,
+//! each once; `void_at` the positions of the base's pairs with a void object.
+
+use super::policy::Policy;
+use crate::pairs::{first, second, Budget, TooMany};
+use crate::pairset::{base_chunks, events_between, merge_into, Events, Patched};
+use crate::par::{even_bounds, Exec, Scatter};
+use crate::scratch;
+use std::mem::MaybeUninit;
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+
+/// A set of slots, a bit each: small enough to stay in cache while a frame
+/// looks up both objects of every kept pair.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Bits(Vec<u64>);
+
+impl Bits {
+    /// Room for `slots` slots (the new ones out).
+    fn grow(&mut self, slots: usize) {
+        scratch::resize_huge(&mut self.0, slots.div_ceil(64), 0);
+    }
+
+    #[inline]
+    fn get(&self, h: usize) -> bool {
+        (self.0[h / 64] >> (h % 64)) & 1 != 0
+    }
+
+    #[inline]
+    fn set(&mut self, h: usize, on: bool) {
+        let m = 1u64 << (h % 64);
+        if on {
+            self.0[h / 64] |= m;
+        } else {
+            self.0[h / 64] &= !m;
+        }
+    }
+
+    /// Whether either object of the packed pair `p` is in the set.
+    #[inline]
+    fn either(&self, p: u64) -> bool {
+        self.get(first(p)) | self.get(second(p))
+    }
+}
+
+/// The kept pairs (see the module's doc).
+#[derive(Clone, Debug, Default)]
+pub(super) struct PairCache {
+    /// The pairs of the last search from scratch or consolidation, packed,
+    /// sorted (`None` before the first refresh).
+    base: Option<Vec<u64>>,
+    /// Per slot: changed since `base` was made, so that its pairs there no
+    /// longer count (listed in `void_list`, each once).
+    void: Bits,
+    pub void_list: Vec<u32>,
+    /// The current pairs with a void object, packed, sorted.
+    pub delta: Vec<u64>,
+    /// The positions in `base` of its pairs with a void object, ascending.
+    void_at: Vec<usize>,
+    /// A buffer for the next consolidation's or search's pairs.
+    spare: Vec<u64>,
+    /// The dirty objects as bits, set only while a step reads them (kept
+    /// to be cleared, not made anew, every frame).
+    dirty_bits: Bits,
+}
+
+/// A refresh's output: the rows (for `pairs()`) or the events (for
+/// `update()`).
+pub(super) type Output = (Option<Vec<isize>>, Option<Events>);
+
+/// What [`PairCache::plan`] worked out, for [`PairCache::step`] to commit.
+struct StepPlan {
+    /// The new delta.
+    delta: Vec<u64>,
+    /// The dirty objects void from now on.
+    newly: Vec<u32>,
+    /// The positions of the base's pairs with a void object, if found again.
+    void_at: Option<Vec<usize>>,
+    /// A new base (every current pair), if the rows' pass or a
+    /// consolidation made one.
+    base: Option<Vec<u64>>,
+    rows: Option<Vec<isize>>,
+    events: Option<Events>,
+}
+
+impl PairCache {
+    /// Room for `slots` slots.
+    pub fn grow(&mut self, slots: usize) {
+        self.void.grow(slots);
+        self.dirty_bits.grow(slots);
+    }
+
+    /// Whether pairs are kept (a first refresh was made).
+    pub fn started(&self) -> bool {
+        self.base.is_some()
+    }
+
+    /// Pairs in the base.
+    pub fn base_len(&self) -> usize {
+        self.base.as_ref().map_or(0, Vec::len)
+    }
+
+    /// The kept pairs as they stand.
+    fn kept(&self) -> Patched<'_> {
+        Patched {
+            base: self.base.as_deref().unwrap_or(&[]),
+            void_at: &self.void_at,
+            delta: &self.delta,
+        }
+    }
+
+    /// How many pairs are kept.
+    pub fn len(&self) -> usize {
+        self.kept().len()
+    }
+
+    /// The kept pairs (none before the first refresh), packed, sorted.
+    pub fn pairs(&self) -> Vec<u64> {
+        let mut out = Vec::new();
+        if self.started() {
+            self.kept()
+                .packed_into(&Exec::serial(), usize::MAX, &mut out);
+        }
+        out
+    }
+
+    /// The buffer a search from scratch packs its pairs into (the old
+    /// base's: no fresh pages).
+    pub fn take_spare(&mut self) -> Vec<u64> {
+        std::mem::take(&mut self.spare)
+    }
+
+    /// Kept pairs from now on: `new`, none void (the old base's buffer
+    /// serves the next consolidation or search).  The one way a base is
+    /// made.
+    pub fn reset(&mut self, new: Vec<u64>) {
+        for &h in &self.void_list {
+            self.void.set(h as usize, false);
+        }
+        self.void_list.clear();
+        self.delta.clear();
+        self.void_at.clear();
+        if let Some(old) = self.base.replace(new) {
+            self.spare = old;
+        }
+    }
+
+    /// The pairs of a search from scratch, `new`, kept; with `events`, the
+    /// events from the kept pairs to them (the slots `gone` given out again).
+    pub fn rebuilt(&mut self, new: Vec<u64>, events: bool, gone: &[u32]) -> Option<Events> {
+        let ev = events.then(|| events_between(&self.pairs(), &new, gone));
+        self.reset(new);
+        ev
+    }
+
+    /// A refresh of the `dirty` objects (each once), whose current pairs are
+    /// `fresh` (sorted, each once), the slots `gone` (sorted) given out
+    /// again: the kept pairs brought up to date, and the rows or (with
+    /// `events`) the events.  [`TooMany`] when the pairs pass `max_pairs`
+    /// (or the memory), the kept pairs then as before.
+    #[allow(clippy::too_many_arguments)]
+    pub fn step(
+        &mut self,
+        dirty: &[u32],
+        fresh: &[u64],
+        gone: &[u32],
+        events: bool,
+        max_pairs: Option<u64>,
+        policy: &Policy,
+        ex: &Exec,
+    ) -> Result<Output, TooMany> {
+        // the dirty marks as bits, like the void ones: both stay in cache
+        // while every kept pair is read (cleared again below, also when the
+        // plan stops)
+        for &h in dirty {
+            self.dirty_bits.set(h as usize, true);
+        }
+        let mut spare = std::mem::take(&mut self.spare);
+        let planned = catch_unwind(AssertUnwindSafe(|| {
+            let want = Want {
+                dirty,
+                fresh,
+                gone,
+                events,
+                max_pairs,
+            };
+            self.plan(&want, policy, ex, &mut spare)
+        }));
+        for &h in dirty {
+            self.dirty_bits.set(h as usize, false);
+        }
+        self.spare = spare;
+        let s = match planned {
+            Ok(s) => s?,
+            Err(stop) => resume_unwind(stop),
+        };
+        // nothing below stops
+        for &h in &s.newly {
+            self.void.set(h as usize, true);
+        }
+        self.void_list.extend(s.newly);
+        self.delta = s.delta;
+        if let Some(at) = s.void_at {
+            self.void_at = at;
+        }
+        if let Some(base) = s.base {
+            self.reset(base);
+        }
+        Ok((s.rows, s.events))
+    }
+}
+
+impl PairCache {
+    /// The invariants (see the module's doc), the slots `slots` in all
+    /// and those `live` (or changed since the last refresh: a removal not
+    /// yet refreshed may still have pairs).
+    pub fn check(&self, slots: usize, live: impl Fn(usize) -> bool) -> Result<(), String> {
+        let Some(base) = &self.base else {
+            return if self.delta.is_empty() && self.void_list.is_empty() && self.void_at.is_empty()
+            {
+                Ok(())
+            } else {
+                Err("pairs kept before the first call".into())
+            };
+        };
+        let canonical = |v: &[u64]| {
+            v.windows(2).all(|w| w[0] < w[1])
+                && v.iter().all(|&p| first(p) < second(p) && second(p) < slots)
+        };
+        if !canonical(base) || !canonical(&self.delta) {
+            return Err("kept pairs not sorted, not i < j or past the slots".into());
+        }
+        if let Some(p) = self.delta.iter().find(|&&p| !self.void.either(p)) {
+            return Err(format!("delta pair {p:#x} without a void object"));
+        }
+        let of_live = |p: u64| live(first(p)) && live(second(p));
+        if let Some(p) = self.delta.iter().find(|&&p| !of_live(p)) {
+            return Err(format!("delta pair {p:#x} of a free slot"));
+        }
+        let mut marked = (0..slots).filter(|&h| self.void.get(h)).collect::<Vec<_>>();
+        let mut listed: Vec<usize> = self.void_list.iter().map(|&h| h as usize).collect();
+        marked.sort_unstable();
+        listed.sort_unstable();
+        if marked != listed {
+            return Err("void marks != void list".into());
+        }
+        let mut at = Vec::new();
+        for (i, &p) in base.iter().enumerate() {
+            if self.void.either(p) {
+                at.push(i);
+            } else if !of_live(p) {
+                return Err(format!("standing pair {p:#x} of a free slot"));
+            }
+        }
+        if at != self.void_at {
+            return Err(format!(
+                "{} base pairs with a void object, {} positions kept",
+                at.len(),
+                self.void_at.len()
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A step's input (see [`PairCache::step`]).
+struct Want<'a> {
+    dirty: &'a [u32],
+    fresh: &'a [u64],
+    gone: &'a [u32],
+    events: bool,
+    max_pairs: Option<u64>,
+}
+
+impl PairCache {
+    /// The new kept pairs of a step, its rows or events, from the cache as
+    /// it is (the dirty objects' bits set in `dirty_bits`); `spare` serves
+    /// a new base.
+    fn plan(
+        &self,
+        w: &Want,
+        policy: &Policy,
+        ex: &Exec,
+        spare: &mut Vec<u64>,
+    ) -> Result<StepPlan, TooMany> {
+        let base = self.base.as_deref().unwrap_or(&[]);
+        let (dirty, void) = (&self.dirty_bits, &self.void);
+        // The delta's pairs with a dirty object are replaced by the fresh
+        // ones (the dirty objects' current pairs, all of them).
+        let (old_delta, kept): (Vec<u64>, Vec<u64>) =
+            self.delta.iter().partition(|&&p| dirty.either(p));
+        let mut delta = vec![0; kept.len() + w.fresh.len()];
+        merge_into(&kept, w.fresh, &mut delta);
+        // Dirty objects void from now on: their base pairs stop counting.
+        let newly: Vec<u32> = w
+            .dirty
+            .iter()
+            .copied()
+            .filter(|&h| !void.get(h as usize))
+            .collect();
+        let grain = policy.merge_grain;
+        let nch = base_chunks(base.len(), grain);
+        let lb = even_bounds(base.len(), nch);
+        let mx = ex.for_work(base.len(), grain.saturating_mul(2));
+        // One read of the base when objects become void: the positions of
+        // its pairs with a void object found again (void before, or dirty
+        // now), and for events the last pairs it loses (standing before,
+        // with a dirty object now; a pair with an object void before was
+        // not standing).
+        let (void_at, old_base): (Option<Vec<usize>>, Vec<u64>) = if newly.is_empty() {
+            (None, Vec::new())
+        } else {
+            let (at, lost): (Vec<Vec<usize>>, Vec<Vec<u64>>) = mx
+                .map(nch, |c| {
+                    let (mut at, mut lost) = (Vec::new(), Vec::new());
+                    for (i, &p) in base[lb[c]..lb[c + 1]].iter().enumerate() {
+                        let was = void.either(p);
+                        if was || dirty.either(p) {
+                            at.push(lb[c] + i);
+                            if !was && w.events {
+                                lost.push(p);
+                            }
+                        }
+                    }
+                    (at, lost)
+                })
+                .into_iter()
+                .unzip();
+            (Some(at.concat()), lost.concat())
+        };
+        let now = Patched {
+            base,
+            delta: &delta,
+            void_at: void_at.as_deref().unwrap_or(&self.void_at),
+        };
+        let total = now.len();
+        // the memory budget is read only for results that could exceed it
+        if (total >= 1 << 16 || w.max_pairs.is_some())
+            && total as u64 > Budget::of(w.max_pairs).limit()
+        {
+            return Err(TooMany(total as u64));
+        }
+        // The last pairs with a dirty object: the delta's and the base's.
+        let events = w.events.then(|| {
+            let mut old = old_delta;
+            if !old_base.is_empty() {
+                old.extend(old_base);
+                old.sort_unstable();
+            }
+            events_between(&old, w.fresh, w.gone)
+        });
+        // Objects void but no longer dirty (they moved in earlier frames,
+        // not in this one) leave runs in the base that every frame's merge
+        // skips: past as many again as the dirty ones, the rows' pass also
+        // writes the current pairs packed, which become the base.
+        let void_after = self.void_list.len() + newly.len();
+        let fold = !w.events && void_after >= 2 * w.dirty.len().max(1);
+        let (rows, new_base) = if w.events {
+            (None, None)
+        } else {
+            let (rows, packed) = rows_of(&now, fold, ex, grain, spare);
+            (Some(rows), packed)
+        };
+        let new_base = match new_base {
+            Some(b) => Some(b),
+            // Consolidate once the delta outgrows a share of the base: the
+            // frames read the delta whole.
+            None if policy.consolidates(delta.len(), base.len()) => {
+                let mut packed = std::mem::take(spare);
+                now.packed_into(ex, grain, &mut packed);
+                Some(packed)
+            }
+            None => None,
+        };
+        // a stop set by now finds nothing committed
+        ex.check_stop();
+        Ok(StepPlan {
+            delta,
+            newly,
+            void_at,
+            base: new_base,
+            rows,
+            events,
+        })
+    }
+}
+
+/// The rows of the pairs of `now`, and with `fold` the same pairs packed
+/// into `spare`'s buffer, written by the same pass (the new base).
+fn rows_of(
+    now: &Patched,
+    fold: bool,
+    ex: &Exec,
+    grain: usize,
+    spare: &mut Vec<u64>,
+) -> (Vec<isize>, Option<Vec<u64>>) {
+    let total = now.len();
+    let mut packed = if fold {
+        let mut v = std::mem::take(spare);
+        v.clear();
+        v.reserve(total);
+        v
+    } else {
+        Vec::new()
+    };
+    let mut rows = scratch::result(2 * total);
+    let to = Scatter::new(&mut packed.spare_capacity_mut()[..if fold { total } else { 0 }]);
+    now.merged_into(
+        ex,
+        grain,
+        &mut rows,
+        |out: &mut [MaybeUninit<isize>; 2], k, p| {
+            out[0].write(first(p) as isize);
+            out[1].write(second(p) as isize);
+            if fold {
+                // SAFETY: pair index k is below `total` and written by the one
+                // chunk whose slots hold it (the chunks' parts tile the merged
+                // order): one writer per position.
+                unsafe { to.write(k, MaybeUninit::new(p)) };
+            }
+        },
+    );
+    if !fold {
+        return (rows, None);
+    }
+    // SAFETY: `merged_into` wrote every pair index below `total` (its slots
+    // tile the merged order, asserted per chunk), so the first `total`
+    // elements are initialized.  Tested by the frames of
+    // `void_objects_are_consolidated_with_the_rows` against the naive pairs.
+    unsafe { packed.set_len(total) };
+    (rows, Some(packed))
+}
