@@ -12,10 +12,18 @@
 //! Incremental frames tell the kept search they made none, so that it lets
 //! its orders go after many of them.
 
-use super::{Refreshed, Tree};
+use super::{Events, Tree};
 use crate::pairs::TooMany;
 use crate::par::Exec;
 use crate::scratch;
+
+/// What a refresh gives: the rows (for `pairs()`), the events (for
+/// `update()`), and the candidate tests it made.
+pub(super) struct Refreshed {
+    pub rows: Option<Vec<isize>>,
+    pub events: Option<Events>,
+    pub tests: u64,
+}
 
 impl Tree {
     /// [`Tree::refresh`] run on the pool as a whole when an incremental frame

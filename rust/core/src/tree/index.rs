@@ -39,10 +39,13 @@
 //! * `per_level` and `nentries` count the live placements; the lists hold
 //!   as many entries as the linked placements take.
 
+mod sync;
+
 use super::objects::Objects;
 use super::placement::{Place, Placer, FREE_PLACE};
-use crate::lists::{CellLists, Entry, NONE};
+use crate::lists::{CellLists, NONE};
 use crate::par::{Exec, Scatter};
+use sync::rewrite;
 
 /// Bit of [`Index::stale`]: the lists do not match the object.
 pub(super) const STALE: u8 = 1;
@@ -199,6 +202,13 @@ impl Index {
         }
     }
 
+    /// Marks set elsewhere (a parallel move) taken in: the slots `stale`
+    /// newly marked stale, and `unplaced` more marked unplaced.
+    pub fn marked(&mut self, stale: Vec<u32>, unplaced: usize) {
+        self.stale_list.extend(stale);
+        self.unplaced += unplaced;
+    }
+
     /// Take removed slot `h` out: out of the lists, placed nowhere.
     pub fn remove(&mut self, placer: &Placer, h: usize) {
         if self.stale[h] & UNPLACED != 0 {
@@ -231,40 +241,6 @@ impl Index {
         // mutably here): no other reader or writer of these entries.
         unsafe { rewrite(&entries, &self.rec[h], b) };
         true
-    }
-
-    /// Enter `h` (of box `b`) in the lists of its placement.
-    pub fn link(&mut self, placer: &Placer, h: usize, b: [f64; 4]) {
-        let p = self.rec[h].place;
-        let (cells, n) = placer.cells_on_stack(p);
-        let rec = &mut self.rec;
-        for (r, &(cell, tag)) in cells[..n].iter().enumerate() {
-            let e = Entry {
-                b,
-                id: h as u32,
-                tag,
-            };
-            // the entries of the cell that changed place: their back-pointers
-            rec[h].loc[r] = self.lists.push(cell, e, |m, at| *back(rec, m) = at);
-        }
-        self.linked[h] = p;
-    }
-
-    /// Take `h` out of the lists it is in.
-    pub fn unlink(&mut self, placer: &Placer, h: usize) {
-        let p = self.linked[h];
-        if p.is_free() {
-            return;
-        }
-        let (cells, n) = placer.cells_on_stack(p);
-        let rec = &mut self.rec;
-        for (r, &(cell, _)) in cells[..n].iter().enumerate() {
-            let at = rec[h].loc[r];
-            // the entries of the cell that changed place: their back-pointers
-            self.lists.remove(cell, at, |m, to| *back(rec, m) = to);
-            rec[h].loc[r] = NONE;
-        }
-        self.linked[h] = FREE_PLACE;
     }
 
     /// The lists' entries of slot `h` (of box `b`) against where it is
@@ -375,32 +351,4 @@ impl Index {
         }
         Ok(())
     }
-}
-
-/// Write box `b` into the entries of the object of record `r`, linked
-/// where it is placed: the one path that rewrites an object's box copies
-/// (a move that keeps its cells, and the lists' update).
-///
-/// # Safety
-/// No other thread reads or writes these entries while this runs: the
-/// entries of one object are its own (the lists' back-pointers), so
-/// callers that give each object to one thread qualify.
-#[inline(always)]
-pub(super) unsafe fn rewrite(entries: &Scatter<Entry>, r: &Rec, b: &[f64; 4]) {
-    for &at in &r.loc[..r.place.entries()] {
-        // SAFETY: the caller's contract: this thread alone touches the
-        // entries at `r.loc`.
-        unsafe {
-            let mut e = entries.read(at as usize);
-            e.b = *b;
-            entries.write(at as usize, e);
-        }
-    }
-}
-
-/// The back-pointer of entry `e` in its object's record: one of four, per
-/// cell of its placement (the tag's low two bits).
-#[inline]
-pub(super) fn back<'a>(rec: &'a mut [Rec], e: &Entry) -> &'a mut u32 {
-    &mut rec[e.id as usize].loc[(e.tag & 3) as usize]
 }

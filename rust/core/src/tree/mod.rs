@@ -2,36 +2,40 @@
 //!
 //! # Parts
 //! Each part owns one concern, states its derivation and invariants in its
-//! own doc, and checks them in a `check()` ([`Tree::validate`] runs them all):
-//! * [`objects`]: the slots, their boxes, shapes and filter values; handles
-//!   and the free list;
-//! * [`placement`]: the one placement rule (grid, margin, fat boxes): the
+//! own doc, and checks them in a `check()` ([`Tree::validate`] runs them all).
+//! The parts are private files of this folder:
+//! * `objects`: the slots, their boxes, shapes and filter values; handles
+//!   and the free list (`objects/columns.rs`: the columns most objects
+//!   leave at their default);
+//! * `placement`: the one placement rule (grid, margin, fat boxes): the
 //!   level and the at most 2 x 2 cells an object is entered in;
-//! * [`index`]: the per-cell lists and each object's record, brought up to
-//!   date by their next reader ([`sync`]: settle, then relink or relayout);
-//! * [`queries`]: the cells a box meets, the plans of a refresh's queries,
+//! * `index`: the per-cell lists and each object's record, brought up to
+//!   date by their next reader (`index/sync.rs`: settle, then relink or relayout);
+//! * `queries`: the cells a box meets, the plans of a refresh's queries,
 //!   an object's partners;
-//! * [`changes`]: what changed since the last refresh (dirty objects,
+//! * `changes`: what changed since the last refresh (dirty objects,
 //!   removed slots);
-//! * [`cache`]: the current pairs kept as a base and a delta, and the
-//!   events between frames: no geometry;
+//! * `cache`: the current pairs kept as a base and a delta, and the
+//!   events between frames: no geometry (`cache/merge.rs`: a frame's merge);
 //! * [`crate::kept_search::KeptSearch`]: the search from scratch, keeping
 //!   what helps the next one;
-//! * [`policy`]: the knobs;
-//! * [`store`] and [`moves`]: insert, remove and move.
+//! * `policy`: the knobs;
+//! * `store` and `moves`: insert, remove and move;
+//! * `frame`: a frame's choices (on the pool or not, incremental or from
+//!   scratch) and the search from scratch.
 //!
 //! # A frame
 //! A game stores its objects' new boxes (`move_to`: a store of boxes and
 //! marks, nothing placed), then asks for the pairs (`pairs()`) or the
-//! contact events (`update()`).  The refresh ([`Tree::refresh`]) then
+//! contact events (`update()`).  The refresh (`Tree::refresh`) then
 //! either searches from scratch, when more than the policy's
 //! `rebuild_share` of the objects changed (its pairs become the kept
 //! base), or, incrementally:
-//! 1. *settles*: places every moved object ([`index::Index::settle`]);
-//! 2. *syncs*: brings the lists up to date ([`index::Index::sync`]);
-//! 3. *queries* each dirty object for its current pairs ([`Tree::fresh_pairs`]);
+//! 1. *settles*: places every moved object (`index::Index::settle`);
+//! 2. *syncs*: brings the lists up to date (`index::Index::sync`);
+//! 3. *queries* each dirty object for its current pairs (`Tree::fresh_pairs`);
 //! 4. *merges* them into the kept pairs, writing the rows or events
-//!    ([`cache::PairCache::step`]).
+//!    (`cache::PairCache::step`).
 //!
 //! Either way the result is the set of colliding pairs of the live
 //! objects, as [`crate::find_pairs`] would give it.
@@ -42,22 +46,23 @@
 //! [`crate::par::Stopped`] (Ctrl-C, from the bindings).  A stop may come at
 //! any chunk boundary of any method given an executor, and leaves a valid
 //! tree, by this rule (each part's doc says how it keeps it):
-//! * `insert` is as if never called ([`store`]);
-//! * `move_to` is finished ([`moves`]);
+//! * `insert` is as if never called (`store`);
+//! * `move_to` is finished (`moves`);
 //! * `pairs()` and `update()` are as if never called: a search from
 //!   scratch only reads the tree (a stop drops the buffer and kept search
 //!   it took, which only save work), and an incremental refresh works out
 //!   the new kept pairs and its rows or events reading the tree only, then
-//!   commits them with no chunk left to run ([`cache`]); both check the stop
+//!   commits them with no chunk left to run (`cache`); both check the stop
 //!   once more just before they commit.  The next call reports the same
 //!   pairs and events as without the stopped one;
 //! * settling and syncing (of queries, `touching`, `stats` and refreshes)
-//!   keep what they finished, and the next reader does the rest ([`sync`]).
+//!   keep what they finished, and the next reader does the rest
+//!   (`index/sync.rs`).
 //!   No answer depends on how far they got.
 //!
 //! None of this costs per object: a `catch_unwind` around the steps that
 //! may stop (nothing unless one unwinds) and a slot per chunk for the
-//! results of settle and of a parallel move ([`chunks_kept`]).
+//! results of settle and of a parallel move (`chunks_kept`).
 
 mod cache;
 mod changes;
@@ -69,7 +74,6 @@ mod placement;
 mod policy;
 mod queries;
 mod store;
-mod sync;
 #[cfg(test)]
 mod tests;
 
@@ -84,6 +88,7 @@ use crate::par::Exec;
 use crate::scratch;
 use cache::PairCache;
 use changes::Changes;
+use frame::Refreshed;
 use index::Index;
 use objects::Objects;
 use placement::Placer;
@@ -134,14 +139,6 @@ pub struct Tree {
     search: KeptSearch,
     policy: Policy,
     stats: Stats,
-}
-
-/// What a refresh gives: the rows (for `pairs()`), the events (for
-/// `update()`), and the candidate tests it made.
-struct Refreshed {
-    rows: Option<Vec<isize>>,
-    events: Option<Events>,
-    tests: u64,
 }
 
 impl Tree {
@@ -276,7 +273,7 @@ impl Tree {
     }
 
     /// Place every unplaced object by its box now; count those whose cells
-    /// changed as `stats().relinked` ([`index::Index::settle`]).  Every
+    /// changed as `stats().relinked` (the index's settle).  Every
     /// reader of the placements calls this first; `stats()` too.
     pub fn settle(&mut self, ex: &Exec) {
         let grain = self.policy.move_grain;

@@ -187,8 +187,7 @@ impl Tree {
         }
         for m in parts.into_iter().flatten() {
             self.changes.listed(m.dirty);
-            self.index.stale_list.extend(m.stale);
-            self.index.unplaced += m.unplaced;
+            self.index.marked(m.stale, m.unplaced);
         }
         if let Some(stop) = stopped {
             resume_unwind(stop);

@@ -12,9 +12,12 @@
 //! once; the counts of circles, grouped and masked objects are those of the
 //! live slots; every column is empty or one value per slot.
 
+mod columns;
+
 use super::Attrs;
 use crate::narrow::{Filters, Narrow, Shapes, CIRCLE};
 use crate::par::Exec;
+use columns::{gather_rows, Column, Rows};
 
 /// Kind of a free slot (live objects are [`crate::narrow::BOX`] or [`CIRCLE`]).
 pub(super) const FREE_KIND: u8 = u8::MAX;
@@ -28,68 +31,6 @@ pub enum HandleError {
     Twice(usize),
     /// `handles[at]` is an object of the other shape.
     WrongKind(usize),
-}
-
-/// A per-slot value most objects leave at its default: no memory until
-/// one object differs.
-#[derive(Clone, Debug)]
-pub(super) struct Column<T> {
-    v: Vec<T>,
-    default: T,
-}
-
-impl<T: Copy + PartialEq> Column<T> {
-    fn new(default: T) -> Self {
-        Column {
-            v: Vec::new(),
-            default,
-        }
-    }
-
-    #[inline(always)]
-    pub fn get(&self, h: usize) -> T {
-        self.v.get(h).copied().unwrap_or(self.default)
-    }
-
-    /// Set slot `h` of `slots`.
-    fn set(&mut self, h: usize, x: T, slots: usize) {
-        if self.v.is_empty() {
-            if x == self.default {
-                return;
-            }
-            self.v.resize(slots, self.default);
-        }
-        self.v[h] = x;
-    }
-
-    /// Set slot `h` of `slots`, the column made even for the default: for
-    /// columns that readers index at every slot once any object of a kind
-    /// uses them (the circles, as soon as there is one circle).
-    fn set_used(&mut self, h: usize, x: T, slots: usize) {
-        if self.v.is_empty() {
-            self.v.resize(slots, self.default);
-        }
-        self.v[h] = x;
-    }
-
-    fn grow(&mut self, slots: usize) {
-        if !self.v.is_empty() {
-            self.v.resize(slots, self.default);
-        }
-    }
-
-    /// Every slot's value (only once some object differs from the default).
-    pub fn all(&self) -> &[T] {
-        &self.v
-    }
-
-    fn check(&self, slots: usize, name: &str) -> Result<(), String> {
-        if self.v.is_empty() || self.v.len() == slots {
-            Ok(())
-        } else {
-            Err(format!("{name}: {} values for {slots} slots", self.v.len()))
-        }
-    }
 }
 
 /// The slots and what they hold.
@@ -404,47 +345,4 @@ impl Objects {
         }
         Ok(())
     }
-}
-
-/// Some slots gathered into rows of their own.
-pub(super) struct Rows {
-    pub boxes: Vec<[f64; 4]>,
-    circles: Vec<[f64; 3]>,
-    kinds: Vec<u8>,
-    groups: Vec<i64>,
-    cats: Vec<u64>,
-    masks: Vec<u64>,
-}
-
-impl Rows {
-    /// The narrow phase over the rows: `of_slots`' (the slots') shapes and
-    /// filters, read from the rows.
-    pub fn narrow(&self, of_slots: Narrow) -> Narrow<'_> {
-        let mut n = of_slots;
-        let shapes = if let Shapes::Mixed { .. } = n.shapes {
-            Shapes::Mixed {
-                kinds: &self.kinds,
-                circles: &self.circles,
-                boxes: &self.boxes,
-            }
-        } else {
-            Shapes::Boxes
-        };
-        Narrow {
-            shapes,
-            filters: Filters {
-                groups: n.filters.groups.take().map(|_| &self.groups[..]),
-                categories: n.filters.categories.take().map(|_| &self.cats[..]),
-                masks: n.filters.masks.take().map(|_| &self.masks[..]),
-            },
-        }
-    }
-}
-
-/// `v` at the slots `at` (nothing for a column no object uses).
-fn gather_rows<T: Copy>(v: &[T], at: &[u32]) -> Vec<T> {
-    if v.is_empty() {
-        return Vec::new();
-    }
-    at.iter().map(|&h| v[h as usize]).collect()
 }

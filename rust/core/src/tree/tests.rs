@@ -406,3 +406,134 @@ fn the_delta_grows_and_is_consolidated() {
         );
     }
 }
+
+/// The pair cache alone against a plain set model: frames of searches from
+/// scratch and incremental steps (dirty objects, their fresh pairs, slots
+/// given out again), for rows and for events, with consolidation forced
+/// or never, merges in chunks of 1 to 4 pairs, one thread and two, and a
+/// budget of pairs some frames exceed.
+mod cache_model {
+    use super::super::cache::PairCache;
+    use super::super::policy::Policy;
+    use crate::pairs::{first, pack, second, TooMany};
+    use crate::par::Exec;
+    use proptest::collection::{btree_set, vec};
+    use proptest::prelude::*;
+    use std::collections::BTreeSet;
+
+    const SLOTS: u32 = 12;
+
+    #[derive(Clone, Debug)]
+    struct Frame {
+        scratch: bool,
+        dirty: BTreeSet<u32>,
+        gone: BTreeSet<u32>,
+        pairs: Vec<(u32, u32)>,
+        events: bool,
+        max_pairs: Option<u64>,
+    }
+
+    fn frame() -> impl Strategy<Value = Frame> {
+        (
+            0u8..10,
+            btree_set(0..SLOTS, 0..5),
+            btree_set(0..SLOTS, 0..3),
+            vec((0..SLOTS, 0..SLOTS), 0..30),
+            any::<bool>(),
+            prop::option::weighted(0.1, 0u64..20),
+        )
+            .prop_map(|(s, dirty, gone, pairs, events, max_pairs)| Frame {
+                scratch: s == 0,
+                gone: gone.intersection(&dirty).copied().collect(),
+                dirty,
+                pairs,
+                events,
+                max_pairs,
+            })
+    }
+
+    fn packed(pairs: &[(u32, u32)]) -> BTreeSet<u64> {
+        pairs
+            .iter()
+            .filter(|(i, j)| i != j)
+            .map(|&(i, j)| pack(i, j))
+            .collect()
+    }
+
+    proptest! {
+        #[test]
+        fn the_cache_keeps_the_current_pairs_and_their_events(
+            frames in vec(frame(), 1..12),
+            consolidate_from in prop_oneof![Just(0usize), Just(3), Just(usize::MAX)],
+            merge_grain in 1usize..5,
+            workers in 1usize..3,
+        ) {
+            let policy = Policy { consolidate_from, merge_grain, ..Policy::default() };
+            let ex = Exec::new(Some(workers));
+            let mut cache = PairCache::default();
+            cache.grow(SLOTS as usize);
+            let mut model: BTreeSet<u64> = BTreeSet::new();
+            for f in frames {
+                let gone: Vec<u32> = f.gone.iter().copied().collect();
+                let of_gone = |p: &u64| {
+                    f.gone.contains(&(first(*p) as u32)) || f.gone.contains(&(second(*p) as u32))
+                };
+                let is_dirty = |p: &u64| {
+                    f.dirty.contains(&(first(*p) as u32)) || f.dirty.contains(&(second(*p) as u32))
+                };
+                let new: BTreeSet<u64> = if f.scratch || !cache.started() {
+                    packed(&f.pairs)
+                } else {
+                    let kept = model.iter().filter(|p| !is_dirty(p));
+                    let fresh = packed(&f.pairs).into_iter().filter(|p| is_dirty(p));
+                    kept.copied().chain(fresh).collect()
+                };
+                let began: Vec<u64> =
+                    new.iter().filter(|p| !model.contains(p) || of_gone(p)).copied().collect();
+                let ended: Vec<u64> =
+                    model.iter().filter(|p| !new.contains(p) || of_gone(p)).copied().collect();
+                let rows: Vec<isize> =
+                    new.iter().flat_map(|&p| [first(p) as isize, second(p) as isize]).collect();
+                if f.scratch || !cache.started() {
+                    let ev = cache.rebuilt(new.iter().copied().collect(), f.events, &gone);
+                    if f.events {
+                        let ev = ev.expect("events asked for");
+                        prop_assert_eq!(&ev.began, &began);
+                        prop_assert_eq!(&ev.ended, &ended);
+                    }
+                    model = new;
+                } else {
+                    let dirty: Vec<u32> = f.dirty.iter().copied().collect();
+                    let fresh: Vec<u64> = new.iter().filter(|p| is_dirty(p)).copied().collect();
+                    let got = cache.step(
+                        &dirty, &fresh, &gone, f.events, f.max_pairs, &policy, &ex,
+                    );
+                    match got {
+                        Err(TooMany(k)) => {
+                            prop_assert_eq!(k, new.len() as u64);
+                            prop_assert!(f.max_pairs.is_some_and(|m| k > m));
+                        }
+                        Ok((r, ev)) => {
+                            prop_assert!(f.max_pairs.is_none_or(|m| new.len() as u64 <= m));
+                            if f.events {
+                                let ev = ev.expect("events asked for");
+                                prop_assert_eq!(&ev.began, &began);
+                                prop_assert_eq!(&ev.ended, &ended);
+                                prop_assert!(r.is_none());
+                            } else {
+                                prop_assert_eq!(r.expect("rows asked for"), rows);
+                            }
+                            model = new;
+                        }
+                    }
+                }
+                let now: Vec<u64> = model.iter().copied().collect();
+                prop_assert_eq!(cache.pairs(), now);
+                prop_assert_eq!(cache.len(), model.len());
+                if let Err(e) = cache.check(SLOTS as usize, |_| true) {
+                    return Err(TestCaseError::fail(e));
+                }
+            }
+        }
+    }
+}

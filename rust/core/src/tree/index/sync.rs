@@ -1,6 +1,6 @@
 //! Bringing the index up to date for its next reader: settle (place the
 //! moved objects) and sync (relink them, rewrite box copies, or lay the
-//! lists out anew).  See [`super::index`] for why they wait for a reader.
+//! lists out anew).  See [`super`] for why they wait for a reader.
 //!
 //! # Stopping
 //! Both keep what they finished, and the next reader does the rest:
@@ -10,13 +10,13 @@
 //! rewritten before a stop do no harm); a relayout changes nothing until
 //! its sort is done.  No answer depends on how far they got.
 
-use super::chunks_kept;
-use super::index::{rewrite, Index, STALE, UNPLACED};
-use super::placement::{cell_base, replacement, Placer};
-use super::policy::Policy;
+use super::{Index, Rec, STALE, UNPLACED};
 use crate::hints::{ahead, prefetch_at};
-use crate::lists::{self, Entry};
+use crate::lists::{self, Entry, NONE};
 use crate::par::{chunk_count, even_bounds, Exec, Scatter, MAX_CHUNKS};
+use crate::tree::chunks_kept;
+use crate::tree::placement::{cell_base, replacement, Placer, FREE_PLACE};
+use crate::tree::policy::Policy;
 use std::panic::resume_unwind;
 
 impl Index {
@@ -180,6 +180,40 @@ impl Index {
         self.stale_list.clear();
     }
 
+    /// Enter `h` (of box `b`) in the lists of its placement.
+    pub fn link(&mut self, placer: &Placer, h: usize, b: [f64; 4]) {
+        let p = self.rec[h].place;
+        let (cells, n) = placer.cells_on_stack(p);
+        let rec = &mut self.rec;
+        for (r, &(cell, tag)) in cells[..n].iter().enumerate() {
+            let e = Entry {
+                b,
+                id: h as u32,
+                tag,
+            };
+            // the entries of the cell that changed place: their back-pointers
+            rec[h].loc[r] = self.lists.push(cell, e, |m, at| *back(rec, m) = at);
+        }
+        self.linked[h] = p;
+    }
+
+    /// Take `h` out of the lists it is in.
+    pub fn unlink(&mut self, placer: &Placer, h: usize) {
+        let p = self.linked[h];
+        if p.is_free() {
+            return;
+        }
+        let (cells, n) = placer.cells_on_stack(p);
+        let rec = &mut self.rec;
+        for (r, &(cell, _)) in cells[..n].iter().enumerate() {
+            let at = rec[h].loc[r];
+            // the entries of the cell that changed place: their back-pointers
+            self.lists.remove(cell, at, |m, to| *back(rec, m) = to);
+            rec[h].loc[r] = NONE;
+        }
+        self.linked[h] = FREE_PLACE;
+    }
+
     /// Lay every list out anew, cell after cell (entries sorted by cell).
     ///
     /// Stopped (in the sort), it has changed nothing.
@@ -221,4 +255,32 @@ impl Index {
             rec[nd / 4].loc[nd % 4] = at;
         });
     }
+}
+
+/// Write box `b` into the entries of the object of record `r`, linked
+/// where it is placed: the one path that rewrites an object's box copies
+/// (a move that keeps its cells, and the lists' update).
+///
+/// # Safety
+/// No other thread reads or writes these entries while this runs: the
+/// entries of one object are its own (the lists' back-pointers), so
+/// callers that give each object to one thread qualify.
+#[inline(always)]
+pub(super) unsafe fn rewrite(entries: &Scatter<Entry>, r: &Rec, b: &[f64; 4]) {
+    for &at in &r.loc[..r.place.entries()] {
+        // SAFETY: the caller's contract: this thread alone touches the
+        // entries at `r.loc`.
+        unsafe {
+            let mut e = entries.read(at as usize);
+            e.b = *b;
+            entries.write(at as usize, e);
+        }
+    }
+}
+
+/// The back-pointer of entry `e` in its object's record: one of four, per
+/// cell of its placement (the tag's low two bits).
+#[inline]
+pub(super) fn back<'a>(rec: &'a mut [Rec], e: &Entry) -> &'a mut u32 {
+    &mut rec[e.id as usize].loc[(e.tag & 3) as usize]
 }
