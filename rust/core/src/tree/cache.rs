@@ -102,9 +102,9 @@ pub(super) struct PairCache {
     /// Per slot: changed since `base` was made, so that its pairs there no
     /// longer count (listed in `void_list`, each once).
     void: Bits,
-    pub void_list: Vec<u32>,
+    void_list: Vec<u32>,
     /// The current pairs with a void object, packed, sorted.
-    pub delta: Vec<u64>,
+    delta: Vec<u64>,
     /// The positions in `base` of its pairs with a void object, ascending.
     void_at: Vec<usize>,
     /// A buffer for the next consolidation's or search's pairs.
@@ -142,6 +142,13 @@ impl PairCache {
             void_at: &self.void_at,
             delta: &self.delta,
         }
+    }
+
+    /// Whether the kept pairs are the base alone (no void object, no
+    /// delta): as a search from scratch or a consolidation leaves them.
+    #[cfg(test)]
+    pub fn is_whole(&self) -> bool {
+        self.void_list.is_empty() && self.delta.is_empty()
     }
 
     /// How many pairs are kept.

@@ -25,7 +25,7 @@
 //! policy's `relayout_share` of the objects are stale the lists are laid
 //! out anew, cell after cell.  So frames that move everything and search
 //! from scratch (which reads only the boxes) never place an object nor
-//! touch the lists: a move is a store of boxes.  [`Index::rewrite`] is the
+//! touch the lists: a move is a store of boxes.  [`sync::rewrite`] is the
 //! one path that rewrites an object's box copies.
 //!
 //! # Invariants ([`Index::check`])
@@ -89,14 +89,14 @@ pub(super) struct Index {
     /// in `stale_list`, each once.  (Dense, apart from the records: a move
     /// of every object marks them all, and a byte each is all it writes.)
     pub stale: Vec<u8>,
-    pub stale_list: Vec<u32>,
+    stale_list: Vec<u32>,
     /// Where the lists have each slot (free: not in them).
-    pub linked: Vec<Place>,
+    linked: Vec<Place>,
     /// Slots with the [`UNPLACED`] bit.
     pub unplaced: usize,
     /// Objects taken into other cells by settles stopped since the last
     /// one that finished (counted in its `stats().relinked`).
-    pub relinked_stopped: u64,
+    relinked_stopped: u64,
     pub lists: CellLists,
     /// Live objects per level.
     pub per_level: Vec<u64>,

@@ -13,7 +13,7 @@
 //! # Fat boxes
 //! With a margin `m > 0` an object is placed by its box grown by `m` (its
 //! fat box) and keeps that placement while its box stays inside the fat box
-//! ([`Placer::replacement`]: the one rule a move is placed by).  Placement
+//! ([`replacement`]: the one rule a move is placed by).  Placement
 //! only decides where an object is *looked for*; every test uses the true
 //! box, so the answers are exact for any margin.
 //!

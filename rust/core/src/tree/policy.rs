@@ -92,6 +92,16 @@ impl Policy {
         stale as f64 > self.relayout_share * count.max(1) as f64
     }
 
+    /// Whether a frame of `dirty` dirty objects, with `void` objects void
+    /// after it, folds the void objects in: its rows' pass also writes the
+    /// pairs packed as the new base.  Once the void objects are as many
+    /// again as the dirty ones: those void and no longer moving leave runs
+    /// that every frame's rows skip, while the same objects moving frame
+    /// after frame stay void and never pay for it.
+    pub fn folds(&self, void: usize, dirty: usize) -> bool {
+        void >= 2 * dirty.max(1)
+    }
+
     /// Whether a delta of `delta` pairs is consolidated with a base of
     /// `base` pairs.
     pub fn consolidates(&self, delta: usize, base: usize) -> bool {

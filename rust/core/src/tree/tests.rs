@@ -214,7 +214,7 @@ fn void_objects_are_consolidated_with_the_rows() {
             assert_eq!(tree.last_pairs(), want, "frame {frame}");
             assert!(!tree.stats.rebuilt);
             tree.validate().unwrap();
-            if tree.cache.void_list.is_empty() && tree.cache.delta.is_empty() {
+            if tree.cache.is_whole() {
                 fused += 1;
                 assert!(frame < 9, "frame {frame}: the same 1% again consolidated");
             } else {
@@ -349,7 +349,7 @@ fn the_delta_grows_and_is_consolidated() {
             tree.validate().unwrap();
             if frame > 0 {
                 assert!(!tree.stats.rebuilt);
-                if tree.cache.delta.is_empty() && tree.cache.void_list.is_empty() {
+                if tree.cache.is_whole() {
                     consolidated += 1;
                 } else {
                     incremental += 1;

@@ -124,7 +124,7 @@ impl PairCache {
         // skips: past as many again as the dirty ones, the rows' pass also
         // writes the current pairs packed, which become the base.
         let void_after = self.void_list.len() + newly.len();
-        let fold = !w.events && void_after >= 2 * w.dirty.len().max(1);
+        let fold = !w.events && policy.folds(void_after, w.dirty.len());
         let (rows, new_base) = if w.events {
             (None, None)
         } else {
