@@ -36,7 +36,7 @@ pub(super) struct Changes {
     pub dirty: Vec<u32>,
     /// Every object counts as dirty: the next refresh searches from
     /// scratch, and no more marks are kept until then.
-    pub all: bool,
+    all: bool,
     /// The slots removed since the last refresh, in no order, repeats kept
     /// down to at most twice the slots.
     removed: Vec<u32>,
@@ -47,6 +47,12 @@ impl Changes {
     #[inline(always)]
     pub fn keeps_marks(&self) -> bool {
         !self.all
+    }
+
+    /// Every object dirty from now on: the next refresh searches from
+    /// scratch, and no more marks are kept until then.
+    pub fn mark_all(&mut self) {
+        self.all = true;
     }
 
     /// Mark `h` (of record `r`) changed since the last refresh.

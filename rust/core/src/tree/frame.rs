@@ -50,7 +50,7 @@ impl Tree {
     /// more than `rebuild_share` of the objects dirty).
     pub(super) fn will_rebuild(&self) -> bool {
         !self.cache.started()
-            || self.changes.all
+            || !self.changes.keeps_marks()
             || self
                 .policy
                 .rebuilds(self.changes.dirty.len(), self.objects.len())

@@ -370,7 +370,7 @@ impl Tree {
         self.objects.check()?;
         self.index.check(&self.placer, &self.objects)?;
         self.changes.check(&self.index.rec)?;
-        let (objects, rec, all) = (&self.objects, &self.index.rec, self.changes.all);
+        let (objects, rec, all) = (&self.objects, &self.index.rec, !self.changes.keeps_marks());
         // live, or changed since the last call (a removal not yet refreshed)
         let live = |h: usize| objects.contains(h) || rec[h].dirty || all;
         self.cache.check(self.objects.slots(), live)

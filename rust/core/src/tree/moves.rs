@@ -53,7 +53,7 @@ impl Tree {
         // searches from scratch whatever else moves, so dirty marks would
         // never be read
         if self.policy.rebuilds(n, self.objects.len()) {
-            self.changes.all = true;
+            self.changes.mark_all();
         }
         self.wake_for_refresh(n, ex);
         let on = ex.for_work(n, 2 * self.policy.move_grain);
