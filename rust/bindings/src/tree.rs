@@ -14,7 +14,7 @@ use broadphase_core::lists::CellLists;
 use broadphase_core::morton;
 use broadphase_core::narrow::{BOX, CIRCLE};
 use broadphase_core::par::Exec;
-use broadphase_core::tree::Tree;
+use broadphase_core::tree::{Policy, Tree};
 use numpy::{IntoPyArray, PyReadonlyArray1};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -363,24 +363,32 @@ impl PyTree {
     /// (tests force either path with it).
     #[getter]
     fn get_rebuild_share(&self) -> PyResult<f64> {
-        Ok(self.lock()?.inner.rebuild_share)
+        Ok(self.lock()?.inner.policy().rebuild_share)
     }
 
     #[setter]
     fn set_rebuild_share(&self, v: f64) -> PyResult<()> {
-        self.lock()?.inner.rebuild_share = v;
+        let tree = &mut self.lock()?.inner;
+        tree.set_policy(Policy {
+            rebuild_share: v,
+            ..tree.policy()
+        });
         Ok(())
     }
 
     /// Share of stale objects above which the lists are laid out anew.
     #[getter]
     fn get_relayout_share(&self) -> PyResult<f64> {
-        Ok(self.lock()?.inner.relayout_share)
+        Ok(self.lock()?.inner.policy().relayout_share)
     }
 
     #[setter]
     fn set_relayout_share(&self, v: f64) -> PyResult<()> {
-        self.lock()?.inner.relayout_share = v;
+        let tree = &mut self.lock()?.inner;
+        tree.set_policy(Policy {
+            relayout_share: v,
+            ..tree.policy()
+        });
         Ok(())
     }
 
@@ -388,12 +396,16 @@ impl PyTree {
     /// consolidated (tests force either way with it).
     #[getter]
     fn get_consolidate_from(&self) -> PyResult<usize> {
-        Ok(self.lock()?.inner.consolidate_from)
+        Ok(self.lock()?.inner.policy().consolidate_from)
     }
 
     #[setter]
     fn set_consolidate_from(&self, v: usize) -> PyResult<()> {
-        self.lock()?.inner.consolidate_from = v;
+        let tree = &mut self.lock()?.inner;
+        tree.set_policy(Policy {
+            consolidate_from: v,
+            ..tree.policy()
+        });
         Ok(())
     }
 

@@ -87,6 +87,47 @@ pub fn prefetch_at<T>(v: &[T], i: usize) {
     }
 }
 
+/// How many items ahead [`ahead`] asks for an item's memory (its `near`
+/// hint; its `far` hint twice as far): enough to cover a miss at a random
+/// place while the items between run, few enough that what was asked for is
+/// still in cache when it is read.
+pub const AHEAD: usize = 4;
+
+/// `f(state, k, list[k])` for every `k` in order, each item's memory asked
+/// for ahead of it: `far(state, list[k + 2 AHEAD])` and then
+/// `near(state, k + AHEAD, list[k + AHEAD])` just before `f` of item `k`
+/// (and `near` of the first `AHEAD` items before the first `f`).  So `near`
+/// runs once for every item, `AHEAD` items before `f` of it (time for the
+/// memory `far` asked for, the item's record, to arrive before `near`
+/// reads it to ask for what it points to); `far` runs for every item past
+/// the first `2 AHEAD`.
+///
+/// The loops whose time is mostly misses at random places (a move's or a
+/// sync's records, the queries of a refresh) run through this one helper.
+/// `near` may do more than hint (a query's plan is worked out there, for
+/// `f` to read): the order of the calls is the contract.
+#[inline(always)]
+pub fn ahead<S, T: Copy>(
+    list: &[T],
+    state: &mut S,
+    far: impl Fn(&S, T),
+    mut near: impl FnMut(&mut S, usize, T),
+    mut f: impl FnMut(&mut S, usize, T),
+) {
+    for (k, &a) in list.iter().enumerate().take(AHEAD) {
+        near(state, k, a);
+    }
+    for (k, &x) in list.iter().enumerate() {
+        if let Some(&a) = list.get(k + 2 * AHEAD) {
+            far(state, a);
+        }
+        if let Some(&a) = list.get(k + AHEAD) {
+            near(state, k + AHEAD, a);
+        }
+        f(state, k, x);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -112,5 +153,41 @@ mod tests {
         prefetch_at(&v, 5);
         prefetch_at(&v, 1 << 30);
         assert!(v.iter().copied().eq(0..1000));
+    }
+
+    /// `ahead` calls `near` once per item, `AHEAD` items before `f` of it,
+    /// and `far` `2 AHEAD` items before, for lists shorter and longer
+    /// than its reach.
+    #[test]
+    fn ahead_calls_in_order() {
+        for n in [0, 1, AHEAD, AHEAD + 1, 2 * AHEAD + 3, 40] {
+            let list: Vec<usize> = (0..n).collect();
+            let mut log: Vec<(char, usize)> = Vec::new();
+            let far_seen = std::cell::RefCell::new(Vec::new());
+            ahead(
+                &list,
+                &mut log,
+                |_, a| far_seen.borrow_mut().push(a),
+                |log, k, a| {
+                    assert_eq!(k, a);
+                    log.push(('n', a))
+                },
+                |log, k, x| {
+                    assert_eq!(k, x);
+                    log.push(('f', x))
+                },
+            );
+            let f_at = |x: usize| log.iter().position(|&e| e == ('f', x)).unwrap();
+            let n_at = |x: usize| log.iter().position(|&e| e == ('n', x)).unwrap();
+            for x in 0..n {
+                assert!(n_at(x) < f_at(x));
+                if x >= AHEAD {
+                    assert_eq!(n_at(x), f_at(x - AHEAD) - 1);
+                }
+            }
+            assert_eq!(log.len(), 2 * n);
+            let want: Vec<usize> = (2 * AHEAD..n).collect();
+            assert_eq!(*far_seen.borrow(), want);
+        }
     }
 }

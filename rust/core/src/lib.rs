@@ -48,7 +48,7 @@
 //! | building blocks | `check`, `lists`, `pairs`, `pairset`, `radix` | validation, cell lists, pair sinks and the canonical order, sorting |
 //! | kernels | `brute`, `cells`, `count`, `grid`, `quadtree`, `sweep` | one algorithm each |
 //! | search | `search`, `testing`, `tiles` | the method choice and a search's tuning; test support; the Dask tiling |
-//! | kept searches | `coherent`, `few` | searches kept from frame to frame (they size their grids by the search's rules) |
+//! | kept searches | `coherent`, `few`, `kept_search` | searches kept from frame to frame (they size their grids by the search's rules), and the choice among them |
 //! | moving tree | `tree` | the moving tree (a folder's files are one module) |
 
 #![warn(missing_docs)]
@@ -98,7 +98,9 @@ mod count;
 mod few;
 mod grid;
 mod hints;
+mod kept_search;
 mod nearly;
+mod pairset;
 mod quadtree;
 mod radix;
 mod stop;

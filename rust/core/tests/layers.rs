@@ -41,7 +41,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         &["brute", "cells", "count", "grid", "quadtree", "sweep"],
     ),
     ("search", &["search", "testing", "tiles"]),
-    ("kept searches", &["coherent", "few"]),
+    ("kept searches", &["coherent", "few", "kept_search"]),
     ("moving tree", &["tree"]),
 ];
 

@@ -2,9 +2,10 @@
 
 use broadphase_core::naive;
 use broadphase_core::narrow::{box_circle_overlap, boxes_overlap, circle_overlap, BOX, CIRCLE};
+use broadphase_core::pairs::{first, pack, second};
 use broadphase_core::par::{Exec, Stop, Stopped};
 use broadphase_core::testing::{lcg, objects_minus};
-use broadphase_core::tree::{Attrs, Tree};
+use broadphase_core::tree::{Attrs, Policy, Tree};
 use broadphase_core::{Filters, Narrow, Shapes};
 use proptest::prelude::*;
 use std::collections::BTreeMap;
@@ -50,7 +51,7 @@ fn model_pairs(objs: &BTreeMap<u32, Obj>) -> Vec<u64> {
     };
     naive::pairs(&boxes, &narrow)
         .into_iter()
-        .map(|(i, j)| ((hs[i] as u64) << 32) | hs[j] as u64)
+        .map(|(i, j)| pack(hs[i], hs[j]))
         .collect()
 }
 
@@ -59,7 +60,7 @@ fn touching_in(objs: &BTreeMap<u32, Obj>, h: u32) -> Vec<u32> {
     let mut want: Vec<u32> = model_pairs(objs)
         .into_iter()
         .filter_map(|p| {
-            let (i, j) = ((p >> 32) as u32, p as u32);
+            let (i, j) = (first(p) as u32, second(p) as u32);
             (i == h).then_some(j).or((j == h).then_some(i))
         })
         .collect();
@@ -191,7 +192,7 @@ fn stopping(k: u64, w: usize) -> Exec {
 fn with_ids(pairs: &[u64], ids: &BTreeMap<u32, u64>) -> Vec<(u64, [u64; 2])> {
     pairs
         .iter()
-        .map(|&p| (p, [ids[&((p >> 32) as u32)], ids[&(p as u32)]]))
+        .map(|&p| (p, [ids[&(first(p) as u32)], ids[&(second(p) as u32)]]))
         .collect()
 }
 
@@ -213,11 +214,12 @@ fn run(
     workers: usize,
 ) -> Result<(), TestCaseError> {
     let ex = Exec::new(Some(workers));
-    let mut tree = Tree::new([0.0, 0.0, 16.0, 16.0], depth, margin);
-    (tree.rebuild_share, tree.relayout_share) = shares;
+    let mut policy = Policy::default();
+    (policy.rebuild_share, policy.relayout_share) = shares;
     if let Some(c) = consolidate {
-        tree.consolidate_from = c;
+        policy.consolidate_from = c;
     }
+    let mut tree = Tree::with_policy([0.0, 0.0, 16.0, 16.0], depth, margin, policy);
     let mut objs: BTreeMap<u32, Obj> = BTreeMap::new();
     // each live handle's object identity
     let mut ids: BTreeMap<u32, u64> = BTreeMap::new();
@@ -468,11 +470,11 @@ fn jiggle(
         .collect()
 }
 
-/// The naive reference's pairs of plain boxes, packed `i << 32 | j`.
+/// The naive reference's pairs of plain boxes, packed ([`pack`]).
 fn packed_naive(boxes: &[[f64; 4]]) -> Vec<u64> {
     naive::pairs(boxes, &Narrow::default())
         .into_iter()
-        .map(|(i, j)| ((i as u64) << 32) | j as u64)
+        .map(|(i, j)| pack(i as u32, j as u32))
         .collect()
 }
 
@@ -719,7 +721,11 @@ fn parallel_incremental_frames() {
     let mut boxes = scattered(n as usize, 1000.0, 10.0, &mut rnd);
     let mut trees = on_one_and_two_threads(&boxes, 1000.0, 6);
     for (t, _) in &mut trees {
-        t.rebuild_share = 1.0; // never from scratch after the first call
+        // never from scratch after the first call
+        t.set_policy(Policy {
+            rebuild_share: 1.0,
+            ..t.policy()
+        });
     }
     for frame in 0..4 {
         let want = packed_naive(&boxes);
@@ -759,7 +765,7 @@ fn merge_in_chunks_keeps_every_pair() {
                 let rows = t.pairs(ex, None).unwrap();
                 let flat: Vec<isize> = want
                     .iter()
-                    .flat_map(|&p| [(p >> 32) as isize, p as u32 as isize])
+                    .flat_map(|&p| [first(p) as isize, second(p) as isize])
                     .collect();
                 assert_eq!(rows, flat);
                 assert_eq!(t.last_pairs(), &want[..]);
@@ -961,7 +967,11 @@ fn big_calls_stopped_at_every_chunk_boundary() {
         for (setup_name, setup) in &setups {
             let mut before = start.clone();
             setup(&mut before, &ex);
-            before.consolidate_from = 0; // consolidating as soon as allowed
+            // consolidating as soon as allowed
+            before.set_policy(Policy {
+                consolidate_from: 0,
+                ..before.policy()
+            });
             for (name, finishes, call) in &calls {
                 let mut after = before.clone();
                 let answer = call(&mut after, &ex);

@@ -91,21 +91,6 @@ const GIVE_UP: usize = 4;
 /// of a search more).
 const WAIT: u32 = 16;
 
-/// Merge sorted `a` and `b` (disjoint) into `out` (exactly their length).
-pub(crate) fn merge_into(a: &[u64], b: &[u64], out: &mut [u64]) {
-    let (mut i, mut j) = (0, 0);
-    for o in out.iter_mut() {
-        let take_a = j >= b.len() || (i < a.len() && a[i] < b[j]);
-        *o = if take_a {
-            i += 1;
-            a[i - 1]
-        } else {
-            j += 1;
-            b[j - 1]
-        };
-    }
-}
-
 /// What a caller keeps between searches: the kept order, or how many
 /// searches from scratch remain before one is made again; for few boxes,
 /// their sweep order ([`crate::few`]) instead.
