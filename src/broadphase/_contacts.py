@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-__all__ = ["Contacts"]
+from . import _core
 
-_SHIFT = 32  # a pair (i, j) as one sortable int64 key i << 32 | j
+__all__ = ["Contacts"]
 
 
 class Contacts:
@@ -32,12 +32,12 @@ class Contacts:
     """
 
     def __init__(self) -> None:
-        self._keys = np.empty(0, np.int64)
+        self._current = _NONE
 
     @property
     def current(self) -> NDArray[np.intp]:
         """The pairs of the last :meth:`update`, canonical (sorted, ``i < j``)."""
-        return _unpack(self._keys)
+        return self._current.copy()
 
     def update(self, pairs: ArrayLike) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
         """Take this frame's pairs; returns ``(began, ended)``.
@@ -54,21 +54,26 @@ class Contacts:
             Pairs in ``pairs`` but not in the previous call's, and the
             reverse; canonical (``i < j``, rows sorted).
         """
-        keys = _pack(pairs)
-        began = np.setdiff1d(keys, self._keys, assume_unique=True)
-        ended = np.setdiff1d(self._keys, keys, assume_unique=True)
-        self._keys = keys
-        return _unpack(began), _unpack(ended)
+        rows = _rows(pairs)
+        last = np.ascontiguousarray(self._current, np.int64)
+        self._current, began, ended = _core.contact_events(last, rows)
+        return began, ended
 
     def reset(self) -> None:
         """Forget the previous pairs: the next update reports all of its pairs as begun."""
-        self._keys = np.empty(0, np.int64)
+        self._current = _NONE
 
 
-def _pack(pairs) -> NDArray[np.int64]:
+# The pair key (``i << 32 | j``) and the set difference belong to the core
+# (``_core.contact_events``, the moving tree's own event rule): here the
+# argument is only checked, naming the row.
+_NONE = np.empty((0, 2), np.intp)
+
+
+def _rows(pairs) -> NDArray[np.int64]:
     arr = np.asarray(pairs)
     if arr.shape in ((0,), (0, 2)):  # [] reads as float64
-        return np.empty(0, np.int64)
+        return np.empty((0, 2), np.int64)
     if arr.dtype.kind not in "iu":
         raise TypeError(f"pairs: expected integers, found dtype {arr.dtype}")
     if arr.ndim != 2 or arr.shape[1] != 2:
@@ -83,13 +88,4 @@ def _pack(pairs) -> NDArray[np.int64]:
         row = int(np.flatnonzero(same)[0])
         raise ValueError(f"pairs[{row}]: expected two different objects, found "
                          f"{arr[row].tolist()}")
-    a = arr.astype(np.int64)
-    i, j = np.minimum(a[:, 0], a[:, 1]), np.maximum(a[:, 0], a[:, 1])
-    return np.unique((i << _SHIFT) | j)
-
-
-def _unpack(keys: NDArray[np.int64]) -> NDArray[np.intp]:
-    out = np.empty((keys.shape[0], 2), np.intp)
-    out[:, 0] = keys >> _SHIFT
-    out[:, 1] = keys & ((1 << _SHIFT) - 1)
-    return out
+    return np.ascontiguousarray(arr, np.int64)

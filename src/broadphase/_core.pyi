@@ -94,6 +94,14 @@ class PairMemory:
     next search of about that size writes into pages it already has.
     """
 
+def contact_events(last: _I64, pairs: _I64) -> tuple[_IP, _IP, _IP]:
+    """``(current, began, ended)``: the pairs of ``pairs`` as canonical rows.
+
+    Each pair once, ``i < j``, rows sorted; ``began`` the pairs not in
+    ``last``'s and ``ended`` the reverse.  Both arguments are C-contiguous
+    ``(k, 2)`` int64 arrays of two different indices in ``[0, 2**31)`` per
+    row (``ValueError`` naming the row otherwise).
+    """
 def release_scratch() -> None:
     """Free the kept scratch buffers and give free memory back to the system."""
 def stages(

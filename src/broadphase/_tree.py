@@ -1,8 +1,8 @@
 """``LinearQuadtree``: boxes and circles that move, their pairs kept from frame to frame.
 
 A thin layer over the Rust core's moving tree (``broadphase._core.Tree``,
-``rust/core/src/tree.rs``, where the structure and its invariants are
-derived): this module checks and converts every argument, words the
+``rust/core/src/tree/``, a part per concern, where the structure and its
+invariants are derived): this module checks and converts every argument, words the
 core's findings (``_core.BadHandle``, ``_core.BadRow``) as errors naming
 the argument and the row, and hands everything else down.  The GIL is
 released in every call that does work.

@@ -15,7 +15,7 @@ use crate::owned;
 use broadphase_core::par::Exec;
 
 /// The rows of a C-contiguous `(k, 2)` int64 array of pairs.
-fn pair_rows<'a>(a: &'a PyReadonlyArray2<'_, i64>) -> PyResult<&'a [[i64; 2]]> {
+pub(crate) fn pair_rows<'a>(a: &'a PyReadonlyArray2<'_, i64>) -> PyResult<&'a [[i64; 2]]> {
     if a.shape()[1] != 2 {
         return Err(PyValueError::new_err(format!(
             "pairs: expected 2 columns, found {}",

@@ -11,7 +11,7 @@
 //! the calling thread: they take less time than a poll.
 //!
 //! Every call given here survives an unwind at any chunk boundary (the
-//! stateless searches; the tree's steps, as `tree.rs`'s "Stopping" says).
+//! stateless searches; the tree's steps, as `tree/mod.rs`'s "Stopping" says).
 //! A signal whose handler raised after the call's last check finds the call
 //! finished: a stateless result is dropped and the handler's exception
 //! raised ([`Watch::Stateless`]); a tree's step has committed, so its result

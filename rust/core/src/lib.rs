@@ -79,6 +79,8 @@ pub mod memory;
 #[doc(hidden)]
 pub mod pairs;
 #[doc(hidden)]
+pub mod pairset;
+#[doc(hidden)]
 pub mod par;
 #[doc(hidden)]
 pub mod scratch;
@@ -100,7 +102,6 @@ mod grid;
 mod hints;
 mod kept_search;
 mod nearly;
-mod pairset;
 mod quadtree;
 mod radix;
 mod stop;

@@ -14,7 +14,7 @@
 //! key ranges split the merged order exactly, so every chunk knows where
 //! its part of the output starts before any chunk runs.
 
-use crate::pairs::{first, second};
+use crate::pairs::{first, pack, second};
 use crate::par::{chunk_count, even_bounds, split_at_bounds, Exec, MAX_CHUNKS};
 use std::mem::MaybeUninit;
 
@@ -25,6 +25,17 @@ pub struct Events {
     pub began: Vec<u64>,
     /// Pairs that collided before and do not now.
     pub ended: Vec<u64>,
+}
+
+/// The set of the pairs `rows`, packed, sorted, each once: a row `(i, j)`
+/// and a row `(j, i)` are one pair.  Each row holds two different objects
+/// below `2^31` (the layout of [`crate::pairs::pack`]).
+pub fn of_rows(rows: &[[u32; 2]]) -> Vec<u64> {
+    debug_assert!(rows.iter().all(|&[i, j]| i != j && i.max(j) < 1 << 31));
+    let mut set: Vec<u64> = rows.iter().map(|&[i, j]| pack(i, j)).collect();
+    set.sort_unstable();
+    set.dedup();
+    set
 }
 
 /// How many of the ascending `v` are below `x`, found by doubling steps
@@ -101,7 +112,7 @@ pub fn base_chunks(n: usize, grain: usize) -> usize {
 /// of `base` but those at the positions `void_at` (ascending), and the
 /// `delta` (sorted, disjoint from them).
 #[derive(Clone, Copy, Debug)]
-pub struct Patched<'a> {
+pub(crate) struct Patched<'a> {
     /// Sorted pairs, some of which no longer count.
     pub base: &'a [u64],
     /// Ascending positions in `base` of the pairs that no longer count.
@@ -218,9 +229,23 @@ impl Patched<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pairs::pack;
+    use crate::pairs::unpack;
     use proptest::prelude::*;
     use std::collections::BTreeSet;
+
+    proptest! {
+        #[test]
+        fn of_rows_is_the_set_of_unordered_pairs(
+            rows in proptest::collection::vec((0u32..40, 0u32..40), 0..60)
+        ) {
+            let rows: Vec<[u32; 2]> = rows.into_iter().filter(|(i, j)| i != j)
+                .map(|(i, j)| [i, j]).collect();
+            let want: BTreeSet<(usize, usize)> = rows.iter()
+                .map(|&[i, j]| (i.min(j) as usize, i.max(j) as usize)).collect();
+            let got: Vec<(usize, usize)> = of_rows(&rows).into_iter().map(unpack).collect();
+            prop_assert_eq!(got, want.into_iter().collect::<Vec<_>>());
+        }
+    }
 
     #[test]
     fn gallop_counts_the_values_below() {

@@ -79,10 +79,11 @@ mod tests;
 
 pub use crate::pairset::Events;
 pub use objects::HandleError;
-pub use placement::{cell_base, Place, MAX_DEPTH};
+pub use placement::{Place, MAX_DEPTH};
 pub use policy::Policy;
 
 use crate::kept_search::KeptSearch;
+use crate::morton::level_start;
 use crate::pairs::{pack, TooMany};
 use crate::par::Exec;
 use crate::scratch;
@@ -155,7 +156,7 @@ impl Tree {
         Tree {
             placer: Placer::new(bounds, depth, margin),
             objects: Objects::new(),
-            index: Index::new(cell_base(depth + 1), depth),
+            index: Index::new(level_start(depth + 1) as usize, depth),
             changes: Changes::default(),
             cache: PairCache::default(),
             search: KeptSearch::default(),

@@ -7,7 +7,8 @@
 //! ([`crate::quadtree::level`]: the seeds' smallest containing cell, moved
 //! down to the object's fit level when it straddles a split line far above
 //! its size).  All levels' cells are numbered in one linear array, level
-//! `l` from `(4^l - 1) / 3` on ([`cell_base`]), in Morton order inside a
+//! `l` from `(4^l - 1) / 3` on ([`crate::morton::level_start`], the one
+//! owner of that rule), in Morton order inside a
 //! level (the seeds' linear array).
 //!
 //! # Fat boxes
@@ -79,12 +80,6 @@ impl Place {
             self.cy + (r / self.nx as usize) as u32,
         )
     }
-}
-
-/// First cell of `level` in the cells of all levels.
-#[inline(always)]
-pub fn cell_base(level: u32) -> usize {
-    ((1usize << (2 * level)) - 1) / 3
 }
 
 /// The placement rule of a tree (its grid and margin) and every object's
@@ -174,7 +169,7 @@ impl Placer {
     /// Id of cell `(x, y)` of `level` in the cells of all levels.
     #[inline(always)]
     pub fn cell_id(&self, level: u32, x: u32, y: u32) -> u32 {
-        (cell_base(level) as u64 + encode(x as u64, y as u64)) as u32
+        morton::linear_index(level, encode(x as u64, y as u64)) as u32
     }
 
     /// The cells of a placement, in entry order, with their tags.

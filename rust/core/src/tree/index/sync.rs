@@ -13,9 +13,10 @@
 use super::{Index, Rec, STALE, UNPLACED};
 use crate::hints::{ahead, prefetch_at};
 use crate::lists::{self, Entry, NONE};
+use crate::morton::level_start;
 use crate::par::{chunk_count, even_bounds, Exec, Scatter, MAX_CHUNKS};
 use crate::tree::chunks_kept;
-use crate::tree::placement::{cell_base, replacement, Placer, FREE_PLACE};
+use crate::tree::placement::{replacement, Placer, FREE_PLACE};
 use crate::tree::policy::Policy;
 use std::panic::resume_unwind;
 
@@ -228,7 +229,7 @@ impl Index {
             }
         }
         let bits = usize::BITS - self.rec.len().max(1).leading_zeros();
-        let cells = cell_base(placer.grid.depth + 1) as u32;
+        let cells = level_start(placer.grid.depth + 1) as u32;
         let bits = bits.max(u32::BITS - cells.leading_zeros());
         let recs = crate::radix::sort(recs, 0, bits, ex);
         // nothing below stops; only stale objects can be linked elsewhere
