@@ -28,8 +28,19 @@ markdown table:
     repeat until 0.2 s have gone and at least 5 (1e6: 7) were made.  ``pairs`` is the number of
     pairs found; a ``!`` marks interpreters whose pair arrays differ.
 ``--load``
-    ``os.cpu_count()`` busy-looping processes run while a default call is timed at n = 1e4, 1e5,
-    1e6; the ratio is against a ``workers=1`` call timed before the load started.
+    Calls while the machine's CPUs are busy elsewhere: ``os.cpu_count()`` processes each
+    spinning a Python loop (``while True: pass``), started half a second before and killed
+    after.  Cases: a default ``find_pairs`` of n = 1e4, 1e5, 1e6 uniform boxes, and frames of a
+    ``LinearQuadtree`` of 1e5 boxes of 10 x 10 in a 5000 x 5000 world (depth 6) moving 1% of
+    them (scattered handles, each ``move`` then ``pairs()``) or all of them.  Per round, with the
+    machine quiet, the minimum of a ``workers=1`` run and of a default run; then, loaded, the
+    90th percentile (p90) of a default run and of a ``workers=1`` run; ``--rounds`` rounds
+    (default 4), interpreters taking turns.  The ratios are the loaded p90s over the quiet
+    ``workers=1`` minimum: with every CPU busy, a fair share of the machine is about one CPU, so
+    a call that takes its fair share stays near 1.  The ``workers=1`` ratio shows what the OS
+    gives the calling thread alone: where it is high too, the calling thread itself was put
+    aside (a scheduler's time slice of a few milliseconds, in some calls), which no library
+    code can prevent.
 
 ``--quick`` is for trying the script out: fewer repeats, no 1e6 cases.  The parent also needs only
 the stdlib.
@@ -100,6 +111,48 @@ if spec["keys"]:
     np.argsort(keys)
     out["argsort"] = median_call(lambda: np.argsort(keys))
 print(json.dumps(out))
+"""
+
+
+LOAD_CHILD = r"""
+import json, sys, time
+import numpy as np
+import broadphase as bp
+
+spec = json.loads(sys.argv[1])
+kw = {} if spec["workers"] is None else {"workers": spec["workers"]}
+times = []
+if spec["case"] == "find_pairs":
+    n = spec["n"]
+    rng = np.random.default_rng(0)
+    side = 0.7 / np.sqrt(n) * rng.uniform(0.5, 1.5, (n, 2))
+    lo = rng.random((n, 2))
+    boxes = np.hstack([lo, lo + side])
+    bp.find_pairs(boxes, **kw)  # warm-up
+    for _ in range(spec["calls"]):
+        t = time.perf_counter()
+        bp.find_pairs(boxes, **kw)
+        times.append(time.perf_counter() - t)
+else:
+    n, share = 100_000, spec["share"]
+    rng = np.random.default_rng(1)
+    lo = rng.uniform(0, 4990, (n, 2))
+    boxes = np.hstack([lo, lo + 10])
+    tree = bp.LinearQuadtree((0, 0, 5000, 5000), depth=6, **kw)
+    h = tree.insert(boxes)
+    tree.pairs()
+    m = max(1, int(n * share))
+    for k in range(spec["calls"] + 1):
+        idx = np.sort(rng.choice(n, m, replace=False)) if m < n else np.arange(n)
+        lo = np.clip(boxes[idx, :2] + rng.uniform(-5, 5, (m, 2)), 0, 4990)
+        boxes[idx] = np.hstack([lo, lo + 10])
+        new = boxes[idx]
+        t = time.perf_counter()
+        tree.move(h[idx], new)
+        tree.pairs()
+        if k:  # the first frame lays the lists out after the insert
+            times.append(time.perf_counter() - t)
+print(json.dumps(times))
 """
 
 
@@ -188,37 +241,74 @@ def per_call(pythons: dict[str, str], quick: bool) -> None:
     table(header, rows)
 
 
-def under_load(pythons: dict[str, str], quick: bool) -> None:
-    sizes = (10_000, 100_000) if quick else (10_000, 100_000, 1_000_000)
-    min_time, min_calls = (0.05, 3) if quick else (0.2, 5)
-    quiet = {(label, n, w): measure(python, min_time, min_calls, n=n, scene="uniform", workers=w)
-             for n in sizes for label, python in pythons.items() for w in (1, None)}
+LOAD_CASES = (  # label, spec, calls (quick: a third)
+    ("find_pairs 1e4", {"case": "find_pairs", "n": 10_000}, 300),
+    ("find_pairs 1e5", {"case": "find_pairs", "n": 100_000}, 60),
+    ("find_pairs 1e6", {"case": "find_pairs", "n": 1_000_000}, 15),
+    ("tree frame, 1% of 1e5 moving", {"case": "frame", "share": 0.01}, 300),
+    ("tree frame, all of 1e5 moving", {"case": "frame", "share": 1.0}, 60),
+)
+
+
+def load_times(python: str, spec: dict, calls: int, workers) -> list[float]:
+    arg = json.dumps({**spec, "calls": calls, "workers": workers})
+    return run_child(python, LOAD_CHILD, arg)[0]
+
+
+def p90(v: list[float]) -> float:
+    return statistics.quantiles(v, n=10, method="inclusive")[-1]
+
+
+def under_load(pythons: dict[str, str], quick: bool, rounds: int) -> None:
+    cases = [c for c in LOAD_CASES if not (quick and "1e6" in c[0])]
     cpus = os.cpu_count() or 1
-    busy = []
+    # (label, case) -> per round: (quiet workers=1 min, quiet default min, loaded default p90,
+    # loaded workers=1 p90)
+    res: dict[tuple[str, str], list[tuple[float, float, float, float]]] = {}
     signal.signal(signal.SIGTERM, lambda *_: sys.exit("terminated"))  # so `finally` runs
-    try:
-        busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(cpus)]
-        time.sleep(0.5)
-        loaded = {(label, n): measure(python, min_time, min_calls, n=n, scene="uniform")
-                  for n in sizes for label, python in pythons.items()}
-    finally:
-        for p in busy:
-            p.kill()
-        for p in busy:
-            p.wait()
-    header = ["n"]
+    for r in range(rounds):
+        order = list(pythons.items()) if r % 2 == 0 else list(pythons.items())[::-1]
+        quiet = {}
+        for case, spec, calls in cases:
+            calls = max(5, calls // 3) if quick else calls
+            for label, python in order:
+                quiet[label, case] = (min(load_times(python, spec, calls, 1)),
+                                      min(load_times(python, spec, calls, None)))
+        busy = []
+        try:
+            busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
+                    for _ in range(cpus)]
+            time.sleep(0.5)
+            for case, spec, calls in cases:
+                calls = max(5, calls // 3) if quick else calls
+                for label, python in order:
+                    loaded = p90(load_times(python, spec, calls, None))
+                    alone = p90(load_times(python, spec, calls, 1))
+                    res.setdefault((label, case), []).append((*quiet[label, case], loaded, alone))
+        finally:
+            for p in busy:
+                p.kill()
+            for p in busy:
+                p.wait()
+    print(f"### Under load: {cpus} busy processes on {cpus} CPUs, {rounds} rounds (ms)\n")
+    print("Per round: quiet `workers=1` minimum / quiet default minimum / loaded default p90 / "
+          "loaded `workers=1` p90; then the loaded default p90 over the quiet `workers=1` "
+          "minimum, and the same for the loaded `workers=1` p90 (what the OS gives one thread "
+          "of the calling process), per round.\n")
+    header = ["case"]
     for label in pythons:
-        header += [f"{label} quiet workers=1", f"{label} quiet default",
-                   f"{label} loaded default", f"{label} loaded / quiet workers=1"]
+        header += [f"{label}: quiet 1 thread / quiet default / loaded p90 / loaded 1 thread p90",
+                   f"{label}: loaded p90 / quiet 1 thread",
+                   f"{label}: loaded 1 thread p90 / quiet 1 thread"]
     rows = []
-    for n in sizes:
-        row = [f"{n:,}"]
+    for case, _, _ in cases:
+        row = [case]
         for label in pythons:
-            one, default, busy_t = (quiet[label, n, 1]["t"], quiet[label, n, None]["t"],
-                                    loaded[label, n]["t"])
-            row += [ms(one), ms(default), ms(busy_t), f"{busy_t / one:.2f}"]
+            rs = res[label, case]
+            row.append("; ".join(f"{ms(a)} / {ms(b)} / {ms(c)} / {ms(d)}" for a, b, c, d in rs))
+            row.append(" ".join(f"{c / a:.2f}" for a, _, c, _ in rs))
+            row.append(" ".join(f"{d / a:.2f}" for a, _, _, d in rs))
         rows.append(row)
-    print(f"### Under load: {cpus} busy processes on {cpus} CPUs, uniform boxes (ms)\n")
     table(header, rows)
 
 
@@ -231,6 +321,7 @@ def main(argv=None):
     ap.add_argument("--per-call", action="store_true", help="per-call time against argsort")
     ap.add_argument("--load", action="store_true", help="default call with all CPUs busy")
     ap.add_argument("--quick", action="store_true", help="fewer repeats, no 1e6 cases")
+    ap.add_argument("--rounds", type=int, default=4, help="rounds of --load (default 4)")
     ap.add_argument("--startup-repeats", type=int, default=None, help="default 5 (quick: 2)")
     args = ap.parse_args(argv)
     pythons: dict[str, str] = {}
@@ -248,7 +339,7 @@ def main(argv=None):
     if everything or args.per_call:
         per_call(pythons, args.quick)
     if everything or args.load:
-        under_load(pythons, args.quick)
+        under_load(pythons, args.quick, args.rounds)
 
 
 if __name__ == "__main__":

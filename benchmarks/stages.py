@@ -1,6 +1,6 @@
 """Where the time of one search goes, stage by stage (the Rust core's stage hook).
 
-Usage (the figures of docs/benchmarks.md, "Where the time goes")::
+Usage (the figures of docs/benchmarks.md, "Where the time of a search goes")::
 
     python benchmarks/stages.py --scenario uniform --n 1000000
     python benchmarks/stages.py --scenario mixed --n 1000000 --method quadtree

@@ -56,6 +56,7 @@ fn grouped(n: u64) -> String {
     out
 }
 
+/// The `MemoryError` of a result of `count` pairs too big for the memory.
 pub fn too_many(TooMany(count): TooMany) -> PyErr {
     PyMemoryError::new_err(format!(
         "{} colliding pairs: the result alone would take {:.1} GiB, more than the memory \

@@ -2,13 +2,19 @@
 //!
 //! Python runs its signal handlers on the main thread, between bytecodes: a
 //! call into the core would hold that thread, and Ctrl-C, until it returns.
-//! So a call over at least [`WATCHED_FROM`] objects runs on a thread of its
-//! own, with an executor carrying a [`Stop`], while the calling thread waits
-//! (parked, never spinning) and every [`POLL`] takes the GIL to run Python's
-//! signal handlers.  A handler that raises (`KeyboardInterrupt`) sets the
-//! stop; the call unwinds at its next chunk ([`Exec::check_stop`]) and the
-//! handler's exception is raised, its result discarded.  Smaller calls run on
-//! the calling thread: they take less time than a poll.
+//! So a call over at least [`WATCHED_FROM`] objects carries a [`Stop`] that
+//! polls: the calling thread, which works on the call's chunks itself (the
+//! core's steps run on the caller and whichever pool threads come), takes
+//! the GIL at a chunk boundary every [`POLL`] to run Python's signal
+//! handlers.  A handler that raises (`KeyboardInterrupt`) sets the stop; the
+//! call unwinds at its next chunk ([`Exec::check_stop`]) and the handler's
+//! exception is raised, its result discarded.  Smaller calls take less time
+//! than a poll and carry no stop.
+//!
+//! Why on the calling thread: a call handed to a thread of its own, with the
+//! caller waiting, pays twice for a thread to be scheduled (the call's to
+//! start, the caller's to take the result), which on a machine whose cores
+//! are busy elsewhere is milliseconds each time.
 //!
 //! Every call given here survives an unwind at any chunk boundary (the
 //! stateless searches; the tree's steps, as `tree/mod.rs`'s "Stopping" says).
@@ -17,23 +23,22 @@
 //! raised ([`Watch::Stateless`]); a tree's step has committed, so its result
 //! is returned and `KeyboardInterrupt` raised right after the call returns
 //! ([`Watch::Committing`]: the caller gets the handles it was given, the
-//! events it consumed).
+//! events it consumed).  A signal that comes after the last poll runs its
+//! handler when the call has returned, as between any two bytecodes.
 
 use broadphase_core::par::{Exec, Stop, Stopped};
 use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::{mpsc, Arc, Mutex};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-/// How often the waiting thread runs Python's signal handlers.
+/// How often the calling thread runs Python's signal handlers.
 pub const POLL: Duration = Duration::from_millis(50);
-/// Objects from which a call runs on a thread of its own.
+/// Objects from which a call polls for signals.
 pub const WATCHED_FROM: usize = 1 << 14;
 /// The interrupt signal's number (the same on every platform Python runs on).
 const SIGINT: std::ffi::c_int = 2;
-/// Stack of the call's thread: as much as a Python thread's.
-const STACK: usize = 8 << 20;
 
 /// What a finished call's result is worth when a handler raised meanwhile.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -45,9 +50,9 @@ pub enum Watch {
     Committing,
 }
 
-/// `f(ex)` with the GIL released; for `work >= WATCHED_FROM`, on a thread of
-/// its own while this one runs Python's signal handlers every [`POLL`] (see
-/// the module docs).  The error a handler raised, if any, else `f`'s value.
+/// `f(ex)` with the GIL released; for `work >= WATCHED_FROM`, running
+/// Python's signal handlers every [`POLL`] at its chunk boundaries (see the
+/// module docs).  The error a handler raised, if any, else `f`'s value.
 pub fn watched<R: Send>(
     py: Python<'_>,
     work: usize,
@@ -58,9 +63,20 @@ pub fn watched<R: Send>(
     if work < WATCHED_FROM {
         return Ok(py.detach(|| f(ex)));
     }
-    let stop = Arc::new(Stop::new());
-    let ex = ex.clone().stoppable(stop.clone());
-    let (outcome, raised) = py.detach(|| run_watched(&ex, &stop, f));
+    let raised: Arc<Mutex<Option<PyErr>>> = Arc::default();
+    let slot = raised.clone();
+    let ask = move || {
+        Python::attach(|py| match py.check_signals() {
+            Ok(()) => false,
+            Err(e) => {
+                *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+                true
+            }
+        })
+    };
+    let ex = ex.clone().stoppable(Arc::new(Stop::polled(ask, POLL)));
+    let outcome = py.detach(|| catch_unwind(AssertUnwindSafe(|| f(&ex))));
+    let raised = raised.lock().unwrap_or_else(|e| e.into_inner()).take();
     match (outcome, raised) {
         (Ok(r), None) => Ok(r),
         (Ok(r), Some(e))
@@ -78,46 +94,4 @@ pub fn watched<R: Send>(
         // a bug in the core: let PyO3 report the panic
         (Err(payload), _) => std::panic::resume_unwind(payload),
     }
-}
-
-type Outcome<R> = std::thread::Result<R>;
-
-/// The call on a thread of its own (or here, if no thread can be had), and
-/// the exception a signal handler raised meanwhile.
-fn run_watched<R: Send>(
-    ex: &Exec,
-    stop: &Stop,
-    f: impl FnOnce(&Exec) -> R + Send,
-) -> (Outcome<R>, Option<PyErr>) {
-    let slot = Mutex::new(Some(f));
-    let take = || slot.lock().unwrap_or_else(|e| e.into_inner()).take();
-    std::thread::scope(|s| {
-        let (tx, rx) = mpsc::channel::<()>();
-        let job = move || {
-            let f = take().expect("the call runs once");
-            let out = catch_unwind(AssertUnwindSafe(|| f(ex)));
-            let _ = tx.send(()); // the waiting thread may have gone: an unwind
-            out
-        };
-        let spawned = std::thread::Builder::new()
-            .name("broadphase-call".into())
-            .stack_size(STACK)
-            .spawn_scoped(s, job);
-        let Ok(handle) = spawned else {
-            // no thread to be had: the call runs here, unwatched
-            let f = take().expect("the call did not run");
-            return (catch_unwind(AssertUnwindSafe(|| f(ex))), None);
-        };
-        let mut raised = None;
-        while let Err(mpsc::RecvTimeoutError::Timeout) = rx.recv_timeout(POLL) {
-            if raised.is_none() {
-                if let Err(e) = Python::attach(|py| py.check_signals()) {
-                    raised = Some(e);
-                    stop.set();
-                }
-            }
-        }
-        let out = handle.join().unwrap_or_else(Err);
-        (out, raised)
-    })
 }

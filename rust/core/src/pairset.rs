@@ -5,10 +5,10 @@
 //! as their rows `(i, j)` do, so every operation below is a merge-like walk
 //! of sorted slices, and its result is sorted again.
 //!
-//! A [`Patched`] set is the form the moving tree keeps its pairs in from
+//! A `Patched` set is the form the moving tree keeps its pairs in from
 //! frame to frame: a sorted `base` less the pairs at some of its positions
 //! (`void_at`, ascending), plus a sorted `delta` disjoint from what is left
-//! of the base.  Its elements are the merge of the two; [`Patched::merged_into`]
+//! of the base.  Its elements are the merge of the two; `Patched::merged_into`
 //! writes them in chunks of the base fixed by its length, each merging the
 //! delta's pairs of its key range: since base and delta are disjoint, the
 //! key ranges split the merged order exactly, so every chunk knows where

@@ -4,16 +4,21 @@
 //! data (never by the thread count) and combines the chunks' results in chunk
 //! order, so a result never depends on the number of threads.
 //!
-//! Pools: one rayon pool per thread count, built on first use and kept for the
-//! life of the process, listed in a registry reached through an atomic
-//! pointer.  A calling thread blocks on the pool (rayon parks it
-//! on a condition variable, it never spins), and idle pool threads go to
-//! sleep after a few yields, so a loaded machine costs a call its share of the
-//! cores, never a wait on a spinning barrier.  The registry remembers the
-//! process that built it: a child made by `fork()` has none of the parent's
-//! threads, so it makes a registry of its own and abandons (never drops or
-//! locks: its lock may have been held at the fork) the inherited one.  No
-//! lock is taken on the way to a pool that a parent thread could have held.
+//! Pools: one rayon pool of helpers per thread count, built on first use
+//! and kept for the life of the process, listed in a registry reached
+//! through an atomic pointer.  A step's chunks are run by a team (`team`):
+//! the calling thread works from the first chunk on and the pool's threads
+//! join when they run, each taking the next chunk; nobody waits for a
+//! thread to be scheduled, and the caller, once no chunk is left, waits
+//! parked (never spinning) only for chunks already running.  So a machine
+//! whose cores are busy elsewhere costs a call no wake-up of a thread it has
+//! not scheduled yet: only the chunks a helper holds when the OS puts it
+//! aside.  The
+//! registry remembers the process that built it: a child made by `fork()`
+//! has none of the parent's threads, so it makes a registry of its own and
+//! abandons (never drops or locks: its lock may have been held at the fork)
+//! the inherited one.  No lock is taken on the way to a pool that a parent
+//! thread could have held.
 //!
 //! Stopping: an executor may carry a [`Stop`], checked at the start of every
 //! chunk; a set stop unwinds the call with [`Stopped`] (Ctrl-C in Python).
@@ -26,13 +31,15 @@
 //!   available, and keeping a pool's threads awake through a search;
 //! - `chunks`: chunk bounds fixed by the data ([`even_bounds`],
 //!   [`balanced`], [`MAX_CHUNKS`]);
-//! - `scatter`: writes of several threads to disjoint positions.
+//! - `scatter`: writes of several threads to disjoint positions;
+//! - `team`: a step's chunks run by the caller and the helpers that come.
 //!
 //! This file holds the executor ([`Exec`]) and its parallel steps.
 
 mod chunks;
 mod pools;
 mod scatter;
+mod team;
 
 pub use crate::stop::{Stop, Stopped};
 pub use chunks::{balanced, chunk_count, even_bounds, split_at_bounds, Work, MAX_CHUNKS};
@@ -40,16 +47,11 @@ pub use pools::available_threads;
 pub use scatter::Scatter;
 
 use pools::{keep_awake, pool, SetOnDrop};
-use rayon::prelude::*;
 use rayon::ThreadPool;
+use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-
-/// What a mutex holds, also after a panic while it was held (the panic
-/// goes on to the caller anyway).
-fn unpoisoned<T>(m: Mutex<T>) -> T {
-    m.into_inner().unwrap_or_else(|e| e.into_inner())
-}
+use team::team;
 
 /// Where the chunks of a step run: on the calling thread, or on a pool.
 #[derive(Clone)]
@@ -77,7 +79,8 @@ impl Exec {
             .min(available_threads())
             .max(1);
         Exec {
-            pool: if threads > 1 { pool(threads) } else { None },
+            // the caller is one of the threads: the pool holds the others
+            pool: if threads > 1 { pool(threads - 1) } else { None },
             stop: None,
         }
     }
@@ -150,112 +153,87 @@ impl Exec {
         }
     }
 
-    /// `f()` on a pool thread if parallel (the caller blocks, parked), else here.
+    /// `f()` here, the pool's threads kept looking for work while it runs.
     ///
-    /// Steps inside `f` that use this executor run on the same pool, and the
-    /// pool's other threads stay awake for them while `f` runs (see
-    /// `keep_awake` below): a search of several parallel stages then wakes each
-    /// thread once, not once per stage.
-    pub fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
+    /// Steps inside `f` that use this executor find the helpers awake (see
+    /// `keep_awake`): a search of several parallel stages then wakes each
+    /// thread once, not once per stage.  A kept-awake thread only takes
+    /// queued jobs and gives its core away while it finds none, so a helper
+    /// the machine has put aside delays nothing.
+    pub fn install<R>(&self, f: impl FnOnce() -> R) -> R {
         match &self.pool {
-            Some(p) => p.install(|| {
+            Some(p) => {
                 let done = Arc::new(AtomicBool::new(false));
-                let owner = rayon::current_thread_index();
                 let flag = done.clone();
-                p.spawn_broadcast(move |ctx| {
-                    if Some(ctx.index()) != owner {
-                        keep_awake(&flag, false);
-                    }
-                });
+                p.spawn_broadcast(move |_| keep_awake(&flag, false));
                 // Set on the way out, also when `f` panics.
                 let _done = SetOnDrop(done);
                 f()
-            }),
+            }
             None => f(),
         }
     }
 
-    /// `f(0), ..., f(n - 1)`, in that order, computed in parallel if allowed.
-    ///
-    /// Every chunk is a task of its own that an idle thread can take
-    /// (`with_max_len(1)`): rayon otherwise runs a quarter of the chunks (with
-    /// 2 threads) as one sequential piece, and when the costly chunks sit
-    /// together (the pairs of big boxes, which often come first) one thread
-    /// ends up with most of the work.
-    pub fn map<T: Send>(&self, n: usize, f: impl Fn(usize) -> T + Sync + Send) -> Vec<T> {
+    /// `work(state, c)` for every chunk `c < n`, on this thread and the
+    /// helpers that come (see `team`), each participant's state made by
+    /// `init` on its first chunk, the stop checked before every chunk;
+    /// every state.  Serially, one state takes every chunk in order.
+    fn run<S: Send>(
+        &self,
+        n: usize,
+        init: impl Fn() -> S + Sync,
+        work: impl Fn(&mut S, usize) + Sync,
+    ) -> Vec<S> {
+        let chunk = |s: &mut S, c: usize| {
+            self.check_stop();
+            work(s, c)
+        };
         match &self.pool {
-            Some(p) if n > 1 => p.install(|| {
-                (0..n)
-                    .into_par_iter()
-                    .with_max_len(1)
-                    .map(|c| {
-                        self.check_stop();
-                        f(c)
-                    })
-                    .collect()
-            }),
-            _ => (0..n)
-                .map(|c| {
-                    self.check_stop();
-                    f(c)
-                })
-                .collect(),
+            Some(p) if n > 1 => team(p, p.current_num_threads(), n, init, chunk),
+            _ => {
+                let mut s = init();
+                (0..n).for_each(|c| chunk(&mut s, c));
+                vec![s]
+            }
         }
+    }
+
+    /// `f(0), ..., f(n - 1)`, in that order, computed in parallel if allowed
+    /// (each chunk taken by whichever thread is free: when the costly chunks
+    /// sit together, the pairs of big boxes which often come first, the
+    /// others are shared by the rest).
+    pub fn map<T: Send>(&self, n: usize, f: impl Fn(usize) -> T + Sync + Send) -> Vec<T> {
+        let mut out: Vec<T> = Vec::with_capacity(n);
+        let slots = Scatter::new(&mut out.spare_capacity_mut()[..n]);
+        // SAFETY: chunk `c` writes slot `c` only, and each chunk runs once.
+        self.run(
+            n,
+            || (),
+            |_, c| unsafe { slots.write(c, MaybeUninit::new(f(c))) },
+        );
+        // SAFETY: `run` returned, so every chunk ran and wrote its slot (a
+        // panic unwinds before this line; the written values then leak,
+        // never drop twice).
+        unsafe { out.set_len(n) };
+        out
     }
 
     /// Chunks `0..n` folded into accumulators: `f(acc, c)` for every chunk,
     /// each accumulator made by `init`, every accumulator returned.
     ///
-    /// Each thread fills one accumulator of its own, and every chunk is a
-    /// task an idle thread can take (as in [`Exec::map`]): so there are
-    /// about as many accumulators as threads, however many chunks.  Which
-    /// chunks share an accumulator, and how many there are, depends on the
-    /// threads and their timing: only for results that end up the same
-    /// whatever the grouping (pairs put in canonical order, counts summed).
-    /// Serially, one accumulator takes every chunk in order.
+    /// Each thread that takes part fills one accumulator of its own: so
+    /// there are at most as many accumulators as threads, however many
+    /// chunks.  Which chunks share an accumulator, and how many there are,
+    /// depends on the threads and their timing: only for results that end
+    /// up the same whatever the grouping (pairs put in canonical order,
+    /// counts summed).  Serially, one accumulator takes every chunk in order.
     pub fn fold<A: Send>(
         &self,
         n: usize,
         init: impl Fn() -> A + Sync + Send,
         f: impl Fn(&mut A, usize) + Sync + Send,
     ) -> Vec<A> {
-        match &self.pool {
-            Some(p) if n > 1 => {
-                let own: Vec<Mutex<Option<A>>> = (0..p.current_num_threads())
-                    .map(|_| Mutex::new(None))
-                    .collect();
-                let extra: Mutex<Vec<A>> = Mutex::new(Vec::new());
-                p.install(|| {
-                    (0..n).into_par_iter().with_max_len(1).for_each(|c| {
-                        self.check_stop();
-                        // Only this thread locks its slot, so the lock is
-                        // free, unless `f` waited on the pool and this thread
-                        // took another chunk meanwhile: that chunk gets an
-                        // accumulator of its own (never a deadlock).
-                        let slot = rayon::current_thread_index().and_then(|t| own.get(t));
-                        match slot.map(Mutex::try_lock) {
-                            Some(Ok(mut a)) => f(a.get_or_insert_with(&init), c),
-                            _ => {
-                                let mut a = init();
-                                f(&mut a, c);
-                                extra.lock().unwrap_or_else(|e| e.into_inner()).push(a);
-                            }
-                        }
-                    })
-                });
-                let mut out: Vec<A> = own.into_iter().filter_map(unpoisoned).collect();
-                out.extend(unpoisoned(extra));
-                out
-            }
-            _ => {
-                let mut a = init();
-                (0..n).for_each(|c| {
-                    self.check_stop();
-                    f(&mut a, c)
-                });
-                vec![a]
-            }
-        }
+        self.run(n, init, f)
     }
 
     /// `[f(0), ..., f(n - 1)]` into `out` (cleared first, its capacity
@@ -311,27 +289,23 @@ impl Exec {
         parts: Vec<P>,
         f: impl Fn(usize, P) -> R + Sync + Send,
     ) -> Vec<R> {
-        match &self.pool {
-            Some(p) if parts.len() > 1 => p.install(|| {
-                parts
-                    .into_par_iter()
-                    .with_max_len(1)
-                    .enumerate()
-                    .map(|(c, s)| {
-                        self.check_stop();
-                        f(c, s)
-                    })
-                    .collect()
-            }),
-            _ => parts
+        if self.pool.is_none() || parts.len() <= 1 {
+            return parts
                 .into_iter()
                 .enumerate()
                 .map(|(c, s)| {
                     self.check_stop();
                     f(c, s)
                 })
-                .collect(),
+                .collect();
         }
+        // each part taken once, by the chunk of its index
+        let parts: Vec<Mutex<Option<P>>> = parts.into_iter().map(|p| Mutex::new(Some(p))).collect();
+        let take = |c: usize| {
+            let mut slot = parts[c].lock().unwrap_or_else(|e| e.into_inner());
+            slot.take().expect("each part is taken once")
+        };
+        self.map(parts.len(), |c| f(c, take(c)))
     }
 
     /// `f(c, lo, data[lo..hi])` for every chunk `lo..hi` of `bounds`.
@@ -435,6 +409,45 @@ mod tests {
             let ex = Exec::new(Some(w)).stoppable(Arc::new(Stop::new()));
             assert!(!stops(|| assert_eq!(ex.map(50, |i| i).len(), 50)));
         }
+    }
+
+    #[test]
+    fn a_step_never_waits_for_a_helper_that_does_not_come() {
+        // Every helper of the pool busy elsewhere (as threads the OS put
+        // aside): each step runs on its caller alone, right away, and the
+        // helpers' jobs, once they run, find the steps closed and leave.
+        let ex = Exec::new(Some(3));
+        let Some(p) = &ex.pool else { return }; // one core: nothing to test
+        let (release, held) = (
+            Arc::new(AtomicBool::new(false)),
+            Arc::new(AtomicUsize::new(0)),
+        );
+        for _ in 0..p.current_num_threads() {
+            let (release, held) = (release.clone(), held.clone());
+            p.spawn(move || {
+                held.fetch_add(1, Ordering::SeqCst);
+                while !release.load(Ordering::SeqCst) {
+                    std::thread::sleep(std::time::Duration::from_millis(1));
+                }
+            });
+        }
+        while held.load(Ordering::SeqCst) < p.current_num_threads() {
+            std::thread::yield_now();
+        }
+        let t = Instant::now();
+        for _ in 0..20 {
+            assert_eq!(
+                ex.map(64, |i| i * 2),
+                (0..64).map(|i| i * 2).collect::<Vec<_>>()
+            );
+            let accs = ex.fold(64, || 0usize, |a, c| *a += c);
+            assert_eq!((accs.len(), accs.iter().sum::<usize>()), (1, (0..64).sum()));
+        }
+        let took = t.elapsed();
+        release.store(true, Ordering::SeqCst);
+        assert!(took < std::time::Duration::from_millis(500), "{took:?}");
+        // the late jobs left without running a chunk; the pool serves again
+        assert_eq!(ex.map(8, |i| i + 1), (1..=8).collect::<Vec<_>>());
     }
 
     #[test]

@@ -1,8 +1,9 @@
 //! The moving tree: objects in per-cell lists, pairs kept from frame to frame.
 //!
 //! # Parts
-//! Each part owns one concern, states its derivation and invariants in its
-//! own doc, and checks them in a `check()` ([`Tree::validate`] runs them all).
+//! Each part owns one concern and states its derivation and invariants in
+//! its own doc; each part that holds state checks them in a `check()`
+//! ([`Tree::validate`] runs them all).
 //! The parts are private files of this folder:
 //! * `objects`: the slots, their boxes, shapes and filter values; handles
 //!   and the free list (`objects/columns.rs`: the columns most objects
@@ -17,7 +18,7 @@
 //!   removed slots);
 //! * `cache`: the current pairs kept as a base and a delta, and the
 //!   events between frames: no geometry (`cache/merge.rs`: a frame's merge);
-//! * `KeptSearch` (the search layer's `kept_search`): the search from scratch, keeping
+//! * `KeptSearch` (the kept-searches layer's `kept_search`): the search from scratch, keeping
 //!   what helps the next one;
 //! * `policy`: the knobs;
 //! * `store` and `moves`: insert, remove and move;
@@ -41,9 +42,9 @@
 //! objects, as [`crate::find_pairs`] would give it.
 //!
 //! # Stopping
-//! An executor may carry a [`crate::par::Stop`]: every chunk of a step
+//! An executor may carry a [`crate::Stop`]: every chunk of a step
 //! checks it first, and a set stop unwinds the call with
-//! [`crate::par::Stopped`] (Ctrl-C, from the bindings).  A stop may come at
+//! [`crate::Stopped`] (Ctrl-C, from the bindings).  A stop may come at
 //! any chunk boundary of any method given an executor, and leaves a valid
 //! tree, by this rule (each part's doc says how it keeps it):
 //! * `insert` is as if never called (`store`);
