@@ -260,7 +260,8 @@ def p90(v: list[float]) -> float:
 
 
 def under_load(pythons: dict[str, str], quick: bool, rounds: int) -> None:
-    cases = [c for c in LOAD_CASES if not (quick and "1e6" in c[0])]
+    cases = [(case, spec, max(5, calls // 3) if quick else calls)
+             for case, spec, calls in LOAD_CASES if not (quick and "1e6" in case)]
     cpus = os.cpu_count() or 1
     # (label, case) -> per round: (quiet workers=1 min, quiet default min, loaded default p90,
     # loaded workers=1 p90)
@@ -270,7 +271,6 @@ def under_load(pythons: dict[str, str], quick: bool, rounds: int) -> None:
         order = list(pythons.items()) if r % 2 == 0 else list(pythons.items())[::-1]
         quiet = {}
         for case, spec, calls in cases:
-            calls = max(5, calls // 3) if quick else calls
             for label, python in order:
                 quiet[label, case] = (min(load_times(python, spec, calls, 1)),
                                       min(load_times(python, spec, calls, None)))
@@ -280,7 +280,6 @@ def under_load(pythons: dict[str, str], quick: bool, rounds: int) -> None:
                     for _ in range(cpus)]
             time.sleep(0.5)
             for case, spec, calls in cases:
-                calls = max(5, calls // 3) if quick else calls
                 for label, python in order:
                     loaded = p90(load_times(python, spec, calls, None))
                     alone = p90(load_times(python, spec, calls, 1))

@@ -4,8 +4,8 @@
 //! `update()` uses too).
 
 use crate::tiles::pair_rows;
+use broadphase_core::pairs::concatenate;
 use broadphase_core::pairset::{events_between, of_rows};
-use broadphase_core::unpack;
 use numpy::PyReadonlyArray2;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -26,16 +26,6 @@ fn checked(rows: &[[i64; 2]], name: &str) -> PyResult<Vec<[u32; 2]>> {
         .collect()
 }
 
-fn flat(packed: &[u64]) -> Vec<isize> {
-    packed
-        .iter()
-        .flat_map(|&p| {
-            let (i, j) = unpack(p);
-            [i as isize, j as isize]
-        })
-        .collect()
-}
-
 /// `(current, began, ended)`: the pairs of `pairs` as canonical rows (each
 /// once, `i < j`, sorted), the pairs in them but not in `last`'s, and the
 /// reverse; `(j, i)` is the pair `(i, j)`.  Both arguments are C-contiguous
@@ -51,6 +41,7 @@ pub fn contact_events(
     let (now, began, ended) = py.detach(|| {
         let (old, new) = (of_rows(&last), of_rows(&pairs));
         let ev = events_between(&old, &new, &[]);
+        let flat = |packed: &[u64]| concatenate(&[packed]);
         (flat(&new), flat(&ev.began), flat(&ev.ended))
     });
     Ok((

@@ -50,11 +50,18 @@ impl std::fmt::Debug for Poll {
 }
 
 impl Poll {
-    /// Whether `ask` says stop, if it is due and this is its thread.
-    #[cold]
+    /// Whether `ask` says stop, if it is due and this is its thread (the
+    /// clock is read at every check, the rest only once due).
+    #[inline]
     fn ask_if_due(&self) -> bool {
         let now = self.start.elapsed().as_nanos() as u64;
-        if now < self.due.load(Ordering::Relaxed) || std::thread::current().id() != self.owner {
+        now >= self.due.load(Ordering::Relaxed) && self.ask_now(now)
+    }
+
+    /// `ask`, if this is its thread, and when it is due next.
+    #[cold]
+    fn ask_now(&self, now: u64) -> bool {
+        if std::thread::current().id() != self.owner {
             return false;
         }
         self.due

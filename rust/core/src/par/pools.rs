@@ -1,6 +1,7 @@
 //! The process's thread pools, and keeping their threads awake.
 //!
-//! Invariants: one pool per thread count, built on first use and kept for
+//! Invariants: one pool per count of helpers (the calling thread is the
+//! call's other thread, see `team`), built on first use and kept for
 //! the life of the process, listed in a registry reached through an atomic
 //! pointer and never dropped; a registry belongs to the process that made
 //! it (a child made by `fork()` makes its own and abandons the inherited
@@ -69,6 +70,7 @@ pub fn available_threads() -> usize {
     }
 }
 
+/// The pool of `threads` helper threads, built on first use.
 pub(super) fn pool(threads: usize) -> Option<Arc<ThreadPool>> {
     // A poisoned lock only means another caller panicked while holding it;
     // the pool list itself is always consistent.
