@@ -307,6 +307,8 @@ fn counted(s: &Search, ex: &Exec, tick: Tick) -> Found {
     if n < 2 {
         return (Ok(Vec::new()), 0);
     }
+    // a short call on a busy machine: every step on this thread
+    let ex = &ex.unless_busy(n, WHOLE_ON_POOL);
     let budget = Budget::of(s.max_pairs).stopped_with(ex);
     let searching = crate::scratch::begin();
     // The whole search runs on one pool thread (when the input is worth the

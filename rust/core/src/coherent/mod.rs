@@ -155,6 +155,8 @@ pub fn find(
     packed: &mut Vec<u64>,
 ) -> (Result<Vec<isize>, TooMany>, u64) {
     let n = boxes.len();
+    // a short call on a busy machine: every step on this thread
+    let ex = &ex.unless_busy(n, search::WHOLE_ON_POOL);
     let budget = Budget::of(max_pairs);
     state.few.clear(); // the boxes are many
     let searching = scratch::begin();

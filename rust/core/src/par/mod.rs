@@ -24,7 +24,9 @@
 //! chunk; a set stop unwinds the call with [`Stopped`] (Ctrl-C in Python).
 //!
 //! Small inputs never touch a pool: [`Exec::serial`] runs everything on the
-//! calling thread.
+//! calling thread.  On a machine whose every core is busy elsewhere
+//! ([`busy`]), "small" grows by [`BUSY_FACTOR`]: a helper there may cost a
+//! time slice, which a short call cannot win back.
 //!
 //! # Parts
 //! - `pools`: the process's pools (fork-safe registry), the threads
@@ -32,16 +34,19 @@
 //! - `chunks`: chunk bounds fixed by the data ([`even_bounds`],
 //!   [`balanced`], [`MAX_CHUNKS`]);
 //! - `scatter`: writes of several threads to disjoint positions;
-//! - `team`: a step's chunks run by the caller and the helpers that come.
+//! - `team`: a step's chunks run by the caller and the helpers that come;
+//! - `busy`: whether every core of the machine is busy elsewhere.
 //!
 //! This file holds the executor ([`Exec`]) and its parallel steps.
 
+mod busy;
 mod chunks;
 mod pools;
 mod scatter;
 mod team;
 
 pub use crate::stop::{Stop, Stopped};
+pub use busy::busy;
 pub use chunks::{balanced, chunk_count, even_bounds, split_at_bounds, Work, MAX_CHUNKS};
 pub use pools::available_threads;
 pub use scatter::Scatter;
@@ -52,6 +57,14 @@ use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use team::team;
+
+/// How much more work than on a quiet machine a step must have to use the
+/// pool when every core is busy elsewhere ([`busy`]).  There a helper may
+/// cost its step a time slice (a few milliseconds: waiting for a core, or
+/// for a chunk the OS put aside), which only work far above the quiet
+/// threshold (itself about where helpers start to pay) wins back; below it
+/// the calling thread, which has its own share of a core, works alone.
+pub const BUSY_FACTOR: usize = 16;
 
 /// Where the chunks of a step run: on the calling thread, or on a pool.
 #[derive(Clone)]
@@ -85,15 +98,35 @@ impl Exec {
         }
     }
 
-    /// This executor if `work` reaches `min_parallel`, else a serial one.
+    /// This executor if `work` reaches `min_parallel`, else a serial one
+    /// (keeping the stop); on a busy machine, also a serial one below
+    /// [`BUSY_FACTOR`] times `min_parallel` ([`Exec::unless_busy`]).
     pub fn for_work(&self, work: usize, min_parallel: usize) -> Exec {
         if work >= min_parallel {
-            self.clone()
+            self.unless_busy(work, min_parallel)
         } else {
-            Exec {
-                pool: None,
-                stop: self.stop.clone(),
-            }
+            self.serial_part()
+        }
+    }
+
+    /// This executor, or a serial one (keeping the stop) when every core of
+    /// the machine is busy elsewhere ([`busy`]) and `work` is below
+    /// [`BUSY_FACTOR`] times `min_parallel`, the least work worth the pool
+    /// on a quiet machine.  For a call as a whole (its steps then all run
+    /// here) and, through [`Exec::for_work`], for each step.
+    pub fn unless_busy(&self, work: usize, min_parallel: usize) -> Exec {
+        if self.pool.is_some() && work < min_parallel.saturating_mul(BUSY_FACTOR) && busy() {
+            self.serial_part()
+        } else {
+            self.clone()
+        }
+    }
+
+    /// A serial executor with this one's stop.
+    fn serial_part(&self) -> Exec {
+        Exec {
+            pool: None,
+            stop: self.stop.clone(),
         }
     }
 

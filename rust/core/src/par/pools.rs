@@ -46,8 +46,14 @@ fn registry() -> &'static Registry {
         }));
         match REGISTRY.compare_exchange(cur, fresh, Ordering::AcqRel, Ordering::Acquire) {
             // The parent's registry (if any) is abandoned: its pools' threads
-            // do not exist in this process, and its lock may be held.
-            Ok(_) => return unsafe { &*fresh },
+            // do not exist in this process, and its lock may be held; nor
+            // are the parent's awake helpers awake here.
+            Ok(_) => {
+                if !cur.is_null() {
+                    AWAKE.store(0, Ordering::Relaxed);
+                }
+                return unsafe { &*fresh };
+            }
             // Another thread of this process got there first: use theirs.
             Err(_) => drop(unsafe { Box::from_raw(fresh) }),
         }
@@ -106,6 +112,8 @@ pub(super) const AWAKE_IDLE: Duration = Duration::from_micros(200);
 /// any stolen job does), it gives its core away (`yield_now`) while it finds
 /// none, and it ends by itself when the search ends or stops feeding it.
 pub(super) fn keep_awake(done: &AtomicBool, one: bool) {
+    AWAKE.fetch_add(1, Ordering::Relaxed);
+    let _asleep = AsleepOnDrop;
     let mut last = Instant::now();
     while !done.load(Ordering::Acquire) {
         if rayon::yield_now() == Some(rayon::Yield::Executed) {
@@ -118,6 +126,24 @@ pub(super) fn keep_awake(done: &AtomicBool, one: bool) {
         } else {
             std::thread::yield_now();
         }
+    }
+}
+
+/// Pool threads now in [`keep_awake`]: runnable while they look for work,
+/// so the machine's count of runnable threads holds them (`busy`).
+static AWAKE: AtomicUsize = AtomicUsize::new(0);
+
+/// The pool threads now looking for work ([`keep_awake`]).
+pub(super) fn awake_helpers() -> usize {
+    AWAKE.load(Ordering::Relaxed)
+}
+
+/// Counts its thread out of [`AWAKE`] when dropped (also on unwind).
+struct AsleepOnDrop;
+
+impl Drop for AsleepOnDrop {
+    fn drop(&mut self) {
+        AWAKE.fetch_sub(1, Ordering::Relaxed);
     }
 }
 

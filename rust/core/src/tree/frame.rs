@@ -36,12 +36,17 @@ impl Tree {
     ) -> Result<Refreshed, TooMany> {
         // An incremental frame with few dirty objects and few pairs runs
         // here, serially: that costs less than waking the pool.  One whose
-        // queries or merge split into chunks runs on the pool as a whole.
-        // A search from scratch goes to the pool by itself (as a whole, when
-        // worth it: `find_pairs`' rule).
+        // queries or merge split into chunks (each step's own rule, which
+        // on a busy machine asks for more work) runs on the pool as a
+        // whole.  A search from scratch goes to the pool by itself (as a
+        // whole, when worth it: `find_pairs`' rule).
         let worth = !self.will_rebuild()
-            && (self.changes.dirty.len() >= self.policy.query_parallel
-                || self.cache.base_len() >= 2 * self.policy.merge_grain);
+            && (ex
+                .for_work(self.changes.dirty.len(), self.policy.query_parallel)
+                .is_parallel()
+                || ex
+                    .for_work(self.cache.base_len(), 2 * self.policy.merge_grain)
+                    .is_parallel());
         let on = if worth { ex.clone() } else { Exec::serial() };
         on.install(|| self.refresh(ex, max_pairs, events))
     }

@@ -71,9 +71,8 @@ impl Tree {
     /// queries, or a search from scratch): the pool wakes while the boxes
     /// are stored, not when `pairs()` needs it.
     fn wake_for_refresh(&self, n: usize, ex: &Exec) {
-        if n >= self.policy.query_parallel {
-            ex.wake();
-        }
+        // (none on a busy machine, unless the queries are many: their rule)
+        ex.for_work(n, self.policy.query_parallel).wake();
     }
 
     /// [`Tree::move_to`] on the calling thread.
