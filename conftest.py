@@ -8,6 +8,6 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 collect_ignore = []
 if importlib.util.find_spec("pygame") is None:  # the demo extra
-    collect_ignore += ["src/broadphase/pygame.py", "src/broadphase/demo.py"]
+    collect_ignore += ["src/broadphase/pygame.py", "src/broadphase/demo"]
 if importlib.util.find_spec("dask") is None:  # the dask extra
     collect_ignore += ["src/broadphase/dask.py"]
