@@ -143,13 +143,13 @@ def main(argv=None) -> None:
 
 def parts(group, index, place, frames) -> None:
     """The parts of the index's frame: reading rects, the tree, sprites out."""
-    from broadphase import _sprites
+    from broadphase import _rects
 
     reads, trees, outs = [], [], []
     for f in range(1, frames + 1):
         place(group, f)
         t0 = time.perf_counter()
-        boxes = _sprites._boxes(index._order, get=index._get)
+        boxes = _rects.boxes(index._order, get=index._get)
         t1 = time.perf_counter()
         changed = np.flatnonzero((boxes != index._box_at[index._handles]).any(axis=1))
         h = index._handles[changed]

@@ -16,21 +16,17 @@ What holds (``_check`` tests it):
 * after ``_apply``, every member is in the tree under one handle,
   ``_sprite_at[h]`` is it and ``_serial_at[h]`` its serial; ``_box_at[h]``
   is the box last given to the tree: its rect's corners as pygame's
-  ``colliderect`` computes them, or the point ``_FAR`` when pygame says the
+  ``colliderect`` computes them, or the point ``_rects.FAR`` when pygame says the
   rect collides with nothing (zero width or height, NaN);
 * pairs and events are rows of serials, canonical (``a < b``, sorted), so
   their order is the group's order and a serial never names two sprites.
 
 Boxes overlap in the tree exactly when ``colliderect`` says the rects
-collide: ``Rect`` corners are integer sums (exact in float64), ``FRect``
-corners are summed in float32 as pygame does, and both test strict overlap
-of ``min(x, x + w) .. max(x, x + w)`` on each axis.
+collide: ``_rects`` owns that reading.
 """
 
 from __future__ import annotations
 
-import itertools
-import operator
 import os
 
 import numpy as np
@@ -38,25 +34,14 @@ import numpy as np
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
 
-from . import _core  # noqa: E402
-from ._tree import LinearQuadtree, depth_for  # noqa: E402
+from . import _core, _rects  # noqa: E402
+from ._tree import LinearQuadtree  # noqa: E402
 
 __all__ = ["SpriteIndex"]
 
 _RECT, _FRECT = pygame.Rect, pygame.FRect
-_FAR = -3e300  # a point far outside any rect: it overlaps nothing strictly
 _NO_PAIRS = np.empty((0, 2), np.int64)
 _SERIAL_LIMIT = 2**31 - 1  # the core's event rows hold indices below 2**31
-_get_rect = operator.attrgetter("rect")
-# pygame's Sprite.rect is a property returning the private attribute: read
-# directly (half the cost) for the classes that keep that property (a
-# subclass that redefines ``rect`` is read through its own definition)
-_SPRITE_RECT = pygame.sprite.Sprite.__dict__.get("rect")
-_get_private_rect = operator.attrgetter("_Sprite__rect")
-
-
-def _plain_rect(cls) -> bool:
-    return _SPRITE_RECT is not None and getattr(cls, "rect", None) is _SPRITE_RECT
 
 
 class SpriteIndex(pygame.sprite.Group):
@@ -135,7 +120,7 @@ class SpriteIndex(pygame.sprite.Group):
     """
 
     def __init__(self, world, *sprites, depth: int | None = None, margin: float = 0.0) -> None:
-        self._world = _world(world)
+        self._world = _rects.world_rect(world)
         self._depth = depth
         self._margin = margin
         self._tree: LinearQuadtree | None = None
@@ -154,7 +139,7 @@ class SpriteIndex(pygame.sprite.Group):
         self._order: list = []         # members in the tree, in the group's order ...
         self._handles = np.zeros(0, np.int64)  # ... and their handles
         self._monotone = True          # _handles increase: handle order is the group's
-        self._get = _get_rect          # how _order's rects are read
+        self._get = _rects.get_rect          # how _order's rects are read
         self._current: np.ndarray | None = None  # canonical serial pairs, as of the last read
         self._current_handles = _NO_PAIRS        # the same pairs as handles
         self._last: np.ndarray | None = None     # the pairs of the last contacts()
@@ -231,7 +216,7 @@ class SpriteIndex(pygame.sprite.Group):
         self._apply()
         if not self._order:
             return
-        boxes = _boxes(self._order, get=self._get)
+        boxes = _rects.boxes(self._order, get=self._get)
         handles = self._handles
         # a row's four "differs" bytes read as one uint32: any of them set
         changed = np.flatnonzero((boxes != self._box_at[handles]).view(np.uint32)[:, 0])
@@ -361,9 +346,9 @@ class SpriteIndex(pygame.sprite.Group):
         (True, 1)
         """
         rect = sprite if type(sprite) in (_RECT, _FRECT) else getattr(sprite, "rect", None)
-        box = _boxes([rect], "sprite", [sprite])[0]
+        box = _rects.boxes([rect], "sprite", [sprite])[0]
         self._apply()
-        if box[0] == _FAR or not self._order:
+        if box[0] == _rects.FAR or not self._order:
             return []
         found = self._in_order(self._tree.query(box))
         if dokill:
@@ -421,7 +406,7 @@ class SpriteIndex(pygame.sprite.Group):
         at_b = at_a.copy()
         at_a[ha] = np.arange(len(ha))
         at_b[hb] = np.arange(len(hb))
-        both = ha[(at_b[ha] >= 0) & (self._box_at[ha, 0] != _FAR)]  # a rect meets itself
+        both = ha[(at_b[ha] >= 0) & (self._box_at[ha, 0] != _rects.FAR)]  # a rect meets itself
         i = np.concatenate([at_a[pairs[:, 0]], at_a[pairs[:, 1]], at_a[both]])
         j = np.concatenate([at_b[pairs[:, 1]], at_b[pairs[:, 0]], at_b[both]])
         keep = (i >= 0) & (j >= 0)
@@ -463,9 +448,9 @@ class SpriteIndex(pygame.sprite.Group):
             return
         arrived = [s for s in dict.fromkeys(self._arrived)
                    if s in self._serial and s not in self._handle]
-        boxes = _boxes(arrived) if arrived else None  # may raise: nothing changed yet
+        boxes = _rects.boxes(arrived) if arrived else None  # may raise: nothing changed yet
         if self._tree is None:
-            self._tree = self._new_tree(_depth(self._world, boxes))
+            self._tree = self._new_tree(_rects.depth(self._world, boxes))
         if self._dropped:
             dropped = np.array(self._dropped, np.int64)
             self._tree.remove(dropped)
@@ -484,8 +469,8 @@ class SpriteIndex(pygame.sprite.Group):
         self._handles = np.fromiter(map(self._handle.__getitem__, self._order), np.int64,
                                     len(self._order))
         self._monotone = bool((self._handles[1:] > self._handles[:-1]).all())
-        plain = all(map(_plain_rect, set(map(type, self._order))))
-        self._get = _get_private_rect if plain else _get_rect
+        plain = all(map(_rects.plain_rect, set(map(type, self._order))))
+        self._get = _rects.get_private_rect if plain else _rects.get_rect
         self._current = None
 
     def _grow(self, size: int) -> None:
@@ -493,7 +478,7 @@ class SpriteIndex(pygame.sprite.Group):
             more = max(size, 2 * len(self._sprite_at)) - len(self._sprite_at)
             self._sprite_at = np.concatenate([self._sprite_at, np.empty(more, object)])
             self._serial_at = np.concatenate([self._serial_at, np.zeros(more, np.int64)])
-            self._box_at = np.concatenate([self._box_at, np.full((more, 4), _FAR)])
+            self._box_at = np.concatenate([self._box_at, np.full((more, 4), _rects.FAR)])
 
     def _pairs_as_handles(self) -> np.ndarray:
         self._apply()
@@ -567,79 +552,3 @@ class SpriteIndex(pygame.sprite.Group):
             assert self._sprite_at[h] is s and self._serial_at[h] == self._serial[s]
             assert self._by_serial[self._serial[s]] is s
         assert not self._gone or self._last is not None
-
-
-def _world(world) -> tuple[float, float, float, float]:
-    """``x, y, w, h`` of the world, from a rect or four numbers."""
-    try:
-        x, y, w, h = (float(v) for v in world)
-    except (TypeError, ValueError):
-        raise TypeError(f"world: expected a pygame.Rect or (x, y, w, h), found {world!r}") \
-            from None
-    if not (np.isfinite([x, y, w, h]).all() and w > 0 and h > 0):
-        raise ValueError(f"world: expected finite (x, y, w, h) with w > 0 and h > 0, "
-                         f"found {(x, y, w, h)}")
-    return x, y, w, h
-
-
-def _depth(world, boxes) -> int:
-    """The tree's depth for sprites like ``boxes`` (their median size; 32 if none)."""
-    size = 32.0
-    if boxes is not None:
-        real = boxes[boxes[:, 0] != _FAR]
-        if real.size:
-            size = float(np.median(np.maximum(real[:, 2] - real[:, 0], real[:, 3] - real[:, 1])))
-    return depth_for(max(world[2], world[3]), max(size, 1.0))
-
-
-def _boxes(sprites, name: str = "sprites", owners=None, get=_get_rect) -> np.ndarray:
-    """The sprites' rects as ``(n, 4)`` corners, as ``colliderect`` sees them.
-
-    ``owners`` (default ``sprites``) name the culprit in errors; ``sprites``
-    may also be rects already (``owners`` then given).
-    """
-    if owners is None:
-        try:
-            rects = list(map(get, sprites))
-        except AttributeError:
-            rects = [getattr(s, "rect", None) for s in sprites]
-    else:
-        rects = sprites
-    kinds = set(map(type, rects))
-    if not kinds <= {_RECT, _FRECT}:
-        k = next(k for k, r in enumerate(rects) if type(r) not in (_RECT, _FRECT))
-        who = (owners or sprites)[k]
-        raise TypeError(f"{name}: {who!r} has rect {rects[k]!r}; expected a pygame.Rect "
-                        f"or pygame.FRect")
-    n = len(rects)
-    # Python ints pass to int64 faster than to float64; Rect's are C ints
-    dtype = np.int64 if _FRECT not in kinds else np.float64
-    xywh = np.fromiter(itertools.chain.from_iterable(rects), dtype, 4 * n).reshape(n, 4)
-    xywh = xywh.astype(np.float64, copy=False)
-    out = np.empty((n, 4))
-    if _FRECT in kinds or (xywh[:, 2:] <= 0).any():
-        return _odd_boxes(xywh, rects, kinds, out, name, owners or sprites)
-    out[:, :2] = xywh[:, :2]
-    np.add(xywh[:, :2], xywh[:, 2:], out=out[:, 2:])
-    return out
-
-
-def _odd_boxes(xywh, rects, kinds, out, name, owners) -> np.ndarray:
-    """``_boxes`` for ``FRect``s, negative or zero sizes: pygame's normalisation."""
-    ends = xywh[:, :2] + xywh[:, 2:]
-    if _FRECT in kinds:  # FRect adds its float32 fields in float32
-        f = np.fromiter((type(r) is _FRECT for r in rects), bool, len(rects))
-        with np.errstate(over="ignore", invalid="ignore"):
-            x32 = xywh[f].astype(np.float32)
-            ends[f] = (x32[:, :2] + x32[:, 2:]).astype(np.float64)
-    np.minimum(xywh[:, :2], ends, out=out[:, :2])
-    np.maximum(xywh[:, :2], ends, out=out[:, 2:])
-    with np.errstate(invalid="ignore"):
-        nothing = (xywh[:, 2] == 0) | (xywh[:, 3] == 0) | np.isnan(out).any(axis=1)
-    out[nothing] = _FAR
-    bad = np.isinf(out).any(axis=1)
-    if bad.any():
-        k = int(np.flatnonzero(bad)[0])
-        raise ValueError(f"{name}: {owners[k]!r} has rect {rects[k]!r}, which reaches "
-                         f"infinity; expected finite corners")
-    return out
