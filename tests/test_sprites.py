@@ -321,6 +321,26 @@ def test_serials_renumber_without_changing_answers(monkeypatch):
     assert w.index._next < w.count  # renumbered at least once
 
 
+def test_sprites_that_left_are_not_kept_without_end():
+    keep = [pygame.sprite.Sprite() for _ in range(3)]
+    for k, s in enumerate(keep):
+        s.rect = pygame.Rect(5 * k, 0, 8, 8)
+    index = SpriteIndex((0, 0, 64, 64), keep)
+    assert len(index.contacts()[0]) == 2
+    for _ in range(3000):  # contacts() is not asked again for a long time
+        s = pygame.sprite.Sprite()
+        s.rect = pygame.Rect(1, 1, 8, 8)
+        index.add(s)
+        index.pairs()
+        s.kill()
+    assert len(index._by_serial) < 1200
+    keep[0].kill()
+    began, ended = index.contacts()
+    assert began == [] and ended == [(keep[0], keep[1])]
+    index._check()
+    assert len(index._by_serial) == 2
+
+
 def test_errors_name_the_sprite():
     s, t = pygame.sprite.Sprite(), pygame.sprite.Sprite()
     s.rect = pygame.Rect(0, 0, 4, 4)

@@ -169,6 +169,8 @@ class SpriteIndex(pygame.sprite.Group):
             del self._by_serial[serial]
         else:  # kept until contacts() has reported its pairs' end
             self._gone.append(serial)
+            if len(self._gone) > 2 * self._last.size + 1024:
+                self._forget_unnamed()
 
     def copy(self) -> SpriteIndex:
         """A new index over the same world with the same sprites (and settings).
@@ -523,6 +525,19 @@ class SpriteIndex(pygame.sprite.Group):
             bad = next(s for s in sprites if s not in self._handle)
             raise KeyError(f"{name}: {bad!r} is not in this index") from None
         return sprites, handles
+
+    def _forget_unnamed(self) -> None:
+        """Drop the sprites that left and that no pair of the last contacts() names.
+
+        Only those pairs can be reported as ended: a sprite that joined and
+        left between two contacts() calls is never reported.  Keeps what is
+        kept bounded when contacts() is not called for a long time.
+        """
+        named = set(np.unique(self._last).tolist())
+        for serial in self._gone:
+            if serial not in named:
+                del self._by_serial[serial]
+        self._gone = [serial for serial in self._gone if serial in named]
 
     def _renumber(self) -> None:
         """Serials 0, 1, ... again, in the same order (they would pass 2**31 - 1)."""
