@@ -26,6 +26,12 @@ against 51 at 10 x 10 (crossovers measured with pygame-ce 2.5 by
 ``pygame.sprite``, pygame-ce's own sprite tests pass
 (``tests/test_pygame.py`` runs them).
 
+For sprites that live across frames, :class:`SpriteIndex` is a sprite
+group kept in a moving tree: it reads the rects once a frame, moves only
+the sprites that moved, and answers pairs, contact events, ``spritecollide``
+and ``groupcollide`` in sprites, with no handles for the game to keep.
+``DROP_INS`` names the functions to patch into ``pygame.sprite``.
+
 Rules, as in pygame-ce: rects collide when they overlap with positive
 area (``Rect.colliderect``: touching edges do not count, and a rect of zero
 width or height collides with nothing); circles collide when the distance
@@ -63,14 +69,18 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # no banner on our use
 import pygame  # noqa: E402
 
 from ._api import find_pairs_between
+from ._sprites import SpriteIndex
 
-__all__ = ["groupcollide", "spritecollide", "spritecollideany"]
+__all__ = ["DROP_INS", "SpriteIndex", "groupcollide", "spritecollide", "spritecollideany"]
+
+#: The names that stand in for ``pygame.sprite``'s own (patch these into it).
+DROP_INS = ("groupcollide", "spritecollide", "spritecollideany")
 
 # pygame's own functions, kept at import: a program may patch ours into
 # pygame.sprite ("drop-in"), and the callbacks we leave to pygame must then
 # still reach pygame's code, not ourselves (endless recursion).  A reload of
 # this module (which may come after such a patch) keeps the first ones.
-_PYGAME = globals().get("_PYGAME") or {name: getattr(pygame.sprite, name) for name in __all__}
+_PYGAME = globals().get("_PYGAME") or {name: getattr(pygame.sprite, name) for name in DROP_INS}
 
 # Circles are searched as their bounding boxes, radii grown by this much
 # (relative, plus an absolute 1e-9), so that every pair pygame's "<="

@@ -1,0 +1,569 @@
+"""``SpriteIndex``: a pygame sprite group kept in a moving tree, answering in sprites.
+
+The index is a ``pygame.sprite.Group``: pygame tells it of every sprite that
+joins or leaves (``add``, ``remove``, ``empty``, ``Sprite.kill``, ``Sprite.add``
+all go through the group's ``add_internal`` and ``remove_internal``), so the
+map sprite <-> handle is kept here, not by the game.  Those hooks only note
+the change; the tree is changed in one batch at the next question or
+:meth:`SpriteIndex.refresh`.
+
+What holds (``_check`` tests it):
+
+* every member has a *serial*, given when it joined and never given again;
+  the group iterates in the order it was given them (a ``dict`` keeps
+  insertion order, and a sprite that leaves and comes back is put at the
+  end with a new serial), so sorting by serial is sorting by ``sprites()``;
+* after ``_apply``, every member is in the tree under one handle,
+  ``_sprite_at[h]`` is it and ``_serial_at[h]`` its serial; ``_box_at[h]``
+  is the box last given to the tree: its rect's corners as pygame's
+  ``colliderect`` computes them, or the point ``_rects.FAR`` when pygame says the
+  rect collides with nothing (zero width or height, NaN);
+* pairs and events are rows of serials, canonical (``a < b``, sorted), so
+  their order is the group's order and a serial never names two sprites.
+
+Boxes overlap in the tree exactly when ``colliderect`` says the rects
+collide: ``_rects`` owns that reading.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+import pygame  # noqa: E402
+
+from . import _core, _rects  # noqa: E402
+from ._tree import LinearQuadtree  # noqa: E402
+
+__all__ = ["SpriteIndex"]
+
+_RECT, _FRECT = pygame.Rect, pygame.FRect
+_NO_PAIRS = np.empty((0, 2), np.int64)
+_SERIAL_LIMIT = 2**31 - 1  # the core's event rows hold indices below 2**31
+
+
+class SpriteIndex(pygame.sprite.Group):
+    """A sprite group that knows which of its sprites collide, frame after frame.
+
+    A ``pygame.sprite.Group`` (draw it, update it, add, remove and kill its
+    sprites as usual) whose sprites are kept in a
+    :class:`broadphase.LinearQuadtree`.  Once a frame, after the sprites
+    moved, :meth:`refresh` reads every sprite's ``rect`` in one pass and
+    moves in the tree only those that changed; the questions then answer in
+    sprites: :meth:`pairs`, :meth:`contacts` (pairs that began and ended),
+    :meth:`touching`, :meth:`collide` (``spritecollide``) and
+    :meth:`groupcollide` between two groups or kinds of sprite.
+
+    The rule is pygame's ``Rect.colliderect``: rects collide when they
+    overlap with positive area (touching edges do not count), a rect of zero
+    width or height collides with nothing, and negative sizes are read as
+    pygame reads them.  Every answer is pygame's own, in the group's order
+    (the order of :meth:`sprites`): pairs ``(a, b)`` with ``a`` before ``b``,
+    sorted by ``a`` then ``b``.
+
+    Parameters
+    ----------
+    world : pygame.Rect or (x, y, w, h)
+        The area the sprites mostly live in (the screen or the level),
+        split into cells; sprites outside it are still found, more slowly
+        when many are.
+    *sprites : pygame.sprite.Sprite or iterables of them
+        First members, as for ``pygame.sprite.Group``.
+    depth : int, optional
+        The tree's finest level (see :class:`broadphase.LinearQuadtree`).
+        By default it is chosen when the first sprites arrive, from the
+        world's size and their median size.
+    margin : float, optional
+        The tree's fat-box margin (default 0).
+
+    Notes
+    -----
+    *When rects are read.*  Membership is always current: a sprite added,
+    removed or killed is in (or out of) the very next answer.  Rects are
+    read by :meth:`refresh` (and when a sprite joins): every answer is
+    for the rects as of then, so call :meth:`refresh` once a frame after
+    moving the sprites.  A ``Rect`` moved in place (``rect.x += 3``) and a
+    new ``Rect`` assigned to ``sprite.rect`` are both seen.
+
+    *Rects.*  Each ``sprite.rect`` is a ``pygame.Rect`` or
+    ``pygame.FRect`` (``TypeError`` naming the sprite otherwise).  An
+    ``FRect`` with an infinite corner is a ``ValueError``.  Between a
+    ``Rect`` and an ``FRect`` the answer is the ``FRect``'s
+    ``colliderect`` (pygame's answer then depends on which rect asks).
+
+    *Later.*  Ray casts and swept pairs (fast sprites that pass through
+    each other between two frames) will be asked here, in sprites, when
+    the tree answers them.
+
+    Examples
+    --------
+    >>> import pygame
+    >>> from broadphase.pygame import SpriteIndex
+    >>> def sprite(x, y, name):
+    ...     s = pygame.sprite.Sprite(); s.rect = pygame.Rect(x, y, 10, 10); s.name = name
+    ...     return s
+    >>> a, b, c = sprite(0, 0, "a"), sprite(5, 5, "b"), sprite(10, 0, "c")
+    >>> index = SpriteIndex((0, 0, 100, 100), a, b, c)
+    >>> [(p.name, q.name) for p, q in index.pairs()]  # c only touches a's edge
+    [('a', 'b'), ('b', 'c')]
+    >>> began, ended = index.contacts()  # the first call: every pair begins
+    >>> len(began), len(ended)
+    (2, 0)
+    >>> c.rect.x = 50; b.kill(); index.refresh()
+    >>> began, ended = index.contacts()
+    >>> began, [(p.name, q.name) for p, q in ended]
+    ([], [('a', 'b'), ('b', 'c')])
+    >>> [s.name for s in index.collide(pygame.Rect(45, 0, 10, 10))]
+    ['c']
+    """
+
+    def __init__(self, world, *sprites, depth: int | None = None, margin: float = 0.0) -> None:
+        self._world = _rects.world_rect(world)
+        self._depth = depth
+        self._margin = margin
+        self._tree: LinearQuadtree | None = None
+        if depth is not None:
+            self._tree = self._new_tree(depth)
+        self._serial: dict = {}        # member -> serial
+        self._by_serial: dict = {}     # serial -> sprite (members, and gone ones events still name)
+        self._next = 0                 # the next serial
+        self._handle: dict = {}        # member in the tree -> handle
+        self._arrived: list = []       # joined since the last _apply, in order
+        self._dropped: list = []       # handles of sprites that left since the last _apply
+        self._gone: list = []          # serials of sprites that left since the last contacts()
+        self._sprite_at = np.empty(0, object)  # handle -> sprite
+        self._serial_at = np.zeros(0, np.int64)
+        self._box_at = np.zeros((0, 4))
+        self._order: list = []         # members in the tree, in the group's order ...
+        self._handles = np.zeros(0, np.int64)  # ... and their handles
+        self._monotone = True          # _handles increase: handle order is the group's
+        self._get = _rects.get_rect          # how _order's rects are read
+        self._current: np.ndarray | None = None  # canonical serial pairs, as of the last read
+        self._current_handles = _NO_PAIRS        # the same pairs as handles
+        self._last: np.ndarray | None = None     # the pairs of the last contacts()
+        super().__init__(*sprites)
+
+    # ------------------------------------------------------------------
+    # pygame's hooks: every join and leave goes through these
+
+    def add_internal(self, sprite, layer=None) -> None:  # noqa: D102 (pygame's hook)
+        if self._next >= _SERIAL_LIMIT:
+            self._renumber()
+        super().add_internal(sprite)
+        self._serial[sprite] = self._next
+        self._by_serial[self._next] = sprite
+        self._next += 1
+        self._arrived.append(sprite)
+
+    def remove_internal(self, sprite) -> None:  # noqa: D102 (pygame's hook)
+        super().remove_internal(sprite)
+        serial = self._serial.pop(sprite)
+        h = self._handle.pop(sprite, None)
+        if h is None:  # never reached the tree: no pair ever named it
+            del self._by_serial[serial]
+            return
+        self._dropped.append(h)
+        if self._last is None:
+            del self._by_serial[serial]
+        else:  # kept until contacts() has reported its pairs' end
+            self._gone.append(serial)
+            if len(self._gone) > 2 * self._last.size + 1024:
+                self._forget_unnamed()
+
+    def copy(self) -> SpriteIndex:
+        """A new index over the same world with the same sprites (and settings).
+
+        Examples
+        --------
+        >>> import pygame
+        >>> from broadphase.pygame import SpriteIndex
+        >>> s = pygame.sprite.Sprite(); s.rect = pygame.Rect(0, 0, 4, 4)
+        >>> twin = SpriteIndex((0, 0, 64, 64), s).copy()
+        >>> len(twin), s in twin
+        (1, True)
+        """
+        return type(self)(self._world, self.sprites(), depth=self._depth, margin=self._margin)
+
+    # ------------------------------------------------------------------
+    # a frame
+
+    def refresh(self) -> None:
+        """Read every sprite's rect, in one pass, and move those that changed.
+
+        Call it once a frame, after the sprites moved; the answers until the
+        next call are for the rects as read now.
+
+        Raises
+        ------
+        TypeError
+            A sprite's ``rect`` is not a ``pygame.Rect`` or ``FRect`` (the
+            message names the sprite); nothing is changed then.
+
+        Examples
+        --------
+        >>> import pygame
+        >>> from broadphase.pygame import SpriteIndex
+        >>> s, t = pygame.sprite.Sprite(), pygame.sprite.Sprite()
+        >>> s.rect, t.rect = pygame.Rect(0, 0, 8, 8), pygame.Rect(20, 0, 8, 8)
+        >>> index = SpriteIndex((0, 0, 64, 64), s, t)
+        >>> index.pairs()
+        []
+        >>> t.rect.x -= 15; index.pairs()  # not read yet
+        []
+        >>> index.refresh(); index.pairs() == [(s, t)]
+        True
+        """
+        self._apply()
+        if not self._order:
+            return
+        boxes = _rects.boxes(self._order, get=self._get)
+        handles = self._handles
+        # a row's four "differs" bytes read as one uint32: any of them set
+        changed = np.flatnonzero((boxes != self._box_at[handles]).view(np.uint32)[:, 0])
+        if changed.size == len(handles):
+            self._tree.move(handles, boxes)
+            self._box_at[handles] = boxes
+        elif changed.size:
+            h, b = handles[changed], boxes[changed]
+            self._tree.move(h, b)
+            self._box_at[h] = b
+        else:
+            return
+        self._current = None
+
+    # ------------------------------------------------------------------
+    # questions
+
+    def pairs(self) -> list[tuple]:
+        """Every pair of colliding sprites, as of the last :meth:`refresh`.
+
+        Returns
+        -------
+        list of (sprite, sprite)
+            ``(a, b)`` with ``a`` before ``b`` in the group's order, sorted
+            by ``a``, then ``b``.
+
+        Examples
+        --------
+        >>> import pygame
+        >>> from broadphase.pygame import SpriteIndex
+        >>> s = [pygame.sprite.Sprite() for _ in range(3)]
+        >>> for k, t in enumerate(s): t.rect = pygame.Rect(6 * k, 0, 8, 8)
+        >>> index = SpriteIndex((0, 0, 64, 64), s[2], s[0], s[1])
+        >>> [(s.index(a), s.index(b)) for a, b in index.pairs()]  # the group's order
+        [(2, 1), (0, 1)]
+        """
+        self._pairs()
+        at = self._sprite_at[self._current_handles]
+        return list(zip(at[:, 0].tolist(), at[:, 1].tolist(), strict=True))
+
+    def contacts(self) -> tuple[list[tuple], list[tuple]]:
+        """The pairs that began and that ended colliding since the last call.
+
+        On the first call every current pair has begun.  A sprite that left
+        the group ends its pairs (its pairs begin again if it comes back).
+        Independent of :meth:`pairs`: ask both in any order.
+
+        Returns
+        -------
+        began, ended : list of (sprite, sprite)
+            In the order of :meth:`pairs` (an ended pair of a sprite that
+            has left: where it was in the group).
+
+        Examples
+        --------
+        >>> import pygame
+        >>> from broadphase.pygame import SpriteIndex
+        >>> s, t = pygame.sprite.Sprite(), pygame.sprite.Sprite()
+        >>> s.rect, t.rect = pygame.Rect(0, 0, 8, 8), pygame.Rect(4, 4, 8, 8)
+        >>> index = SpriteIndex((0, 0, 64, 64), s, t)
+        >>> began, ended = index.contacts()
+        >>> began == [(s, t)], ended
+        (True, [])
+        >>> t.rect.x = 30; index.refresh(); index.contacts() == ([], [(s, t)])
+        True
+        """
+        now = self._pairs()
+        last = _NO_PAIRS if self._last is None else self._last
+        _, began, ended = _core.contact_events(last, now)
+        self._last = now
+        out = self._sprites_of(began), self._sprites_of(ended)
+        for serial in self._gone:  # reported: no pair names them any more
+            del self._by_serial[serial]
+        self._gone = []
+        return out
+
+    def touching(self, sprite) -> list:
+        """The sprites colliding with ``sprite`` (itself left out), in the group's order.
+
+        ``sprite`` must be in the index; as of the last :meth:`refresh`.
+
+        Examples
+        --------
+        >>> import pygame
+        >>> from broadphase.pygame import SpriteIndex
+        >>> s = [pygame.sprite.Sprite() for _ in range(3)]
+        >>> for k, t in enumerate(s): t.rect = pygame.Rect(6 * k, 0, 8, 8)
+        >>> index = SpriteIndex((0, 0, 64, 64), s)
+        >>> index.touching(s[1]) == [s[0], s[2]], index.touching(s[0]) == [s[1]]
+        (True, True)
+        """
+        self._apply()
+        h = self._handle.get(sprite)
+        if h is None:
+            raise KeyError(f"sprite: {sprite!r} is not in this index")
+        return self._in_order(self._tree.touching(h))
+
+    def collide(self, sprite, dokill: bool = False) -> list:
+        """The sprites whose rect collides with ``sprite``'s rect: pygame's ``spritecollide``.
+
+        The same list as ``pygame.sprite.spritecollide(sprite, index,
+        dokill)`` when no rect moved since the last :meth:`refresh`
+        (``sprite`` itself included when it is a member).
+
+        Parameters
+        ----------
+        sprite : pygame.sprite.Sprite or pygame.Rect or pygame.FRect
+            A sprite (its current ``rect`` is read) or a rect.
+        dokill : bool
+            Kill the sprites found.
+
+        Returns
+        -------
+        list of sprites
+            In the group's order.
+
+        Examples
+        --------
+        >>> import pygame
+        >>> from broadphase.pygame import SpriteIndex
+        >>> s = [pygame.sprite.Sprite() for _ in range(3)]
+        >>> for k, t in enumerate(s): t.rect = pygame.Rect(6 * k, 0, 8, 8)
+        >>> index = SpriteIndex((0, 0, 64, 64), s)
+        >>> index.collide(pygame.Rect(9, 0, 6, 1)) == [s[1], s[2]]
+        True
+        >>> index.collide(s[0], dokill=True) == [s[0], s[1]], len(index)
+        (True, 1)
+        """
+        rect = sprite if type(sprite) in (_RECT, _FRECT) else getattr(sprite, "rect", None)
+        box = _rects.boxes([rect], "sprite", [sprite])[0]
+        self._apply()
+        if box[0] == _rects.FAR or not self._order:
+            return []
+        found = self._in_order(self._tree.query(box))
+        if dokill:
+            for s in found:
+                s.kill()
+        return found
+
+    def groupcollide(self, groupa, groupb, dokilla: bool = False,
+                     dokillb: bool = False) -> dict:
+        """Which sprites of ``groupa`` collide with which of ``groupb``: pygame's ``groupcollide``.
+
+        The same dict as ``pygame.sprite.groupcollide(groupa, groupb,
+        dokilla, dokillb)`` when no rect moved since the last
+        :meth:`refresh`, kills included, from the index's pairs: no test of
+        every sprite of one group against every sprite of the other.
+
+        Parameters
+        ----------
+        groupa, groupb : pygame group, iterable of sprites, or class
+            Sprites of this index; a class stands for the index's sprites
+            that are its instances (in the index's order).
+        dokilla, dokillb : bool
+            Kill the colliding sprites of that group.
+
+        Returns
+        -------
+        dict
+            ``{sprite of groupa: [sprites of groupb it hits, in groupb's
+            order]}`` in groupa's order, only sprites that hit something.
+
+        Raises
+        ------
+        KeyError
+            A sprite of either group is not in this index.
+
+        Examples
+        --------
+        >>> import pygame
+        >>> from broadphase.pygame import SpriteIndex
+        >>> class Ship(pygame.sprite.Sprite): pass
+        >>> class Rock(pygame.sprite.Sprite): pass
+        >>> ship, rocks = Ship(), [Rock(), Rock(), Rock()]
+        >>> ship.rect = pygame.Rect(0, 0, 10, 10)
+        >>> for k, r in enumerate(rocks): r.rect = pygame.Rect(8 * k, 5, 6, 6)
+        >>> index = SpriteIndex((0, 0, 64, 64), ship, rocks)
+        >>> index.groupcollide(Ship, Rock) == {ship: rocks[:2]}
+        True
+        >>> index.groupcollide(Rock, Ship, False, True) == {rocks[0]: [ship]}, ship.alive()
+        (True, False)
+        """
+        pairs = self._pairs_as_handles()  # also applies the changes
+        a, ha = self._members(groupa, "groupa")
+        b, hb = self._members(groupb, "groupb")
+        at_a = np.full(len(self._sprite_at), -1, np.int64)
+        at_b = at_a.copy()
+        at_a[ha] = np.arange(len(ha))
+        at_b[hb] = np.arange(len(hb))
+        both = ha[(at_b[ha] >= 0) & (self._box_at[ha, 0] != _rects.FAR)]  # a rect meets itself
+        i = np.concatenate([at_a[pairs[:, 0]], at_a[pairs[:, 1]], at_a[both]])
+        j = np.concatenate([at_b[pairs[:, 1]], at_b[pairs[:, 0]], at_b[both]])
+        keep = (i >= 0) & (j >= 0)
+        i, j = i[keep], j[keep]
+        order = np.lexsort((j, i))
+        i, j = i[order], j[order]
+        crashed = {}
+        taken = np.zeros(len(b), bool)  # sprites of groupb killed by an earlier one
+        starts = np.searchsorted(i, np.arange(len(a) + 1))
+        for k in np.flatnonzero(starts[1:] > starts[:-1]).tolist():
+            js = j[starts[k]:starts[k + 1]]
+            if dokillb:
+                js = js[~taken[js]]
+                taken[js] = True
+            if js.size:
+                crashed[a[k]] = [b[t] for t in js.tolist()]
+        for t in np.flatnonzero(taken).tolist():
+            b[t].kill()
+        if dokilla:
+            for s in crashed:
+                s.kill()
+        return crashed
+
+    # ------------------------------------------------------------------
+    # casts and swept pairs (to come): a ray or a sweep asked of the tree,
+    # its handles given back as sprites in the group's order by _in_order,
+    # as touching() and collide() do.
+
+    # ------------------------------------------------------------------
+    # internals
+
+    def _new_tree(self, depth: int) -> LinearQuadtree:
+        x, y, w, h = self._world
+        return LinearQuadtree((x, y, x + w, y + h), depth, margin=self._margin)
+
+    def _apply(self) -> None:
+        """Bring the tree's membership up to the group's: one remove, one insert."""
+        if not (self._arrived or self._dropped):
+            return
+        arrived = [s for s in dict.fromkeys(self._arrived)
+                   if s in self._serial and s not in self._handle]
+        boxes = _rects.boxes(arrived) if arrived else None  # may raise: nothing changed yet
+        if self._tree is None:
+            self._tree = self._new_tree(_rects.depth(self._world, boxes))
+        if self._dropped:
+            dropped = np.array(self._dropped, np.int64)
+            self._tree.remove(dropped)
+            self._sprite_at[dropped] = None
+            self._dropped = []
+        if arrived:
+            handles = self._tree.insert(boxes).astype(np.int64)
+            self._grow(int(handles.max()) + 1)
+            for s, h in zip(arrived, handles.tolist(), strict=True):
+                self._handle[s] = h
+                self._sprite_at[h] = s  # one element at a time: never read as a sequence
+            self._serial_at[handles] = [self._serial[s] for s in arrived]
+            self._box_at[handles] = boxes
+        self._arrived = []
+        self._order = list(self.spritedict)
+        self._handles = np.fromiter(map(self._handle.__getitem__, self._order), np.int64,
+                                    len(self._order))
+        self._monotone = bool((self._handles[1:] > self._handles[:-1]).all())
+        plain = all(map(_rects.plain_rect, set(map(type, self._order))))
+        self._get = _rects.get_private_rect if plain else _rects.get_rect
+        self._current = None
+
+    def _grow(self, size: int) -> None:
+        if size > len(self._sprite_at):
+            more = max(size, 2 * len(self._sprite_at)) - len(self._sprite_at)
+            self._sprite_at = np.concatenate([self._sprite_at, np.empty(more, object)])
+            self._serial_at = np.concatenate([self._serial_at, np.zeros(more, np.int64)])
+            self._box_at = np.concatenate([self._box_at, np.full((more, 4), _rects.FAR)])
+
+    def _pairs_as_handles(self) -> np.ndarray:
+        self._apply()
+        return self._tree.pairs() if self._tree is not None else _NO_PAIRS
+
+    def _pairs(self) -> np.ndarray:
+        """The colliding pairs as canonical rows of serials (the group's order)."""
+        if self._current is None or self._arrived or self._dropped:
+            handles = self._pairs_as_handles()  # first: it may grow _serial_at
+            serials = self._serial_at[handles]
+            if not self._monotone:  # else the tree's order (by handle) is already ours
+                swap = serials[:, 0] > serials[:, 1]
+                serials[swap] = serials[swap, ::-1]
+                handles[swap] = handles[swap, ::-1]
+                order = np.argsort(serials[:, 0] << 32 | serials[:, 1])
+                serials, handles = serials[order], handles[order]
+            self._current, self._current_handles = serials, handles
+        return self._current
+
+    def _sprites_of(self, serial_pairs: np.ndarray) -> list[tuple]:
+        by = self._by_serial
+        return [(by[p], by[q]) for p, q in serial_pairs.tolist()]
+
+    def _in_order(self, handles: np.ndarray) -> list:
+        """Sprites of ``handles``, in the group's order."""
+        if not self._monotone:
+            handles = handles[np.argsort(self._serial_at[handles])]
+        return self._sprite_at[handles].tolist()
+
+    def _members(self, group, name: str) -> tuple[list, np.ndarray]:
+        """The sprites ``group`` stands for, in its order, and their handles."""
+        if isinstance(group, type):
+            sprites = [s for s in self._order if isinstance(s, group)]
+        elif isinstance(group, pygame.sprite.AbstractGroup):
+            sprites = group.sprites()
+        else:
+            sprites = list(group)
+        try:
+            handles = np.fromiter(map(self._handle.__getitem__, sprites), np.int64,
+                                  len(sprites))
+        except KeyError:
+            bad = next(s for s in sprites if s not in self._handle)
+            raise KeyError(f"{name}: {bad!r} is not in this index") from None
+        return sprites, handles
+
+    def _forget_unnamed(self) -> None:
+        """Drop the sprites that left and that no pair of the last contacts() names.
+
+        Only those pairs can be reported as ended: a sprite that joined and
+        left between two contacts() calls is never reported.  Keeps what is
+        kept bounded when contacts() is not called for a long time.
+        """
+        named = set(np.unique(self._last).tolist())
+        for serial in self._gone:
+            if serial not in named:
+                del self._by_serial[serial]
+        self._gone = [serial for serial in self._gone if serial in named]
+
+    def _renumber(self) -> None:
+        """Serials 0, 1, ... again, in the same order (they would pass 2**31 - 1)."""
+        old = sorted(self._by_serial)
+        new = {o: k for k, o in enumerate(old)}
+        self._by_serial = {k: self._by_serial[o] for k, o in enumerate(old)}
+        self._serial = {s: new[o] for s, o in self._serial.items()}
+        self._gone = [new[o] for o in self._gone]
+        remap = np.array(old, np.int64)
+        if self._last is not None:  # a monotone map keeps it canonical
+            self._last = np.searchsorted(remap, self._last).astype(np.int64)
+        self._current = None
+        for s, h in self._handle.items():
+            self._serial_at[h] = self._serial[s]
+        self._next = len(old)
+
+    def _check(self) -> None:
+        """Assert the invariants of the module's doc (for tests)."""
+        self._apply()
+        members = list(self.spritedict)
+        serials = [self._serial[s] for s in members]
+        assert serials == sorted(serials), "the group's order is not the serials' order"
+        assert members == self._order and set(self._handle) == set(members)
+        assert len(self._tree or ()) == len(members)
+        for s in members:
+            h = self._handle[s]
+            assert self._sprite_at[h] is s and self._serial_at[h] == self._serial[s]
+            assert self._by_serial[self._serial[s]] is s
+        assert not self._gone or self._last is not None
