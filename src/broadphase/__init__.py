@@ -7,11 +7,13 @@
 
 from . import _core, morton
 from ._api import METHODS, find_circle_pairs, find_pairs, find_pairs_between
+from ._casts import cast_rays, cast_rays_circles, find_swept_circle_pairs, find_swept_pairs
 from ._contacts import Contacts
 from ._tree import LinearQuadtree
 
-__all__ = ["METHODS", "Contacts", "LinearQuadtree", "find_circle_pairs", "find_pairs",
-           "find_pairs_between", "morton", "release_memory"]
+__all__ = ["METHODS", "Contacts", "LinearQuadtree", "cast_rays", "cast_rays_circles",
+           "find_circle_pairs", "find_pairs", "find_pairs_between", "find_swept_circle_pairs",
+           "find_swept_pairs", "morton", "release_memory"]
 __version__ = "0.1.0"
 
 

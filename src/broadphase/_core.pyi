@@ -54,6 +54,43 @@ def find_pairs(
     memory (or in ``max_pairs``, a limit for tests).
     """
 
+def cast_rays(
+    boxes: _F64 | None,
+    origins: _F64,
+    directions: _F64,
+    max_t: _F64,
+    mode: str,
+    *,
+    circles: _F64 | None = None,
+    categories: NDArray[np.uint64] | None = None,
+    masks: NDArray[np.uint64] | None = None,
+    ray_categories: NDArray[np.uint64] | None = None,
+    ray_masks: NDArray[np.uint64] | None = None,
+    ignore: _I64 | None = None,
+    workers: int | None = None,
+) -> tuple[_IP, _F64] | NDArray[np.bool_] | BadRow:
+    """Rays against ``(n, 4)`` boxes or ``(n, 3)`` circles, or the objects' first bad row.
+
+    ``mode`` ``"first"``: ``(index, t)`` per ray (-1 and ``inf`` for none);
+    ``"all"``: ``(pairs, t)`` with rows ``(ray, object)`` sorted; ``"any"``:
+    a bool per ray.  ``max_t`` holds one value or one per ray.
+    """
+
+def swept_pairs(
+    start: _F64,
+    end: _F64,
+    *,
+    circles: bool = False,
+    groups: _I64 | None = None,
+    categories: NDArray[np.uint64] | None = None,
+    masks: NDArray[np.uint64] | None = None,
+    workers: int | None = None,
+) -> tuple[_IP, _F64] | tuple[int, BadRow]:
+    """Canonical swept pairs of boxes (or ``(n, 3)`` circles) and their ``t``.
+
+    Or ``(which, BadRow)``: the first bad row of ``start`` (0) or ``end`` (1).
+    """
+
 def scan_boxes(
     boxes: _F64, workers: int | None = None
 ) -> tuple[float, float, float, float] | BadRow:

@@ -25,6 +25,7 @@ use pyo3::types::PyTuple;
 use results::{bad_row, pairs_array, too_many};
 use watch::Watch;
 
+mod casts;
 mod contacts;
 mod filters;
 mod owned;
@@ -364,6 +365,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(stages, m)?)?;
     m.add_function(wrap_pyfunction!(release_scratch, m)?)?;
     m.add_function(wrap_pyfunction!(contacts::contact_events, m)?)?;
+    casts::register(m)?;
     tree::register(m)?;
     tiles::register(m)?;
     m.add("NOT_FINITE", check::Problem::NotFinite as u8)?;

@@ -43,12 +43,13 @@
 //!
 //! | layer | modules | what they are |
 //! |---|---|---|
-//! | leaves | `bigint`, `hints`, `key`, `memory`, `morton`, `naive`, `narrow`, `nearly`, `stop`, `world` | encodings, exact predicates, memory hints, the reference |
+//! | leaves | `bigint`, `hints`, `key`, `memory`, `morton`, `naive`, `narrow`, `nearly`, `param`, `stop`, `world` | encodings, exact predicates (`param`: where rays and moving objects meet), memory hints, the reference |
 //! | pools | `par`, `scratch` | the executor and the scratch buffers (scratch names no kernel type: each pooled type registers its own pool) |
 //! | building blocks | `check`, `lists`, `pairs`, `pairset`, `radix` | validation, cell lists, pair sinks and the canonical order, sorting |
 //! | kernels | `brute`, `cells`, `count`, `grid`, `quadtree`, `sweep` | one algorithm each |
 //! | search | `search`, `testing`, `tiles` | the method choice and a search's tuning; test support; the Dask tiling |
 //! | kept searches | `coherent`, `few`, `kept_search` | searches kept from frame to frame (they size their grids by the search's rules), and the choice among them |
+//! | casts | `rays`, `swept` | batched ray casts; swept pairs (continuous collision) |
 //! | moving tree | `tree` | the moving tree (a folder's files are one module) |
 
 #![warn(missing_docs)]
@@ -58,6 +59,8 @@ pub mod check;
 pub mod morton;
 pub mod naive;
 pub mod narrow;
+pub mod rays;
+pub mod swept;
 pub mod tiles;
 pub mod tree;
 
@@ -102,6 +105,7 @@ mod grid;
 mod hints;
 mod kept_search;
 mod nearly;
+mod param;
 mod quadtree;
 mod radix;
 mod stop;

@@ -1,10 +1,12 @@
-//! The O(n^2) reference: every pair tested with the plain rules, sorted.
+//! The O(n^2) references: every pair tested with the plain rules, sorted;
+//! every object tested against each ray; every pair tested for a swept hit.
 //!
 //! Slow and obviously correct; every method is tested against it.  It shares
-//! only the exact predicates of [`crate::narrow`], which have tests of their
-//! own against integer arithmetic.
+//! only the exact predicates of [`crate::narrow`] and `param`, which have
+//! tests of their own against integer and rational arithmetic.
 
 use crate::narrow::{boxes_overlap, Narrow, Shapes, CIRCLE};
+use crate::param::shapes;
 
 /// Every colliding pair `(i, j)`, `i < j`, sorted.
 pub fn pairs(boxes: &[[f64; 4]], narrow: &Narrow) -> Vec<(usize, usize)> {
@@ -21,6 +23,89 @@ pub fn pairs(boxes: &[[f64; 4]], narrow: &Narrow) -> Vec<(usize, usize)> {
             };
             if boxes_meet && narrow.accept(i, j) {
                 out.push((i, j));
+            }
+        }
+    }
+    out
+}
+
+/// Every hit of one ray and its first hit (see [`ray_boxes`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RayHits {
+    /// `(object, t)` of every object hit, by object.
+    pub all: Vec<(usize, f64)>,
+    /// The first hit: least entry (exact order), ties to the lower object.
+    pub first: Option<(usize, f64)>,
+}
+
+/// Every box the ray `o + s d`, `s` in `[0, s_max]`, enters among those
+/// `keep` accepts (the filters), each tested.
+pub fn ray_boxes(
+    boxes: &[[f64; 4]],
+    o: [f64; 2],
+    d: [f64; 2],
+    s_max: f64,
+    keep: impl Fn(usize) -> bool,
+) -> RayHits {
+    use crate::param::linear::{cmp_entries, entry_f64};
+    let hits: Vec<_> = (0..boxes.len())
+        .filter(|&j| keep(j))
+        .filter_map(|j| shapes::ray_box(&boxes[j], o, d, s_max).map(|e| (j, e)))
+        .collect();
+    // the first of the least: `min_by` keeps the earlier of equals
+    let first = hits.iter().min_by(|a, b| cmp_entries(&a.1, &b.1));
+    RayHits {
+        first: first.map(|(j, e)| (*j, entry_f64(e))),
+        all: hits.iter().map(|(j, e)| (*j, entry_f64(e))).collect(),
+    }
+}
+
+/// Every circle (`x, y, r`) the ray enters among those `keep` accepts.
+pub fn ray_circles(
+    circles: &[[f64; 3]],
+    o: [f64; 2],
+    d: [f64; 2],
+    s_max: f64,
+    keep: impl Fn(usize) -> bool,
+) -> RayHits {
+    use crate::param::quadratic::{cmp_entries, entry_f64};
+    let hits: Vec<_> = (0..circles.len())
+        .filter(|&j| keep(j))
+        .filter_map(|j| shapes::ray_circle(&circles[j], o, d, s_max).map(|e| (j, e)))
+        .collect();
+    let first = hits.iter().min_by(|a, b| cmp_entries(&a.1, &b.1));
+    RayHits {
+        first: first.map(|(j, e)| (*j, entry_f64(e))),
+        all: hits.iter().map(|(j, e)| (*j, entry_f64(e))).collect(),
+    }
+}
+
+/// Every pair of boxes moving from `start` to `end` that overlaps strictly
+/// at some `s` in `[0, 1]`, with the first such `s`, sorted.
+pub fn swept_box_pairs(start: &[[f64; 4]], end: &[[f64; 4]]) -> Vec<(usize, usize, f64)> {
+    let mut out = Vec::new();
+    for i in 0..start.len() {
+        for j in i + 1..start.len() {
+            if let Some(e) = shapes::swept_boxes(&start[i], &end[i], &start[j], &end[j]) {
+                out.push((i, j, crate::param::linear::entry_f64(&e)));
+            }
+        }
+    }
+    out
+}
+
+/// Every pair of circles moving from `start` to `end` (radii of `start`)
+/// that overlaps strictly at some `s` in `[0, 1]`, with the first such `s`.
+pub fn swept_circle_pairs(start: &[[f64; 3]], end: &[[f64; 3]]) -> Vec<(usize, usize, f64)> {
+    let mut out = Vec::new();
+    for i in 0..start.len() {
+        for j in i + 1..start.len() {
+            let (ei, ej) = (
+                [end[i][0], end[i][1], start[i][2]],
+                [end[j][0], end[j][1], start[j][2]],
+            );
+            if let Some(e) = shapes::swept_circles(&start[i], &ei, &start[j], &ej) {
+                out.push((i, j, crate::param::quadratic::entry_f64(&e)));
             }
         }
     }

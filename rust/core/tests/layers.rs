@@ -27,8 +27,8 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "leaves",
         &[
-            "bigint", "hints", "key", "memory", "morton", "naive", "narrow", "nearly", "stop",
-            "world",
+            "bigint", "hints", "key", "memory", "morton", "naive", "narrow", "nearly", "param",
+            "stop", "world",
         ],
     ),
     ("pools", &["par", "scratch"]),
@@ -42,6 +42,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     ("search", &["search", "testing", "tiles"]),
     ("kept searches", &["coherent", "few", "kept_search"]),
+    ("casts", &["rays", "swept"]),
     ("moving tree", &["tree"]),
 ];
 

@@ -1,0 +1,290 @@
+//! Ray casts and swept pairs (`broadphase-core`'s `rays` and `swept`).
+//!
+//! The Python layer (`_casts.py`) validates and converts every argument
+//! (origins and directions finite, `max_t >= 0`, filters and `ignore` of the
+//! right length and dtype); what is still checked here is what would index
+//! out of bounds (lengths), so a wrong call raises `ValueError`, never a
+//! panic.  The objects are scanned by the core on copies (`crate::owned`),
+//! a bad row coming back as a `BadRow`; the work runs with the GIL released
+//! (`crate::watch`).
+
+use broadphase_core::check::{self, BadRow};
+use broadphase_core::pairs::TooMany;
+use broadphase_core::par::Exec;
+use broadphase_core::rays::{cast_boxes, cast_circles, Cast, Hits, Mode, Rays};
+use broadphase_core::swept::{swept_boxes, swept_circles, Motion};
+use numpy::ndarray::Array1;
+use numpy::{IntoPyArray, PyReadonlyArray1, PyReadonlyArray2};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+use crate::filters::FilterArgs;
+use crate::results::{bad_row, pairs_array, too_many};
+use crate::watch::{self, Watch};
+use crate::{owned, rows, slice, Boxes};
+
+type U64s<'py> = Option<PyReadonlyArray1<'py, u64>>;
+
+/// `a` of `n` values, or `None`; `ValueError` naming it for another length.
+fn of_len<'a, T: numpy::Element>(
+    a: &'a Option<PyReadonlyArray1<'_, T>>,
+    name: &str,
+    n: usize,
+) -> PyResult<Option<&'a [T]>> {
+    let Some(a) = a else { return Ok(None) };
+    let s = slice(a, name)?;
+    if s.len() != n {
+        return Err(PyValueError::new_err(format!(
+            "{name}: expected shape ({n},), found ({},)",
+            s.len()
+        )));
+    }
+    Ok(Some(s))
+}
+
+fn copy_opt<T: Copy + Send + Sync>(a: Option<&[T]>, name: &str) -> PyResult<Option<Vec<T>>> {
+    owned::copy_opt(a, name, &Exec::serial())
+}
+
+/// The first hit, every hit or any hit of rays against boxes (or circles,
+/// given `circles`): `(index, t)`, `(pairs, t)` or a bool array, or a
+/// `BadRow` of the objects.
+#[pyfunction]
+#[pyo3(signature = (boxes, origins, directions, max_t, mode, *, circles=None, categories=None,
+                    masks=None, ray_categories=None, ray_masks=None, ignore=None, workers=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn cast_rays(
+    py: Python<'_>,
+    boxes: Option<Boxes<'_>>,
+    origins: PyReadonlyArray2<'_, f64>,
+    directions: PyReadonlyArray2<'_, f64>,
+    max_t: PyReadonlyArray1<'_, f64>,
+    mode: &str,
+    circles: Option<Boxes<'_>>,
+    categories: U64s<'_>,
+    masks: U64s<'_>,
+    ray_categories: U64s<'_>,
+    ray_masks: U64s<'_>,
+    ignore: Option<PyReadonlyArray1<'_, i64>>,
+    workers: Option<usize>,
+) -> PyResult<Py<PyAny>> {
+    let mode = match mode {
+        "first" => Mode::First,
+        "all" => Mode::All,
+        "any" => Mode::Any,
+        _ => return Err(PyValueError::new_err(format!("mode: unknown {mode:?}"))),
+    };
+    let o = rows::<2>(&origins, "origins")?;
+    let d = rows::<2>(&directions, "directions")?;
+    let m = o.len();
+    if d.len() != m {
+        return Err(PyValueError::new_err(format!(
+            "directions: expected {m} rows (one per origin), found {}",
+            d.len()
+        )));
+    }
+    let mt = slice(&max_t, "max_t")?;
+    if mt.len() != 1 && mt.len() != m {
+        return Err(PyValueError::new_err(format!(
+            "max_t: expected 1 or {m} values, found {}",
+            mt.len()
+        )));
+    }
+    let circ = circles
+        .as_ref()
+        .map(|c| rows::<3>(c, "circles"))
+        .transpose()?;
+    let given = boxes.as_ref().map(|b| rows::<4>(b, "boxes")).transpose()?;
+    let n = circ.map_or(given.map_or(0, <[_]>::len), <[_]>::len);
+    let objects = FilterArgs::of(&None, &categories, &masks, n)?;
+    let (rc, rm) = (
+        of_len(&ray_categories, "ray_categories", m)?,
+        of_len(&ray_masks, "ray_masks", m)?,
+    );
+    let ig = of_len(&ignore, "ignore", m)?;
+    let ex = Exec::new(workers);
+    let serial = Exec::serial();
+    // copies of everything the core reads (`owned`)
+    let (o, d, mt) = (
+        owned::copy(o, "origins", &serial)?,
+        owned::copy(d, "directions", &serial)?,
+        owned::copy(mt, "max_t", &serial)?,
+    );
+    let (rc, rm, ig) = (
+        copy_opt(rc, "ray_categories")?,
+        copy_opt(rm, "ray_masks")?,
+        copy_opt(ig, "ignore")?,
+    );
+    let circ = circ
+        .map(|c| owned::copy(c, "circles", &serial))
+        .transpose()?;
+    let given = given
+        .map(|b| owned::copy(b, "boxes", &serial))
+        .transpose()?;
+    let work = m.saturating_add(n);
+    let result = watch::watched(py, work, &ex, Watch::Stateless, |ex| {
+        let filters = objects.copy(ex)?;
+        let rays = Rays {
+            origins: &o,
+            directions: &d,
+            max_t: &mt,
+            categories: rc.as_deref(),
+            masks: rm.as_deref(),
+            ignore: ig.as_deref(),
+        };
+        let cast = Cast {
+            rays,
+            objects: filters.filters(),
+            mode,
+        };
+        Ok::<_, PyErr>(match (&circ, &given) {
+            (Some(c), _) => match check::circle_boxes(c, ex) {
+                Ok(b) => Ok(cast_circles(c, &b, &cast, ex)),
+                Err(bad) => Err(bad),
+            },
+            (None, Some(b)) => match check::scan_boxes(b, ex) {
+                Ok(_) => Ok(cast_boxes(b, &cast, ex)),
+                Err(bad) => Err(bad),
+            },
+            (None, None) => Ok(cast_boxes(&[], &cast, ex)),
+        })
+    })??;
+    match result {
+        Err(bad) => bad_row(py, bad),
+        Ok(Hits::First { index, t }) => {
+            let index: Vec<isize> = index.into_iter().map(|v| v as isize).collect();
+            let (a, b) = (
+                Array1::from_vec(index).into_pyarray(py),
+                Array1::from_vec(t).into_pyarray(py),
+            );
+            Ok(PyTuple::new(py, [a.into_any(), b.into_any()])?
+                .into_any()
+                .unbind())
+        }
+        Ok(Hits::All { rows, t }) => {
+            let pairs = pairs_array(py, rows)?;
+            let t = Array1::from_vec(t).into_pyarray(py).into_any().unbind();
+            Ok(PyTuple::new(py, [pairs, t])?.into_any().unbind())
+        }
+        Ok(Hits::Any(v)) => Ok(Array1::from_vec(v).into_pyarray(py).into_any().unbind()),
+    }
+}
+
+/// What a swept search gives back: the pairs and their `t`, or the
+/// argument (0: start, 1: end) and its first bad row.
+enum Swept {
+    Pairs(Vec<isize>, Vec<f64>),
+    Bad(usize, BadRow),
+    TooMany(TooMany),
+}
+
+/// Pairs of boxes (or circles, `(n, 3)` rows with `circles=True`) moving
+/// linearly from `start` to `end` that overlap strictly during the frame:
+/// `(pairs, t)`, or `(which, BadRow)` (0: `start`, 1: `end`).
+#[pyfunction]
+#[pyo3(signature = (start, end, *, circles=false, groups=None, categories=None, masks=None,
+                    workers=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn swept_pairs(
+    py: Python<'_>,
+    start: Boxes<'_>,
+    end: Boxes<'_>,
+    circles: bool,
+    groups: Option<PyReadonlyArray1<'_, i64>>,
+    categories: U64s<'_>,
+    masks: U64s<'_>,
+    workers: Option<usize>,
+) -> PyResult<Py<PyAny>> {
+    let serial = Exec::serial();
+    let ex = Exec::new(workers);
+    let outcome = if circles {
+        let (s, e) = (rows::<3>(&start, "start")?, rows::<3>(&end, "end")?);
+        same_len(s.len(), e.len())?;
+        let filter_args = FilterArgs::of(&groups, &categories, &masks, s.len())?;
+        owned::room_for(s.len(), "start")?;
+        let (s, e) = (
+            owned::copy(s, "start", &serial)?,
+            owned::copy(e, "end", &serial)?,
+        );
+        watch::watched(py, s.len(), &ex, Watch::Stateless, |ex| {
+            let f = filter_args.copy(ex)?;
+            let b0 = match check::circle_boxes(&s, ex) {
+                Ok(b) => b,
+                Err(bad) => return Ok(Swept::Bad(0, bad)),
+            };
+            let b1 = match check::circle_boxes(&e, ex) {
+                Ok(b) => b,
+                Err(bad) => return Ok(Swept::Bad(1, bad)),
+            };
+            let m = Motion {
+                start: &s,
+                end: &e,
+                filters: f.filters(),
+            };
+            Ok::<_, PyErr>(finish(swept_circles(&m, [&b0, &b1], ex)))
+        })??
+    } else {
+        let (s, e) = (rows::<4>(&start, "start")?, rows::<4>(&end, "end")?);
+        same_len(s.len(), e.len())?;
+        let filter_args = FilterArgs::of(&groups, &categories, &masks, s.len())?;
+        owned::room_for(s.len(), "start")?;
+        let (s, e) = (
+            owned::copy(s, "start", &serial)?,
+            owned::copy(e, "end", &serial)?,
+        );
+        watch::watched(py, s.len(), &ex, Watch::Stateless, |ex| {
+            let f = filter_args.copy(ex)?;
+            for (k, b) in [&s, &e].into_iter().enumerate() {
+                if let Err(bad) = check::scan_boxes(b, ex) {
+                    return Ok(Swept::Bad(k, bad));
+                }
+            }
+            let m = Motion {
+                start: &s,
+                end: &e,
+                filters: f.filters(),
+            };
+            Ok::<_, PyErr>(finish(swept_boxes(&m, ex)))
+        })??
+    };
+    match outcome {
+        Swept::Pairs(rows, t) => {
+            let pairs = pairs_array(py, rows)?;
+            let t = Array1::from_vec(t).into_pyarray(py).into_any().unbind();
+            Ok(PyTuple::new(py, [pairs, t])?.into_any().unbind())
+        }
+        Swept::Bad(which, bad) => {
+            let row = bad_row(py, bad)?;
+            Ok(
+                PyTuple::new(py, [which.into_pyobject(py)?.into_any().unbind(), row])?
+                    .into_any()
+                    .unbind(),
+            )
+        }
+        Swept::TooMany(t) => Err(too_many(t)),
+    }
+}
+
+fn same_len(a: usize, b: usize) -> PyResult<()> {
+    if a != b {
+        return Err(PyValueError::new_err(format!(
+            "end: expected {a} rows (one per start row), found {b}"
+        )));
+    }
+    Ok(())
+}
+
+fn finish(r: Result<(Vec<isize>, Vec<f64>), TooMany>) -> Swept {
+    match r {
+        Ok((rows, t)) => Swept::Pairs(rows, t),
+        Err(t) => Swept::TooMany(t),
+    }
+}
+
+/// Register the functions in `_core`.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(cast_rays, m)?)?;
+    m.add_function(wrap_pyfunction!(swept_pairs, m)?)?;
+    Ok(())
+}

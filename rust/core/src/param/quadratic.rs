@@ -1,0 +1,201 @@
+//! One quadratic constraint `|p + s v|^2 < r^2` in one parameter `s`:
+//! a point moving from `p` with velocity `v` strictly inside the circle of
+//! radius `r` about the origin (a ray in a circle: `p` its origin less the
+//! centre; two moving circles: their relative position and motion, `r` the
+//! sum of the radii).
+//!
+//! # The set and its infimum
+//! `f(s) = A s^2 + 2 B s + C` with `A = v.v`, `B = p.v`, `C = p.p - r^2`.
+//! * `C < 0`: inside at `s = 0`, the infimum is 0 (for any `S >= 0`).
+//! * Else, for `S = 0` nothing; for `A = 0` (`v = 0`) `f` is the constant
+//!   `C >= 0`: nothing.
+//! * Else `f < 0` exactly on the open interval between the roots
+//!   `s- < s+` when the discriminant `D = B^2 - A C > 0`, nowhere else.
+//!   With `C >= 0` both roots have the sign of `-B` (their product `C/A`
+//!   is `>= 0`, their sum `-2B/A`), so the interval meets `s > 0` only
+//!   when `B < 0`; then `s- >= 0` (0 when `C = 0`) is the infimum, and the
+//!   set meets `[0, S]` when `s- < S`: when `f(S) < 0` (`S` inside the
+//!   interval) or `S` lies past the vertex, `A S + B >= 0` (then `S >= s+`
+//!   unless `f(S) < 0`).
+//!
+//! # Comparing two entries of one ray
+//! For one `v` (one `A`), `s-_i < s-_j` exactly when
+//! `g = (sqrt(D_i) - sqrt(D_j)) - X > 0` with `X = B_j - B_i`.  The sign of
+//! `sqrt(D_i) - sqrt(D_j)` is that of `D_i - D_j`; when it and `X` differ in
+//! sign (or one is zero) `g`'s sign follows.  Otherwise squaring compares
+//! `(sqrt(D_i) - sqrt(D_j))^2 = D_i + D_j - 2 sqrt(D_i D_j)` with `X^2`: with
+//! `W = D_i + D_j - X^2`, that difference has the sign of `W - 2 sqrt(D_i D_j)`,
+//! which is -1 for `W <= 0` and else the sign of `W^2 - 4 D_i D_j`; `g` has
+//! that sign when both are positive, the opposite when both are negative.
+//!
+//! Every polynomial here has at most 11 roundings on a path (`p` 1, `v`
+//! 3, `D` 7, `W^2 - 4 D_i D_j` 11), within the filter's 12 ([`super`]).
+//!
+//! # The entry as a double
+//! `s- = C / (-B + sqrt(D))` (no cancellation: `-B > 0`), from `B`, `C`,
+//! `D` each rounded with a relative error below `2^-39` (the float
+//! estimate when it has no cancellation worth `2^10`, else the exact value
+//! rounded): the result is within a relative `2^-36` of `s-`.
+
+// The polynomials are written once for a `Copy` number type (`Est`) and
+// one that is not (`Dyadic`): hence the clones.
+#![allow(clippy::clone_on_copy)]
+
+use super::{Dyadic, Est, Num, Sum};
+use std::cmp::Ordering;
+
+/// `|p + s v|^2 < r^2`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Quad {
+    /// The position at `s = 0`, relative to the centre.
+    pub p: [Sum; 2],
+    /// The velocity.
+    pub v: [Sum; 2],
+    /// The radius.
+    pub r: Sum,
+}
+
+/// The infimum of a non-empty set: 0, or the smaller root `s-` (above 0)
+/// of this constraint.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Entry {
+    /// The set starts at 0.
+    Zero,
+    /// The set starts at the smaller root, above 0.
+    Root(Quad),
+}
+
+impl Quad {
+    fn a<N: Num>(&self) -> N {
+        let [x, y] = [self.v[0].to::<N>(), self.v[1].to::<N>()];
+        x.clone() * x + y.clone() * y
+    }
+
+    fn b<N: Num>(&self) -> N {
+        self.p[0].to::<N>() * self.v[0].to::<N>() + self.p[1].to::<N>() * self.v[1].to::<N>()
+    }
+
+    fn c<N: Num>(&self) -> N {
+        let [x, y, r] = [self.p[0].to::<N>(), self.p[1].to::<N>(), self.r.to::<N>()];
+        x.clone() * x + y.clone() * y - r.clone() * r
+    }
+
+    fn d<N: Num>(&self) -> N {
+        let b = self.b::<N>();
+        b.clone() * b - self.a::<N>() * self.c::<N>()
+    }
+
+    /// `f(s) = A s^2 + 2 B s + C`.
+    fn at<N: Num>(&self, s: f64) -> N {
+        let s = N::of(s);
+        (self.a::<N>() * s.clone() + N::of(2.0) * self.b::<N>()) * s + self.c::<N>()
+    }
+}
+
+/// The infimum of `{s in [0, s_max] : |p + s v| < r}`, `None` for the
+/// empty set; `s_max >= 0`, possibly infinite.
+pub fn solve(q: &Quad, s_max: f64) -> Option<Entry> {
+    let sc = exact_sign!(N => q.c::<N>());
+    if sc < 0 {
+        return Some(Entry::Zero);
+    }
+    if s_max == 0.0 || (q.v[0].sign() == 0 && q.v[1].sign() == 0) {
+        return None;
+    }
+    if exact_sign!(N => q.b::<N>()) >= 0 || exact_sign!(N => q.d::<N>()) <= 0 {
+        return None;
+    }
+    if s_max < f64::INFINITY
+        && exact_sign!(N => q.at::<N>(s_max)) >= 0
+        && exact_sign!(N => q.a::<N>() * N::of(s_max) + q.b::<N>()) < 0
+    {
+        return None; // s- >= S
+    }
+    Some(if sc == 0 {
+        Entry::Zero
+    } else {
+        Entry::Root(*q)
+    })
+}
+
+/// The order of two entries of constraints with one velocity `v` (the
+/// circles one ray meets), exactly.
+pub fn cmp_entries(x: &Entry, y: &Entry) -> Ordering {
+    let (qi, qj) = match (x, y) {
+        (Entry::Zero, Entry::Zero) => return Ordering::Equal,
+        (Entry::Zero, Entry::Root(_)) => return Ordering::Less,
+        (Entry::Root(_), Entry::Zero) => return Ordering::Greater,
+        (Entry::Root(i), Entry::Root(j)) => (i, j),
+    };
+    debug_assert_eq!(qi.v, qj.v);
+    let sd = exact_sign!(N => qi.d::<N>() - qj.d::<N>());
+    let sx = exact_sign!(N => qj.b::<N>() - qi.b::<N>());
+    let g = if sd == 0 || sx == 0 || sd != sx {
+        if sd == 0 {
+            -sx
+        } else {
+            sd
+        }
+    } else {
+        // (sqrt(Di) - sqrt(Dj))^2 against X^2
+        let w = exact_sign!(N => {
+            let x = qj.b::<N>() - qi.b::<N>();
+            qi.d::<N>() + qj.d::<N>() - x.clone() * x
+        });
+        let sq = if w <= 0 {
+            -1
+        } else {
+            exact_sign!(N => {
+                let x = qj.b::<N>() - qi.b::<N>();
+                let w = qi.d::<N>() + qj.d::<N>() - x.clone() * x;
+                w.clone() * w - N::of(4.0) * qi.d::<N>() * qj.d::<N>()
+            })
+        };
+        if sd > 0 {
+            sq
+        } else {
+            -sq
+        }
+    };
+    // s-_i < s-_j when g > 0
+    0.cmp(&g)
+}
+
+/// Whether a float estimate is its value within a relative `2^-39`: no
+/// cancellation worth more than `2^10` (the error is at most `13 u m`),
+/// magnitudes well inside the doubles.
+fn accurate(e: Est) -> bool {
+    e.ok && e.v.abs() * 1024.0 >= e.m && (1e-280..1e280).contains(&e.m)
+}
+
+/// The infimum as a double, within a relative `2^-36` (see the module docs).
+///
+/// Scaling `p`, `v` and `r` by one factor leaves the roots alone and scales
+/// `B` and `C` by its square, `D` by its fourth power: so when the
+/// estimates are not accurate, `B`, `C`, `D` are computed exactly, scaled
+/// by `2^k` and `2^2k` (exact) to magnitudes near 1, and rounded.
+pub fn entry_f64(e: &Entry) -> f64 {
+    let Entry::Root(q) = e else { return 0.0 };
+    let (b, c, d) = (q.b::<Est>(), q.c::<Est>(), q.d::<Est>());
+    let (b, c, d) = if accurate(b) && accurate(c) && accurate(d) {
+        (b.v, c.v, d.v)
+    } else {
+        let (b, c, d) = (q.b::<Dyadic>(), q.c::<Dyadic>(), q.d::<Dyadic>());
+        let k = -(b.log2().max(c.log2()).max((d.log2() + 1) / 2));
+        (
+            b.times_pow2(k).to_f64(),
+            c.times_pow2(k).to_f64(),
+            d.times_pow2(2 * k).to_f64(),
+        )
+    };
+    c / (d.sqrt() - b)
+}
+
+/// An upper bound of the entry: [`entry_f64`] raised past its error.
+pub fn entry_upper(e: &Entry) -> f64 {
+    let t = entry_f64(e);
+    t + t * 2f64.powi(-30) + f64::MIN_POSITIVE
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,271 @@
+//! Batched ray casts against boxes or circles: the first hit of each ray,
+//! every hit, or whether there is any.
+//!
+//! A ray `o + s d` with `s` in `[0, S]` (`S` its `max_t`, possibly
+//! infinite) hits an object when some such point lies strictly inside it
+//! (grazing an edge, a corner or a circle is no hit); it enters at the
+//! infimum `t` of those `s` (0 for a ray starting inside).  The decision
+//! and the order of two entries along a ray are exact (`param`); ties go to
+//! the lower object index.
+//!
+//! # How
+//! The objects go into a uniform grid (`grid`); each ray visits the cells
+//! it passes through, in order along the ray, testing each object of those
+//! cells once (a stamp per object and ray) against the filters, then
+//! exactly.  For the first hit, cells whose points lie beyond the best
+//! entry so far are skipped and the walk stops at the first column beyond
+//! it; an object found there could only enter later.
+//!
+//! # Determinism
+//! Rays are split into chunks fixed by their number; each ray's answer
+//! depends on nothing but its own walk, so the result is the same for any
+//! thread count.  Each thread keeps one stamp array (one `u32` per object).
+
+mod grid;
+mod targets;
+
+pub use grid::RayGrid;
+pub use targets::{Boxes, Circles, Target};
+
+use crate::check::bounds_of;
+use crate::narrow::Filters;
+use crate::par::{chunk_count, even_bounds, Exec, MAX_CHUNKS};
+use std::cell::Cell;
+use std::cmp::Ordering;
+
+/// Rays from this many on are split among threads.
+const PARALLEL_FROM: usize = 1024;
+/// Rays per chunk, at least.
+const GRAIN: usize = 256;
+
+/// What a cast reports per ray.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// The first object hit and its entry.
+    First,
+    /// Every object hit and its entry.
+    All,
+    /// Whether any object is hit.
+    Any,
+}
+
+/// The rays and their filters.
+#[derive(Clone, Copy, Debug)]
+pub struct Rays<'a> {
+    /// `x, y` of each ray's origin (finite).
+    pub origins: &'a [[f64; 2]],
+    /// `dx, dy` of each ray's direction (finite; zero allowed).
+    pub directions: &'a [[f64; 2]],
+    /// The greatest `s` of each ray (`>= 0`, possibly infinite): one value
+    /// for every ray, or one per ray.
+    pub max_t: &'a [f64],
+    /// Category bits of each ray (default: all).
+    pub categories: Option<&'a [u64]>,
+    /// Mask bits of each ray (default: all).
+    pub masks: Option<&'a [u64]>,
+    /// An object each ray ignores (its shooter), or a negative value.
+    pub ignore: Option<&'a [i64]>,
+}
+
+impl Rays<'_> {
+    /// The number of rays.
+    pub fn len(&self) -> usize {
+        self.origins.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.origins.is_empty()
+    }
+
+    fn max_t(&self, k: usize) -> f64 {
+        self.max_t[if self.max_t.len() == 1 { 0 } else { k }]
+    }
+
+    /// Whether ray `k` may hit object `j` with these objects' filters:
+    /// `categories[ray] & masks[object]` and `categories[object] &
+    /// masks[ray]` both non-zero (as between two objects), and `j` not the
+    /// ray's ignored object.
+    #[inline]
+    fn pass(&self, k: usize, objects: &Filters, j: usize) -> bool {
+        if self.ignore.is_some_and(|g| g[k] == j as i64) {
+            return false;
+        }
+        let bits = |c: Option<&[u64]>, i: usize| c.map_or(u64::MAX, |c| c[i]);
+        bits(self.categories, k) & bits(objects.masks, j) != 0
+            && bits(objects.categories, j) & bits(self.masks, k) != 0
+    }
+}
+
+/// A cast: the rays, the objects' filters (categories and masks; groups
+/// are not read) and what to report.
+#[derive(Clone, Copy, Debug)]
+pub struct Cast<'a> {
+    /// The rays.
+    pub rays: Rays<'a>,
+    /// The objects' categories and masks.
+    pub objects: Filters<'a>,
+    /// What to report.
+    pub mode: Mode,
+}
+
+/// The answer of a cast.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Hits {
+    /// Per ray: the first object hit (-1 for none) and its entry (`inf`).
+    First {
+        /// Object indices.
+        index: Vec<i64>,
+        /// Entries.
+        t: Vec<f64>,
+    },
+    /// Every hit as flat rows `[ray, object, ...]`, sorted, and the entries.
+    All {
+        /// Rows `(ray, object)`, flat.
+        rows: Vec<isize>,
+        /// Entries, one per row.
+        t: Vec<f64>,
+    },
+    /// Per ray: whether it hits anything.
+    Any(Vec<bool>),
+}
+
+/// The answers of one chunk of rays.
+#[derive(Default)]
+struct Part {
+    index: Vec<i64>,
+    t: Vec<f64>,
+    rows: Vec<isize>,
+    any: Vec<bool>,
+}
+
+/// Cast the rays at boxes (valid: finite, `min <= max`).
+pub fn cast_boxes(boxes: &[[f64; 4]], cast: &Cast, ex: &Exec) -> Hits {
+    run(&Boxes(boxes), cast, ex)
+}
+
+/// Cast the rays at circles (valid; `boxes` their outward-rounded boxes).
+pub fn cast_circles(circles: &[[f64; 3]], boxes: &[[f64; 4]], cast: &Cast, ex: &Exec) -> Hits {
+    run(&Circles { circles, boxes }, cast, ex)
+}
+
+fn run<T: Target>(target: &T, cast: &Cast, ex: &Exec) -> Hits {
+    let (m, n) = (cast.rays.len(), target.boxes().len());
+    assert!(
+        m < u32::MAX as usize && n < u32::MAX as usize,
+        "too many rays or objects"
+    );
+    let grid = RayGrid::new(target.boxes(), bounds_of(target.boxes()));
+    let bounds = even_bounds(m, chunk_count(m, GRAIN, MAX_CHUNKS));
+    let nch = bounds.len() - 1;
+    let ex = ex.for_work(m, PARALLEL_FROM);
+    let states = ex.fold(
+        nch,
+        || (Vec::<u32>::new(), Vec::<(usize, Part)>::new()),
+        |(stamp, parts), c| {
+            if stamp.len() != n {
+                *stamp = vec![0; n];
+            }
+            let mut part = Part::default();
+            for k in bounds[c]..bounds[c + 1] {
+                one_ray(target, &grid, cast, k, stamp, &mut part);
+            }
+            parts.push((c, part));
+        },
+    );
+    let mut parts: Vec<(usize, Part)> = states.into_iter().flat_map(|s| s.1).collect();
+    parts.sort_unstable_by_key(|p| p.0);
+    let mut all = Part::default();
+    for (_, p) in parts {
+        all.index.extend(p.index);
+        all.t.extend(p.t);
+        all.rows.extend(p.rows);
+        all.any.extend(p.any);
+    }
+    match cast.mode {
+        Mode::First => Hits::First {
+            index: all.index,
+            t: all.t,
+        },
+        Mode::All => Hits::All {
+            rows: all.rows,
+            t: all.t,
+        },
+        Mode::Any => Hits::Any(all.any),
+    }
+}
+
+/// Ray `k`'s walk and answer, appended to `out`.
+fn one_ray<T: Target>(
+    target: &T,
+    grid: &RayGrid,
+    cast: &Cast,
+    k: usize,
+    stamp: &mut [u32],
+    out: &mut Part,
+) {
+    let rays = &cast.rays;
+    let (o, d, s_max) = (rays.origins[k], rays.directions[k], rays.max_t(k));
+    let tag = k as u32 + 1;
+    let limit = Cell::new(f64::INFINITY);
+    let mut best: Option<(usize, T::Entry)> = None;
+    let mut hits: Vec<(usize, T::Entry)> = Vec::new();
+    let mut test = |j: usize| {
+        if stamp[j] == tag {
+            return;
+        }
+        stamp[j] = tag;
+        if !rays.pass(k, &cast.objects, j) {
+            return;
+        }
+        let Some(e) = target.hit(j, o, d, s_max) else {
+            return;
+        };
+        match cast.mode {
+            Mode::Any => {
+                best = Some((j, e));
+                limit.set(f64::NEG_INFINITY);
+            }
+            Mode::All => hits.push((j, e)),
+            Mode::First => {
+                let better = best.as_ref().is_none_or(|(bj, be)| match T::cmp(&e, be) {
+                    Ordering::Less => true,
+                    Ordering::Equal => j < *bj,
+                    Ordering::Greater => false,
+                });
+                if better {
+                    limit.set(T::upper(&e));
+                    best = Some((j, e));
+                }
+            }
+        }
+    };
+    let walked = grid.visit(o, d, s_max, &|| limit.get(), &mut |cell| {
+        for &j in cell {
+            test(j as usize);
+        }
+    });
+    if !walked {
+        (0..target.boxes().len()).for_each(&mut test);
+    }
+    match cast.mode {
+        Mode::Any => out.any.push(best.is_some()),
+        Mode::First => match best {
+            Some((j, e)) => {
+                out.index.push(j as i64);
+                out.t.push(T::t(&e));
+            }
+            None => {
+                out.index.push(-1);
+                out.t.push(f64::INFINITY);
+            }
+        },
+        Mode::All => {
+            hits.sort_unstable_by_key(|h| h.0);
+            for (j, e) in hits {
+                out.rows.extend([k as isize, j as isize]);
+                out.t.push(T::t(&e));
+            }
+        }
+    }
+}
