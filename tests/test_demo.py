@@ -136,3 +136,67 @@ def test_command_line(tmp_path):
     assert main(["demo", "--scene", "circles", "--n", "200", "--headless", "--frames", "3",
                  "--screenshot", str(png)]) == 0
     assert png.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_fast_bullets_tunnel_and_swept_pairs_catch_them():
+    # at 24 px a frame, bullets of 8 px of different emitters cross between two frames
+    # without ever being seen overlapping; the swept pairs hold every such crossing
+    sc = demo._Bullets(32)
+    sc.fast = sc.swept = True
+    r = scenarios.BULLET_RADIUS
+    missed = 0
+    for _ in range(120):
+        sc.update()
+        sc.collide("auto")
+        missed += sc.missed
+        if not sc.tunnelled.any():
+            continue
+        # every yellow bullet came within 2r of another emitter's during the frame, and
+        # was not within 2r of one at the frame's end (closest approach of two linear moves)
+        k = np.flatnonzero(sc.tunnelled)
+        dp = sc.last[None, :, :] - sc.last[k, None, :]
+        dv = (sc.xy - sc.last)[None, :, :] - (sc.xy - sc.last)[k, None, :]
+        s = np.clip(-(dp * dv).sum(-1) / np.maximum((dv * dv).sum(-1), 1e-300), 0, 1)
+        closest = np.hypot(*(dp + s[..., None] * dv).transpose(2, 0, 1))
+        other = sc.emitter[None, :] != sc.emitter[k, None]
+        assert ((closest < 2 * r) & other).any(1).all()
+        end = np.hypot(*(sc.xy[None, :, :] - sc.xy[k, None, :]).transpose(2, 0, 1))
+        assert not ((end < 2 * r) & other).any()
+    assert missed > 0
+    slow = demo._Bullets(32)
+    slow.swept = True
+    for _ in range(120):
+        slow.update()
+        slow.collide("auto")
+        assert slow.missed == 0  # at a pixel a frame nothing passes unseen
+
+
+def test_bullets_keys_switch_fast_and_swept():
+    stats = demo.run("bullets", headless=True, frames=60,
+                     events=[key(pygame.K_f), key(pygame.K_w)])
+    sc = stats["scene"]
+    assert sc.fast and sc.swept and "swept on" in sc.info()
+
+
+def test_sight_draws_each_ray_to_its_first_wall(tmp_path):
+    png = tmp_path / "sight.png"
+    move = pygame.event.Event(pygame.MOUSEMOTION, pos=(300, 200), rel=(0, 0), buttons=(0, 0, 0))
+    stats = demo.run("sight", n=90, headless=True, frames=2, events=[move],
+                     screenshot=str(png))
+    sc = stats["scene"]
+    assert stats["objects"] == 90 and 0 < stats["pairs"] <= 90
+    eye = sc.eye
+    assert np.allclose(eye, [(300 - sc.view.ox) / sc.view.s, 200 / sc.view.s])
+    d = sc.directions()
+    w = sc.walls
+    with np.errstate(divide="ignore", invalid="ignore"):
+        lo = (w[None, :, :2] - eye) / d[:, None, :]
+        hi = (w[None, :, 2:] - eye) / d[:, None, :]
+    enter = np.nan_to_num(np.minimum(lo, hi), nan=-np.inf).max(-1)
+    leave = np.nan_to_num(np.maximum(lo, hi), nan=np.inf).min(-1)
+    hit = (enter < leave) & (leave > 0)
+    t = np.where(hit, np.maximum(enter, 0), np.inf)
+    first = np.where(hit.any(1), t.argmin(1), -1)
+    np.testing.assert_array_equal(sc.hits, first)
+    np.testing.assert_allclose(sc.t[first >= 0], t.min(1)[first >= 0])
+    assert png.read_bytes()[:4] == b"\x89PNG"

@@ -114,12 +114,15 @@ def _parser() -> argparse.ArgumentParser:
                        "keys 0-6 switch the method (0 none, 1 brute, 2 sweep, 3 grid, 4 the "
                        "moving tree, 5 auto, 6 quadtree), +/- double or halve the objects, G "
                        "shows the quadtree cells, Space pauses, S saves a screenshot (the HUD "
-                       "says where). The morton scene: arrow keys move the box, a click shows "
-                       "a cell's Morton number. Needs pygame-ce (pip install "
+                       "says where). The bullets scene: F fast bullets, W swept pairs (those "
+                       "only they catch in yellow). The morton scene: arrow keys move the box, "
+                       "a click shows a cell's Morton number. The sight scene: rays from the "
+                       "mouse to the first wall each meets. Needs pygame-ce (pip install "
                        "'broadphase[demo]').")
-    d.add_argument("--scene", default="rects", choices=("rects", "bullets", "circles", "morton"))
+    d.add_argument("--scene", default="rects",
+                   choices=("rects", "bullets", "circles", "morton", "sight"))
     d.add_argument("--n", type=_positive,
-                   help="objects (bullets: per ring); the seed's by default")
+                   help="objects (bullets: per ring; sight: rays); the seed's by default")
     d.add_argument("--method", default="auto", choices=("none", "auto", *METHODS, "tree"))
     d.add_argument("--headless", action="store_true", help="no window (SDL dummy driver)")
     d.add_argument("--frames", type=_positive, metavar="K", help="stop after K frames")

@@ -2,16 +2,19 @@
 
 Scenes (each reproduces its seed): ``rects`` (seed 000: boxes bouncing,
 black when free, red when touching), ``bullets`` (seed 003: ten emitters
-firing rings of bullets; one emitter's bullets never collide), ``circles``
-(seed 002: moving circles) and ``morton`` (seeds 001 and 004: the level-3
+firing rings of bullets; one emitter's bullets never collide; ``F`` makes
+them fast enough to pass through each other between two frames, ``W``
+switches swept pairs on, which catch those, drawn in yellow), ``circles``
+(seed 002: moving circles), ``morton`` (seeds 001 and 004: the level-3
 grid with its Morton numbers, and a box whose cell is worked out step by
-step).  Keys: ``0`` no collision, ``1`` brute, ``2`` sweep, ``3`` grid,
+step) and ``sight`` (rays from the mouse to the first wall each meets, cast
+in one call).  Keys: ``0`` no collision, ``1`` brute, ``2`` sweep, ``3`` grid,
 ``4`` tree (a :class:`~broadphase.LinearQuadtree` moved frame by frame),
 ``5`` auto, ``6`` quadtree (searched from scratch each frame); ``+``/``-``
 double/halve the objects; ``G`` the quadtree cells in use; ``Space`` pause;
 ``S`` screenshot (the HUD says where it went); ``Esc`` quit.  In ``morton``
-the arrow keys move the box and a click shows a cell's Morton number; the
-HUD lists each scene's own keys.
+the arrow keys move the box and a click shows a cell's Morton number; in
+``sight`` the eye follows the mouse; the HUD lists each scene's own keys.
 
 Needs pygame-ce (the ``demo`` extra).  ``run(..., headless=True)`` uses
 SDL's dummy video driver, for tests and screenshots.
@@ -30,6 +33,8 @@ import os
 import sys
 import time
 
+from ._bullets import _Bullets
+
 # the colours and the view are the scenes' (and the tests') as much as the loop's
 from ._draw import (  # noqa: F401
     ARRAY_DRAW,
@@ -43,11 +48,12 @@ from ._draw import (  # noqa: F401
     _View,
 )
 from ._morton import _Morton
-from ._scenes import _Bullets, _Circles, _Rects
+from ._scenes import _Circles, _Rects
+from ._sight import _Sight
 
 __all__ = ["SCENES", "run"]
 
-SCENES = ("rects", "bullets", "circles", "morton")
+SCENES = ("rects", "bullets", "circles", "morton", "sight")
 #: Keys 0-6: no collision, then the methods ("tree": the moving LinearQuadtree).
 METHOD_KEYS = ("none", "brute", "sweep", "grid", "tree", "auto", "quadtree")
 HELP = ("0 none 1 brute 2 sweep 3 grid 4 tree (moving) 5 auto 6 quadtree  "
@@ -56,7 +62,7 @@ SAVED_SECONDS = 4.0  # how long the HUD says where a screenshot went
 
 
 _SCENES = {"rects": (_Rects, 1000), "bullets": (_Bullets, 32), "circles": (_Circles, 500),
-           "morton": (_Morton, 1)}
+           "morton": (_Morton, 1), "sight": (_Sight, 360)}
 
 
 def _scene(name: str, n: int | None):
@@ -163,6 +169,8 @@ def _events(pg, screen, state, name) -> bool:
             return False
         if ev.type == pg.MOUSEBUTTONDOWN and hasattr(sc, "click"):
             sc.click(ev.pos)
+        if ev.type == pg.MOUSEMOTION and hasattr(sc, "aim"):
+            sc.aim(ev.pos)
         if ev.type != pg.KEYDOWN:
             continue
         own = hasattr(sc, "keys")  # a scene with keys of its own has no methods or sizes
