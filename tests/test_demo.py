@@ -162,13 +162,15 @@ def test_fast_bullets_tunnel_and_swept_pairs_catch_them():
         assert ((closest < 2 * r) & other).any(1).all()
         end = np.hypot(*(sc.xy[None, :, :] - sc.xy[k, None, :]).transpose(2, 0, 1))
         assert not ((end < 2 * r) & other).any()
+        start = np.hypot(*(sc.last[None, :, :] - sc.last[k, None, :]).transpose(2, 0, 1))
+        assert ((closest < 2 * r) & (start >= 2 * r) & other).any(1).all()
     assert missed > 0
     slow = demo._Bullets(32)
     slow.swept = True
     for _ in range(120):
         slow.update()
         slow.collide("auto")
-        assert slow.missed == 0  # at a pixel a frame nothing passes unseen
+        assert slow.missed == 0  # at a pixel a frame nothing passes between two frames
 
 
 def test_bullets_keys_switch_fast_and_swept():

@@ -110,8 +110,9 @@ class _Bullets:
         self.tunnelled = np.zeros(self.n, bool)
         self.missed = 0
         if self.swept and method != "none":
-            swept, _ = find_swept_circle_pairs(self.last, self.xy, r, groups=self.emitter)
-            missed = swept[~_rows_in(swept, p)]
+            # pairs that met during the frame, apart at its start (t > 0) and at its end
+            swept, t = find_swept_circle_pairs(self.last, self.xy, r, groups=self.emitter)
+            missed = swept[(t > 0) & ~_rows_in(swept, p)]
             self.tunnelled[missed.ravel()] = True
             self.tunnelled &= ~self.touched
             self.missed = len(missed)
