@@ -76,6 +76,9 @@ pub fn cmp_root_value(p: &Lin, sp: i32, v: f64) -> Ordering {
 /// The infimum of `{s in [0, s_max] : every constraint holds}`, `None` for
 /// the empty set; `s_max >= 0`, possibly infinite.
 pub fn solve(cons: &[Lin], s_max: f64) -> Option<Entry> {
+    if surely_empty(cons, s_max) {
+        return None;
+    }
     let mut lower: Option<Lin> = None;
     let mut upper: Option<Lin> = None;
     for c in cons {
@@ -121,6 +124,48 @@ pub fn solve(cons: &[Lin], s_max: f64) -> Option<Entry> {
         }
     }
     Some(Entry::Zero)
+}
+
+/// Whether the set of [`solve`] is empty for certain, from the roots in
+/// floating point: most candidates of a cast or a sweep are misses, told
+/// here without the exact comparisons.
+///
+/// Only constraints whose `a` and `b` are single doubles are read (the
+/// others are left out, which only makes the set larger).  A computed root
+/// `q = fl(-a/b)` is within `u |r| + 2^-1075` of the true `r` (one
+/// rounding, and an underflow), so `r` lies in `[q - e, q + e]` with
+/// `e = 2^-52 |q| + 2^-1070`.  The set is empty when a lower root lies
+/// surely at or above an upper root, at or above `S`, or an upper root at
+/// or below 0 (the conditions of [`solve`]), or when a constraint with
+/// `b = 0` has `a <= 0`.  A value that is not finite decides nothing.
+#[inline]
+pub fn surely_empty(cons: &[Lin], s_max: f64) -> bool {
+    let (mut low, mut high) = (0.0f64, s_max);
+    for c in cons {
+        let ([a], [b]) = (c.a.terms(), c.b.terms()) else {
+            continue;
+        };
+        if *b == 0.0 {
+            if *a <= 0.0 {
+                return true;
+            }
+            continue;
+        }
+        let q = -a / b;
+        if !q.is_finite() {
+            continue;
+        }
+        let e = q.abs() * f64::from_bits((1023 - 52) << 52) + f64::from_bits(1 << 4);
+        if *b > 0.0 {
+            low = low.max(q - e);
+        } else {
+            high = high.min(q + e);
+        }
+    }
+    // an upper root at or below 0 (high <= 0), a lower one at or above S
+    // or at or above an upper one (low >= high); for S = 0 every a > 0 is
+    // asked, which the same tests cover only in part: leave it to `solve`
+    s_max > 0.0 && low >= high
 }
 
 /// The order of two infima, exactly.

@@ -201,27 +201,38 @@ impl Sum {
         }
     }
 
-    /// `a - b` (negation of a double is exact).
+    /// `a - b` (negation of a double is exact): one term when the
+    /// difference is a double.
     #[inline(always)]
     pub fn diff(a: f64, b: f64) -> Sum {
-        Sum {
-            t: [a, -b, 0.0, 0.0],
-            n: 2,
-        }
+        Sum::two(a, -b)
     }
 
-    /// `a + b`.
+    /// `a + b`: one term, `fl(a + b)`, when the sum is a double (its
+    /// rounding error, by TwoSum, is zero); else the two terms.  Fewer
+    /// terms make every later step cheaper (the filter's products, the
+    /// root's single division) and change no value.
     #[inline(always)]
     pub fn two(a: f64, b: f64) -> Sum {
+        let s = a + b;
+        let bb = s - a;
+        if s.is_finite() && (a - (s - bb)) + (b - bb) == 0.0 {
+            return Sum::one(s);
+        }
         Sum {
             t: [a, b, 0.0, 0.0],
             n: 2,
         }
     }
 
-    /// `(a1 - a0) - (b1 - b0)`: a relative motion.
+    /// `(a1 - a0) - (b1 - b0)`: a relative motion (one or two terms when
+    /// the two differences are doubles, as for most motions: [`Sum::two`]).
     #[inline(always)]
     pub fn motion(a0: f64, a1: f64, b0: f64, b1: f64) -> Sum {
+        let (da, db) = (Sum::diff(a1, a0), Sum::diff(b1, b0));
+        if let ([x], [y]) = (da.terms(), db.terms()) {
+            return Sum::diff(*x, *y);
+        }
         Sum {
             t: [a1, -a0, -b1, b0],
             n: 4,

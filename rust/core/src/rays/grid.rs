@@ -55,6 +55,10 @@ use crate::world::{half_span, quantize, Grid};
 const WIDEN: f64 = f64::from_bits((1023 - 46) << 52); // 2^-46
 /// Absolute widening (far above an underflowed quotient's `2^-1075`).
 const TINY: f64 = f64::from_bits(1 << 4); // 2^-1070
+/// Halvings of the pair search's grid cells (`GRID_FACTOR` = 4 typical
+/// boxes wide): a ray meets the objects of every cell it crosses, so its
+/// cells are about one typical box wide (each box then in about four).
+const CELL_FINER: u32 = 2;
 /// Most cells a side (4^11 cells at most, however many objects).
 const MAX_DEPTH: u32 = 11;
 
@@ -89,7 +93,7 @@ fn at(o: f64, s: f64, d: f64) -> (f64, f64) {
 
 impl RayGrid {
     /// The grid of `boxes` (valid boxes; `bounds` their bounds): cells about
-    /// the search's grid cells, coarsened until the entries stay within the
+    /// a typical box wide, coarsened until the entries stay within the
     /// search's budget.
     pub fn new(boxes: &[[f64; 4]], bounds: [f64; 4]) -> RayGrid {
         let n = boxes.len();
@@ -99,7 +103,9 @@ impl RayGrid {
         let mut depth = if n == 0 {
             0
         } else {
-            grid_depth(boxes, half).min(fit).min(MAX_DEPTH)
+            (grid_depth(boxes, half) + CELL_FINER)
+                .min(fit)
+                .min(MAX_DEPTH)
         };
         let most = grid_budget(n);
         loop {

@@ -193,3 +193,56 @@ fn grazing_and_degenerate() {
     assert_eq!(solve(&ahead, 2.0), None);
     assert!(solve(&ahead, 2.0f64.next_up()).is_some());
 }
+
+/// The float pre-test never calls a set empty that is not: roots one ulp
+/// apart, in both orders, near 1, near the subnormals and near the top.
+#[test]
+fn the_float_pretest_only_rejects_empty_sets() {
+    for r in [1.0f64, 3.0e-310, 1.0e300, 0.1] {
+        let up = r.next_up();
+        // lower root r (b > 0: s > r), upper root `up` (b < 0: s < up)
+        let lower = Lin {
+            a: Sum::one(-r),
+            b: Sum::one(1.0),
+        };
+        let upper = Lin {
+            a: Sum::one(up),
+            b: Sum::one(-1.0),
+        };
+        assert!(!surely_empty(&[lower, upper], f64::INFINITY), "{r}");
+        assert_eq!(
+            solve(&[lower, upper], f64::INFINITY),
+            Some(Entry::Root(lower))
+        );
+        // the other way round: empty, whoever tells
+        let lower = Lin {
+            a: Sum::one(-up),
+            b: Sum::one(1.0),
+        };
+        let upper = Lin {
+            a: Sum::one(r),
+            b: Sum::one(-1.0),
+        };
+        assert_eq!(solve(&[lower, upper], f64::INFINITY), None);
+        // a lower root just below S: not empty; at S: empty
+        let at = Lin {
+            a: Sum::one(-r),
+            b: Sum::one(1.0),
+        };
+        assert!(!surely_empty(&[at], up));
+        assert!(solve(&[at], up).is_some());
+        assert_eq!(solve(&[at], r), None);
+    }
+    // b = 0: everywhere or nowhere
+    let never = Lin {
+        a: Sum::one(0.0),
+        b: Sum::one(0.0),
+    };
+    assert!(surely_empty(&[never], 0.0));
+    let always = Lin {
+        a: Sum::one(1.0),
+        b: Sum::one(0.0),
+    };
+    assert!(!surely_empty(&[always], 0.0));
+    assert_eq!(solve(&[always], 0.0), Some(Entry::Zero));
+}
