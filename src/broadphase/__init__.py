@@ -8,10 +8,11 @@
 from . import _core, morton
 from ._api import METHODS, find_circle_pairs, find_pairs, find_pairs_between
 from ._contacts import Contacts
+from ._depth import suggest_depth
 from ._tree import LinearQuadtree
 
 __all__ = ["METHODS", "Contacts", "LinearQuadtree", "find_circle_pairs", "find_pairs",
-           "find_pairs_between", "morton", "release_memory"]
+           "find_pairs_between", "morton", "release_memory", "suggest_depth"]
 __version__ = "0.1.0"
 
 

@@ -34,7 +34,8 @@ import numpy as np
 
 from . import morton, scenarios
 from ._api import find_circle_pairs, find_pairs
-from ._tree import LinearQuadtree, depth_for
+from ._depth import suggest_depth
+from ._tree import LinearQuadtree
 
 __all__ = ["SCENES", "run"]
 
@@ -122,7 +123,7 @@ class _Rects:
         self.scene = scenarios.Bouncing(n)
         self.bounds = (0.0, 0.0, self.scene.world, self.scene.world)
         self.view = _View(self.scene.world, self.scene.world)
-        self.depth = depth_for(self.scene.world, self.scene.SIZE)
+        self.depth = suggest_depth((0, 0, self.scene.world, self.scene.world), self.scene.SIZE)
         self.tree = None
         self.touched = np.zeros(n, bool)
         self.pairs = 0
@@ -207,7 +208,7 @@ class _Bullets:
         self.w, self.h = scenarios.BULLET_FIELD
         self.bounds = (0.0, 0.0, self.w, self.h)
         self.view = _View(self.w, self.h)
-        self.depth = depth_for(self.w, 2 * scenarios.BULLET_RADIUS)
+        self.depth = suggest_depth((0, 0, self.w, self.w), 2 * scenarios.BULLET_RADIUS)
         self.xy = np.empty((0, 2))
         self.v = np.empty((0, 2))
         self.emitter = np.empty(0, np.int64)  # 1..10: the group (0 would mean none)

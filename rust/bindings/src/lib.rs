@@ -31,6 +31,7 @@ mod owned;
 mod results;
 mod tiles;
 mod tree;
+mod tree_one;
 mod tree_values;
 mod watch;
 
