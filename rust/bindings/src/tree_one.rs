@@ -163,16 +163,18 @@ fn rect(b: &Bound<'_, PyAny>) -> Option<[f64; 4]> {
 }
 
 /// `f` on the tree of `tree`: on the calling thread with the GIL released,
-/// or, with many objects to bring up to date first, on the pool, watched
-/// (see the module's doc).
+/// or, for a question (`asks`: it brings the lists up to date first) with
+/// many objects to bring up to date, on the pool, watched (see the
+/// module's doc).
 fn run<R: Send>(
     tree: &PyTree,
     py: Python<'_>,
+    asks: bool,
     f: impl FnOnce(&mut Tree, &Exec) -> R + Send,
 ) -> PyResult<R> {
     let mut guard = tree.lock()?;
     let st = &mut *guard;
-    let pending = st.inner.unsynced();
+    let pending = if asks { st.inner.unsynced() } else { 0 };
     let inner = &mut st.inner;
     if pending < POOLED_FROM {
         return Ok(py.detach(|| f(inner, &Exec::serial())));
@@ -194,9 +196,10 @@ fn on_live<R: Send>(
     py: Python<'_>,
     h: i64,
     kind: Option<u8>,
+    asks: bool,
     f: impl FnOnce(&mut Tree, u32, &Exec) -> R + Send,
 ) -> PyResult<Option<R>> {
-    run(tree, py, |t, ex| {
+    run(tree, py, asks, |t, ex| {
         let ok = t.check_handles(&[h], kind).is_ok();
         ok.then(|| f(t, h as u32, ex))
     })
@@ -218,7 +221,7 @@ pub fn tree_touching(
     let Some(h) = integer(h) else {
         return Ok(None);
     };
-    let found = on_live(tree.get(), py, h, None, |t, h, ex| t.touching(h, ex))?;
+    let found = on_live(tree.get(), py, h, None, true, |t, h, ex| t.touching(h, ex))?;
     Ok(found.map(|f| handles(py, f)))
 }
 
@@ -232,7 +235,7 @@ pub fn tree_query(
     let Some(q) = one_box(q) else {
         return Ok(None);
     };
-    let found = run(tree.get(), py, |t, ex| t.query(&q, ex))?;
+    let found = run(tree.get(), py, true, |t, ex| t.query(&q, ex))?;
     Ok(Some(handles(py, found)))
 }
 
@@ -247,7 +250,7 @@ pub fn tree_query_point(
     let (Some(x), Some(y)) = (number(x), number(y)) else {
         return Ok(None);
     };
-    let found = run(tree.get(), py, |t, ex| t.query_point(x, y, ex))?;
+    let found = run(tree.get(), py, true, |t, ex| t.query_point(x, y, ex))?;
     Ok(Some(handles(py, found)))
 }
 
@@ -266,7 +269,7 @@ pub fn tree_move(
     let Some(b) = one_box(b) else {
         return Ok(false);
     };
-    let done = on_live(tree.get(), py, h, Some(BOX), |t, h, ex| {
+    let done = on_live(tree.get(), py, h, Some(BOX), false, |t, h, ex| {
         t.move_to(&[h as i64], &[b], None, ex)
     })?;
     Ok(done.is_some())
@@ -283,7 +286,7 @@ pub fn tree_insert(
     let Some(b) = one_box(b) else {
         return Ok(None);
     };
-    let h = run(tree.get(), py, |t, ex| {
+    let h = run(tree.get(), py, false, |t, ex| {
         t.insert(&[b], None, Attrs::default(), ex)
     })?;
     Ok(Some(handles(py, h)))
