@@ -23,7 +23,7 @@ use std::sync::{Mutex, MutexGuard, TryLockError};
 use crate::filters::FilterArgs;
 use crate::results::BadRow;
 use crate::tree_values::{
-    BadHandle, MoveRows, Problem, TreeStats, HANDLE_KIND, HANDLE_TWICE, HANDLE_UNKNOWN,
+    BadHandle, Problem, TreeStats, HANDLE_KIND, HANDLE_TWICE, HANDLE_UNKNOWN,
 };
 use crate::watch::{watched, Watch};
 use crate::{owned, rows, slice, too_many, Boxes};
@@ -83,41 +83,6 @@ impl PyTree {
             Err(TryLockError::Poisoned(p)) => Ok(p.into_inner()),
             Err(TryLockError::WouldBlock) => Err(PyRuntimeError::new_err(IN_USE)),
         }
-    }
-
-    /// `move_boxes` and `move_circles`: new rows of `W` floats for objects
-    /// of their kind ([`MoveRows`]), checked, then stored, or nothing changes.
-    fn move_rows<const W: usize>(
-        &self,
-        py: Python<'_>,
-        handles: PyReadonlyArray1<'_, i64>,
-        given: Boxes<'_>,
-    ) -> PyResult<Option<Problem>>
-    where
-        [f64; W]: MoveRows,
-    {
-        let h = slice(&handles, "handles")?;
-        let r = rows::<W>(&given, <[f64; W]>::NAME)?;
-        if h.len() != r.len() {
-            return Err(PyValueError::new_err(format!(
-                "{}: lengths differ",
-                <[f64; W]>::METHOD
-            )));
-        }
-        let mut guard = self.lock()?;
-        let st = &mut *guard;
-        let inner = &mut st.inner;
-        let ex = Exec::new(st.workers);
-        watched(py, h.len(), &ex, Watch::Committing, |ex| {
-            // The checks' safety arguments (live handles, each once; finite
-            // rows) hold for what is stored only if nothing changes in
-            // between: only copies are read from here on (`owned`).
-            let (h, r) = (owned::copy(h, "handles", ex)?, <[f64; W]>::copy(r, ex)?);
-            if let Err(e) = inner.check_handles(&h, Some(<[f64; W]>::KIND)) {
-                return Ok(Some(e.into()));
-            }
-            Ok(<[f64; W]>::store(inner, &h, r, ex).err().map(Problem::from))
-        })?
     }
 }
 
