@@ -67,7 +67,7 @@ def main(argv=None) -> None:
     args = p.parse_args(argv)
     n = args.n
     path = moves(n, args.frames + 1)
-    depth = bp._tree.depth_for(max(W, H), SIZE)
+    depth = bp.suggest_depth((0, 0, W, H), SIZE)
     corners = [np.ascontiguousarray(np.hstack([xy, xy + SIZE]), np.float64) for xy in path]
 
     def sprites():

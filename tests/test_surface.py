@@ -23,6 +23,8 @@ def _tree_with_kept_pairs():
     h = tree.insert([[0, 0, 2, 2], [1, 1, 3, 3], [8, 8, 9, 9]], groups=[0, 0, 4])
     c = tree.insert_circles([[12, 12]], 1.0)
     assert tree.pairs().tolist() == [[0, 1]]
+    began, ended = tree.update()  # the baseline of the events below
+    assert began.tolist() == [[0, 1]] and ended.tolist() == []
     return tree, np.concatenate([h, c])
 
 

@@ -87,14 +87,34 @@ def test_an_object_inserted_and_removed_between_calls_has_no_events(path):
 
 
 @pytest.mark.parametrize("path", PATHS)
-def test_pairs_makes_the_baseline_of_the_next_events(path):
+def test_pairs_between_updates_changes_no_event(path):
     tree = new_tree(path)
     tree.insert([[0, 0, 2, 2], [1, 1, 3, 3]])
     tree.update()
     tree.remove(1)
     tree.insert([1.5, 0, 2.5, 1])
     assert rows(tree.pairs()) == [[0, 1]]
+    assert [rows(a) for a in tree.update()] == [[[0, 1]], [[0, 1]]]
     assert [rows(a) for a in tree.update()] == [[], []]
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_the_readme_frame_pairs_then_update(path):
+    """A frame asking pairs() and then update() gets both answers."""
+    tree = new_tree(path)
+    h = tree.insert([[0, 0, 2, 2], [1, 1, 3, 3], [5, 5, 6, 6]])
+    assert rows(tree.pairs()) == [[0, 1]]
+    assert [rows(a) for a in tree.update()] == [[[0, 1]], []]
+    tree.move(h[2], [2, 2, 4, 4])
+    assert rows(tree.pairs()) == [[0, 1], [1, 2]]
+    assert [rows(a) for a in tree.update()] == [[[1, 2]], []]
+    # there and back between two updates, seen by pairs() on the way: no event
+    tree.move(h[2], [12, 12, 13, 13])
+    assert rows(tree.pairs()) == [[0, 1]]
+    tree.move(h[2], [2, 2, 4, 4])
+    assert rows(tree.pairs()) == [[0, 1], [1, 2]]
+    assert [rows(a) for a in tree.update()] == [[], []]
+    tree.validate()
 
 
 # a crowded corner of the world: most objects touch a few others
@@ -119,12 +139,13 @@ ops = st.lists(
 @given(ops=ops, path=st.sampled_from(PATHS))
 def test_events_are_those_of_objects(ops, path):
     """Random inserts, removals (some handles given out again at once) and
-    moves, several between two calls; the events are the model's pairs of
-    objects that began and ended."""
+    moves, several between two calls, pairs() and update() interleaved; the
+    events are the model's pairs of objects that began and ended since the
+    last update(), whatever pairs() calls came between."""
     tree = new_tree(path)
     objs = {}  # handle -> (identity, box)
     fresh = iter(range(1 << 30))
-    last = {}  # identity pair -> handle pair, at the last call
+    last = {}  # identity pair -> handle pair, at the last update()
 
     def current():
         hs = sorted(objs)
@@ -160,9 +181,9 @@ def test_events_are_those_of_objects(ops, path):
             assert rows(ended) == sorted(list(last[k]) for k in last.keys() - now.keys())
             last = now
         elif op[0] == "pairs":
+            # every pair now; the next update()'s events stay relative to the last update()
             now = current()
             np.testing.assert_array_equal(
                 tree.pairs().reshape(-1, 2), np.array(sorted(now.values()), np.intp).reshape(-1, 2)
             )
-            last = now
     tree.validate()

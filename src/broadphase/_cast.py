@@ -40,9 +40,14 @@ def rows(value, name: str, width: int, columns: str) -> np.ndarray:
     return _exact._as_float64(arr, name)
 
 
+def _is_rect_type(t: type) -> bool:
+    """Whether ``t`` is pygame's ``Rect`` or ``FRect``, or a subclass (still ``x, y, w, h``)."""
+    return any(c.__name__ in ("Rect", "FRect") and c.__module__.partition(".")[0] == "pygame"
+               for c in t.__mro__)
+
+
 def _is_pygame_rect(v) -> bool:
-    t = type(v)
-    return t.__name__ in ("Rect", "FRect") and t.__module__.partition(".")[0] == "pygame"
+    return _is_rect_type(type(v))
 
 
 def _rect_list(value, name: str) -> bool:
@@ -50,7 +55,7 @@ def _rect_list(value, name: str) -> bool:
     if not isinstance(value, (list, tuple)) or not value:
         return False
     kinds = set(map(type, value))
-    if not any(t.__name__ in ("Rect", "FRect") for t in kinds):
+    if not any(map(_is_rect_type, kinds)):
         return False
     flags = [_is_pygame_rect(v) for v in value]
     if all(flags):

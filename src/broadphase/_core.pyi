@@ -245,9 +245,15 @@ class Tree:
     def pairs(self, max_pairs: int | None = None) -> _IP:
         """Every colliding pair, ``(k, 2)``, canonical; ``MemoryError`` past ``max_pairs``."""
     def update(self, max_pairs: int | None = None) -> tuple[_IP, _IP]:
-        """``(began, ended)`` since the last ``pairs()`` or ``update()``."""
+        """``(began, ended)`` since the last ``update()``, whatever ``pairs()`` came between."""
     def query(self, q: Sequence[float]) -> _IP:
         """Sorted handles of the objects overlapping a valid box."""
+    def query_many(self, boxes: _F64, max_rows: int | None = None) -> _IP | BadRow:
+        """Rows ``(query, handle)`` of the objects overlapping each valid box, ``(k, 2)``, sorted.
+
+        ``MemoryError`` past ``max_rows`` (default: the memory); the bad row
+        if a row changed since the caller checked it.
+        """
     def query_point(self, x: float, y: float) -> _IP:
         """Sorted handles of the objects strictly containing ``(x, y)``."""
     def touching(self, h: int) -> _IP:
@@ -265,3 +271,26 @@ class Tree:
     def contains(self, h: int) -> bool:
         """Whether ``h`` is a live object."""
     def __len__(self) -> int: ...
+
+# One-object calls (``rust/bindings/src/tree_one.rs``): Python numbers,
+# tuples, lists, 1-D float64 arrays and pygame rects read directly.  Each
+# answers, or returns ``None`` (``False``) having changed nothing when it
+# cannot read its arguments exactly or the handle names no suitable
+# object: the caller then takes its full path, which words the error.
+
+def tree_touching(tree: Tree, h: object) -> _IP | None:
+    """``touching(h)`` of a live handle (an ``int`` or NumPy integer)."""
+def tree_query(tree: Tree, q: object) -> _IP | None:
+    """``query(q)`` of one box: 4 corners, or a pygame rect as ``x, y, w, h``."""
+def tree_query_point(tree: Tree, x: object, y: object) -> _IP | None:
+    """``query_point(x, y)`` of two numbers float64 holds exactly."""
+def tree_move(tree: Tree, h: object, b: object) -> bool:
+    """Move the live box object ``h`` to the box ``b``: whether it was done."""
+def tree_insert(tree: Tree, b: object) -> _IP | None:
+    """Insert one box with the default filters: its handle, shape (1,)."""
+def tree_remove(tree: Tree, h: object) -> bool:
+    """Remove the live object ``h``: whether it was done."""
+def tree_contains(tree: Tree, h: object) -> bool | None:
+    """Whether the integer ``h`` (any size) is a live object; ``None`` for a non-integer."""
+def tree_box(tree: Tree, h: object) -> _F64 | None:
+    """The stored box of the live object ``h``, shape (4,)."""

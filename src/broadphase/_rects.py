@@ -22,7 +22,7 @@ import numpy as np
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
 
-from ._tree import depth_for  # noqa: E402
+from ._depth import suggest_depth  # noqa: E402
 
 _RECT, _FRECT = pygame.Rect, pygame.FRect
 FAR = -3e300  # a point far outside any rect: it overlaps nothing strictly
@@ -59,7 +59,7 @@ def depth(world, boxes) -> int:
         real = boxes[boxes[:, 0] != FAR]
         if real.size:
             size = float(np.median(np.maximum(real[:, 2] - real[:, 0], real[:, 3] - real[:, 1])))
-    return depth_for(max(world[2], world[3]), max(size, 1.0))
+    return suggest_depth(world, max(size, 1.0))
 
 
 def boxes(sprites, name: str = "sprites", owners=None, get=get_rect) -> np.ndarray:

@@ -11,20 +11,25 @@ released in every call that does work.
 from __future__ import annotations
 
 import copy
-import math
 import numbers
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from . import _cast, _core, _exact, _tables
+from . import _cast, _core
+from ._depth import suggest_depth
+from ._tree_args import (
+    MAX_DEPTH,
+    _check_bounds,
+    _check_depth,
+    _check_margin,
+    _handle_array,
+    _one_or_many,
+    _real,
+    _same_length,
+)
 
-__all__ = ["LinearQuadtree"]
-
-#: Deepest tree: the list heads of all levels, (4**(depth+1) - 1) / 3 cells
-#: of 9 bytes, take 201 MB of address space at depth 12 (zeroed memory,
-#: mapped only where objects are).
-MAX_DEPTH = _core.TREE_MAX_DEPTH
+__all__ = ["MAX_DEPTH", "LinearQuadtree"]
 _BOX, _CIRCLE = 0, 1  # the core's shape codes (narrow::BOX, narrow::CIRCLE)
 _INT64, _FLOAT64 = np.dtype(np.int64), np.dtype(np.float64)
 
@@ -126,6 +131,39 @@ class LinearQuadtree:
         self._margin = _check_margin(margin)
         self._t = _core.Tree(self._bounds, self._depth, self._margin, _cast.workers(workers))
 
+    @classmethod
+    def for_objects(cls, bounds: ArrayLike, typical_size: float, *, margin: float = 0.0,
+                    workers: int | None = None) -> LinearQuadtree:
+        """A tree for a world of objects of about ``typical_size``: its depth chosen for them.
+
+        The depth is :func:`broadphase.suggest_depth` ``(bounds, typical_size)``:
+        finest cells about 8 typical objects wide.  ``margin`` and
+        ``workers`` are the constructor's (a margin of 0 suits most
+        worlds: raise it when :meth:`stats` shows many objects relinked in
+        frames where few move).
+
+        Parameters
+        ----------
+        bounds : sequence of 4 floats
+            The world ``(minx, miny, maxx, maxy)``.
+        typical_size : float
+            A typical object's width (a circle's diameter), > 0.
+        margin : float, optional
+        workers : int, optional
+
+        Returns
+        -------
+        LinearQuadtree
+
+        Examples
+        --------
+        >>> import broadphase as bp
+        >>> tree = bp.LinearQuadtree.for_objects((0, 0, 5000, 5000), typical_size=10)
+        >>> tree.depth, tree.margin
+        (6, 0.0)
+        """
+        return cls(bounds, suggest_depth(bounds, typical_size), margin=margin, workers=workers)
+
     # ------------------------------------------------------------------
     # properties
 
@@ -157,6 +195,9 @@ class LinearQuadtree:
         return len(self._t)
 
     def __contains__(self, handle: object) -> bool:
+        found = _core.tree_contains(self._t, handle)  # None: not an int nor a NumPy integer
+        if found is not None:
+            return found
         if isinstance(handle, (bool, np.bool_)) or not isinstance(handle, numbers.Integral):
             return False
         h = int(handle)
@@ -244,6 +285,10 @@ class LinearQuadtree:
         >>> tree.insert([1, 1, 2, 2]).tolist(), tree.insert([[3, 3, 4, 4]], groups=5).tolist()
         ([0], [1])
         """
+        if groups is None and categories is None and masks is None:
+            h = _core.tree_insert(self._t, boxes)  # None: not one box read directly
+            if h is not None:
+                return h
         arr, _ = _cast.boxes(_one_or_many(boxes, 4))
         filters = _cast.filters(arr.shape[0], groups, categories, masks)
         h = self._t.insert(arr, None, **filters)
@@ -305,6 +350,8 @@ class LinearQuadtree:
         >>> tree.pairs().tolist()
         [[0, 1]]
         """
+        if _core.tree_move(self._t, handles, boxes):
+            return  # one live box object and one box, read directly
         if (type(handles) is np.ndarray and handles.dtype == _INT64 and handles.ndim == 1
                 and type(boxes) is np.ndarray and boxes.dtype == _FLOAT64
                 and boxes.shape == (handles.shape[0], 4) and handles.flags.c_contiguous
@@ -365,6 +412,8 @@ class LinearQuadtree:
         >>> tree.remove(h[0]); len(tree), tree.insert([1, 1, 2, 2]).tolist()
         (1, [0])
         """
+        if _core.tree_remove(self._t, handles):
+            return  # one live handle, read directly
         h = _handle_array(handles)
         problem = self._t.remove(h)
         if problem is not None:
@@ -377,7 +426,9 @@ class LinearQuadtree:
         """Every colliding pair of objects, as handles.
 
         Only objects inserted, moved or removed since the last call are
-        examined again (or everything, when many changed).
+        examined again (or everything, when many changed).  It changes
+        nothing in the events of the next :meth:`update`, which stay
+        relative to the last :meth:`update`.
 
         Returns
         -------
@@ -403,11 +454,14 @@ class LinearQuadtree:
         return self._t.pairs()
 
     def update(self) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
-        """Contact events: the pairs that began and that ended since the last call.
+        """Contact events: the pairs that began and that ended since the last ``update()``.
 
-        The last call is the last :meth:`update` or :meth:`pairs`; on the
-        first call every current pair has begun.  Costs what changed and
-        its neighbours, not the whole world.
+        On the first call every current pair has begun.  :meth:`pairs`
+        calls in between change nothing here: a frame may ask for
+        :meth:`pairs` and then :meth:`update`, in either order.  Costs what
+        changed and its neighbours, not the whole world; after a
+        :meth:`pairs` call since the last ``update()``, also one pass over
+        the pairs (about what that :meth:`pairs` call cost).
 
         Returns
         -------
@@ -425,6 +479,8 @@ class LinearQuadtree:
         >>> [a.tolist() for a in tree.update()]
         [[[0, 1]], []]
         >>> tree.move(h[2], [2, 2, 4, 4]); tree.remove(h[0])
+        >>> tree.pairs().tolist()  # every pair now: no effect on the events
+        [[1, 2]]
         >>> [a.tolist() for a in tree.update()]
         [[[1, 2]], [[0, 1]]]
         """
@@ -444,7 +500,8 @@ class LinearQuadtree:
         >>> tree.touching(h[0]).tolist(), tree.touching(h[2]).tolist()
         ([1, 2], [0, 1])
         """
-        return self._t.touching(self._one(handle))
+        found = _core.tree_touching(self._t, handle)  # None: not a live handle read directly
+        return self._t.touching(self._one(handle)) if found is None else found
 
     def query(self, box: ArrayLike) -> NDArray[np.intp]:
         """Sorted handles of the objects that overlap ``box`` (touching does not count).
@@ -460,11 +517,55 @@ class LinearQuadtree:
         >>> tree.query([0.5, 0.5, 1.5, 1.5]).tolist(), tree.query([1, 0, 3, 1]).tolist()
         ([0, 1], [])
         """
+        found = _core.tree_query(self._t, box)  # None: not one box read directly
+        if found is not None:
+            return found
         q, _ = _cast.boxes(_one_or_many(box, 4), "box")
         if q.shape[0] != 1:
             raise ValueError(f"box: expected one box (minx, miny, maxx, maxy), found "
                              f"{q.shape[0]} rows")
         return self._t.query(q[0].tolist())
+
+    def query_many(self, boxes: ArrayLike, *, max_rows: int | None = None) -> NDArray[np.intp]:
+        """For many boxes at once, the objects overlapping each: rows ``(query, handle)``.
+
+        Each box's handles are :meth:`query`'s (touching does not count;
+        circles by the exact test), all in one call: the queries run in
+        parallel for large batches, the GIL released.
+
+        Parameters
+        ----------
+        boxes : array_like, shape (m, 4)
+            The regions, read as :meth:`insert` reads boxes (corners, pygame
+            rects as ``x, y, w, h``, tables by their column names).
+        max_rows : int, optional
+            Raise ``MemoryError`` rather than return more rows than this
+            (default: what the available memory holds).
+
+        Returns
+        -------
+        ndarray of intp, shape (k, 2)
+            Row ``(q, h)`` when object ``h`` overlaps ``boxes[q]``; sorted
+            by ``q``, then ``h``.  Empty: ``np.empty((0, 2), np.intp)``.
+
+        Examples
+        --------
+        >>> import broadphase as bp
+        >>> tree = bp.LinearQuadtree((0, 0, 8, 8), depth=3)
+        >>> h = tree.insert([[0, 0, 1, 1], [1, 1, 2, 2], [5, 5, 6, 6]])
+        >>> tree.query_many([[0.5, 0.5, 1.5, 1.5], [1, 0, 3, 1], [4, 4, 8, 8]]).tolist()
+        [[0, 0], [0, 1], [2, 2]]
+        """
+        q, _ = _cast.boxes(boxes, "boxes")
+        if max_rows is not None:
+            if isinstance(max_rows, bool) or not isinstance(max_rows, numbers.Integral) \
+                    or max_rows < 0:
+                raise ValueError(f"max_rows: expected an int >= 0, found {max_rows!r}")
+            max_rows = min(int(max_rows), 2**64 - 1)
+        found = self._t.query_many(q, max_rows)
+        if type(found) is _core.BadRow:  # a row written by another thread since it was checked
+            self._raise(found, None, _BOX, q, "boxes")
+        return found
 
     def query_point(self, x: float, y: float) -> NDArray[np.intp]:
         """Sorted handles of the objects that strictly contain the point (x, y).
@@ -477,8 +578,10 @@ class LinearQuadtree:
         >>> tree.query_point(1.5, 1.5).tolist(), tree.query_point(2, 1).tolist()
         ([0, 1], [])
         """
-        px, py = _real(x, "x"), _real(y, "y")
-        return self._t.query_point(px, py)
+        found = _core.tree_query_point(self._t, x, y)  # None: not two numbers read directly
+        if found is not None:
+            return found
+        return self._t.query_point(_real(x, "x"), _real(y, "y"))
 
     def boxes(self, handles: ArrayLike) -> NDArray[np.float64]:
         """The boxes of objects, as stored (a circle's: its outward-rounded bounding box).
@@ -496,6 +599,9 @@ class LinearQuadtree:
         >>> tree.boxes(h[1]).tolist(), tree.boxes(h).shape
         ([3.0, 3.0, 4.0, 4.0], (2, 4))
         """
+        one = _core.tree_box(self._t, handles)  # None: not a live handle read directly
+        if one is not None:
+            return one
         h = _handle_array(handles)
         self._check(h, -1)
         out = np.array([self._t.box_of(int(k)) for k in h], np.float64).reshape(-1, 4)
@@ -632,105 +738,3 @@ class LinearQuadtree:
         other = ("a circle; move it with move_circles" if kind == _BOX
                  else "a box; move it with move")
         raise ValueError(f"handles[{at}]: handle {h[at]} is {other}")
-
-
-def _handle_array(handles) -> NDArray[np.int64]:
-    """Handles as a contiguous int64 array; ``KeyError`` for one no tree can hold."""
-    arr = np.asarray(handles)
-    if arr.dtype.kind in "fO" and arr.size and not isinstance(handles, np.ndarray):
-        arr = _int_list(handles)  # [np.uint64(0), 1] is float64, [2**64] object
-    if arr.dtype.kind not in "iu":
-        if arr.size == 0 and arr.dtype.kind == "f":
-            arr = arr.astype(np.int64)
-        else:
-            raise TypeError(f"handles: expected integers, found dtype {arr.dtype}")
-    arr = np.atleast_1d(arr)
-    if arr.ndim != 1:
-        raise ValueError(f"handles: expected a handle or shape (n,), found shape {arr.shape}")
-    if arr.dtype.kind == "u" and arr.size and arr.max() > np.iinfo(np.int64).max:
-        raise KeyError(f"handle {arr.max()}: not in the tree (removed or never inserted)")
-    return _exact.c_array(arr, np.int64)
-
-
-def depth_for(world: float, size: float) -> int:
-    """A depth whose finest cells are about 8 objects of ``size`` wide (1 to MAX_DEPTH).
-
-    The setting of docs/benchmarks.md, "Moving objects", used by the
-    benchmark's ``moving`` scene and the demo.
-    """
-    return int(min(MAX_DEPTH, max(1, round(math.log2(max(world / (8 * size), 1.0))))))
-
-
-def _real(v, name: str) -> float:
-    """A finite number float64 holds exactly (see ``_exact.real``), naming ``name``."""
-    return _exact.real(v, name)
-
-
-def _int_list(values) -> np.ndarray:
-    """Handles given as Python or NumPy integers of any size, exactly; int64 or uint64.
-
-    ``KeyError`` for one no array can hold (no handle is that big), else
-    the values as they were (the caller reports a wrong type).
-    """
-    obj = np.asarray(values, dtype=object)
-    if not all(isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_))
-               for v in obj.flat):
-        return np.asarray(values)
-    ints = [int(v) for v in obj.flat]
-    for v in ints:
-        if not -(2**63) <= v < 2**64:
-            raise KeyError(f"handle {v}: not in the tree (removed or never inserted)")
-    dtype = np.uint64 if max(ints) >= 2**63 else np.int64
-    return np.array(ints, dtype=dtype).reshape(obj.shape)
-
-
-def _one_or_many(value, width: int):
-    """A single row of ``width`` numbers as a one-row table; anything else unchanged.
-
-    An array row becomes a one-row view of itself (a masked row stays
-    masked, so its masked values are refused); tables and named rows
-    (``df.iloc[k]``) are left to ``_cast``, which reads them by name (``_tables``).
-    """
-    if isinstance(value, np.ndarray) and value.dtype.names is None:
-        return value[np.newaxis] if value.shape == (width,) else value
-    if isinstance(value, (list, tuple)) and len(value) != width:
-        return value  # not one row: no need to look at every element
-    if _tables._table(value) is None and np.ndim(value) == 1 and np.shape(value) == (width,):
-        return [value]
-    return value
-
-
-def _same_length(h, rows, name: str) -> None:
-    if rows.shape[0] != h.shape[0]:
-        raise ValueError(f"{name}: expected {h.shape[0]} rows (one per handle), "
-                         f"found {rows.shape[0]}")
-
-
-def _check_bounds(bounds) -> tuple[float, float, float, float]:
-    try:
-        x0, y0, x1, y1 = (float(v) for v in bounds)
-    except (TypeError, ValueError):
-        raise TypeError(f"bounds: expected (minx, miny, maxx, maxy), found {bounds!r}") from None
-    if not (np.isfinite([x0, y0, x1, y1]).all() and x0 < x1 and y0 < y1):
-        raise ValueError(f"bounds: expected finite (minx, miny, maxx, maxy) with minx < maxx "
-                         f"and miny < maxy, found {(x0, y0, x1, y1)}")
-    return x0, y0, x1, y1
-
-
-def _check_depth(depth) -> int:
-    if isinstance(depth, (bool, np.bool_)) or not isinstance(depth, numbers.Integral):
-        raise TypeError(f"depth: expected an int, found {depth!r}")
-    if not 0 <= depth <= MAX_DEPTH:
-        raise ValueError(f"depth: expected 0 <= depth <= {MAX_DEPTH} (the list heads of "
-                         f"depth 12 take 201 MB, each level more four times that), "
-                         f"found {depth}")
-    return int(depth)
-
-
-def _check_margin(margin) -> float:
-    if isinstance(margin, (bool, np.bool_)) or not isinstance(margin, numbers.Real):
-        raise TypeError(f"margin: expected a real number, found {margin!r}")
-    m = float(margin)
-    if not (math.isfinite(m) and m >= 0):
-        raise ValueError(f"margin: expected a finite number >= 0, found {margin!r}")
-    return m

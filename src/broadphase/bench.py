@@ -129,10 +129,11 @@ class _Scene:
             bpg.groupcollide(ga, gb, False, False), ga, gb)}
 
     def _moving(self, n, methods, workers):
-        from ._tree import LinearQuadtree, depth_for
+        from ._depth import suggest_depth
+        from ._tree import LinearQuadtree
 
         scene = scenarios.Bouncing(n)
-        depth = depth_for(scene.world, scene.SIZE)
+        depth = suggest_depth((0, 0, scene.world, scene.world), scene.SIZE)
         tree = LinearQuadtree((0, 0, scene.world, scene.world), depth, workers=workers)
         frame = {"boxes": scene.boxes()}
         handles = tree.insert(frame["boxes"])

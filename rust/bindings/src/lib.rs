@@ -32,6 +32,7 @@ mod owned;
 mod results;
 mod tiles;
 mod tree;
+mod tree_one;
 mod tree_values;
 mod watch;
 

@@ -23,7 +23,7 @@ use std::sync::{Mutex, MutexGuard, TryLockError};
 use crate::filters::FilterArgs;
 use crate::results::BadRow;
 use crate::tree_values::{
-    BadHandle, MoveRows, Problem, TreeStats, HANDLE_KIND, HANDLE_TWICE, HANDLE_UNKNOWN,
+    BadHandle, Problem, TreeStats, HANDLE_KIND, HANDLE_TWICE, HANDLE_UNKNOWN,
 };
 use crate::watch::{watched, Watch};
 use crate::{owned, rows, slice, too_many, Boxes};
@@ -50,10 +50,10 @@ pub const IN_USE: &str = "LinearQuadtree: in use by another thread (a call is ru
                           a tree is not shared between threads without a lock";
 
 /// A tree and its settings, behind [`PyTree`]'s lock.
-struct State {
-    inner: Tree,
+pub(crate) struct State {
+    pub inner: Tree,
     /// Threads of the searches (`None`: all).
-    workers: Option<usize>,
+    pub workers: Option<usize>,
 }
 
 /// The moving tree (see `broadphase-core`'s `tree` module).
@@ -77,47 +77,12 @@ impl PyTree {
     }
 
     /// The tree for this call, or the error saying it is in use.
-    fn lock(&self) -> PyResult<MutexGuard<'_, State>> {
+    pub(crate) fn lock(&self) -> PyResult<MutexGuard<'_, State>> {
         match self.state.try_lock() {
             Ok(g) => Ok(g),
             Err(TryLockError::Poisoned(p)) => Ok(p.into_inner()),
             Err(TryLockError::WouldBlock) => Err(PyRuntimeError::new_err(IN_USE)),
         }
-    }
-
-    /// `move_boxes` and `move_circles`: new rows of `W` floats for objects
-    /// of their kind ([`MoveRows`]), checked, then stored, or nothing changes.
-    fn move_rows<const W: usize>(
-        &self,
-        py: Python<'_>,
-        handles: PyReadonlyArray1<'_, i64>,
-        given: Boxes<'_>,
-    ) -> PyResult<Option<Problem>>
-    where
-        [f64; W]: MoveRows,
-    {
-        let h = slice(&handles, "handles")?;
-        let r = rows::<W>(&given, <[f64; W]>::NAME)?;
-        if h.len() != r.len() {
-            return Err(PyValueError::new_err(format!(
-                "{}: lengths differ",
-                <[f64; W]>::METHOD
-            )));
-        }
-        let mut guard = self.lock()?;
-        let st = &mut *guard;
-        let inner = &mut st.inner;
-        let ex = Exec::new(st.workers);
-        watched(py, h.len(), &ex, Watch::Committing, |ex| {
-            // The checks' safety arguments (live handles, each once; finite
-            // rows) hold for what is stored only if nothing changes in
-            // between: only copies are read from here on (`owned`).
-            let (h, r) = (owned::copy(h, "handles", ex)?, <[f64; W]>::copy(r, ex)?);
-            if let Err(e) = inner.check_handles(&h, Some(<[f64; W]>::KIND)) {
-                return Ok(Some(e.into()));
-            }
-            Ok(<[f64; W]>::store(inner, &h, r, ex).err().map(Problem::from))
-        })?
     }
 }
 
@@ -301,6 +266,34 @@ impl PyTree {
         Ok(handles_array(py, found))
     }
 
+    /// Rows `(query, handle)` of the objects overlapping each valid box,
+    /// `(k, 2)` intp, sorted.
+    #[pyo3(signature = (boxes, max_rows=None))]
+    fn query_many(
+        &self,
+        py: Python<'_>,
+        boxes: Boxes<'_>,
+        max_rows: Option<u64>,
+    ) -> PyResult<Py<PyAny>> {
+        let q = rows::<4>(&boxes, "boxes")?;
+        let mut guard = self.lock()?;
+        let st = &mut *guard;
+        let (n, inner, ex) = (q.len(), &mut st.inner, Exec::new(st.workers));
+        let found = watched(py, n, &ex, Watch::Committing, |ex| {
+            // Only a copy is read from here on (`owned`), checked again:
+            // the caller's rows may have changed since it checked them.
+            let q = owned::copy(q, "boxes", ex)?;
+            if let Err(bad) = check::scan_boxes(&q, &ex.for_work(n, 1 << 16)) {
+                return Ok(Err(BadRow::from(bad)));
+            }
+            Ok::<_, PyErr>(Ok(inner.query_many(&q, ex, max_rows)))
+        })??;
+        match found {
+            Ok(rows) => crate::pairs_array(py, rows.map_err(too_many)?),
+            Err(bad) => Ok(Bound::new(py, bad)?.into_any().unbind()),
+        }
+    }
+
     /// Sorted handles of the objects strictly containing `(x, y)`.
     fn query_point(&self, py: Python<'_>, x: f64, y: f64) -> PyResult<Py<PyAny>> {
         let mut guard = self.lock()?;
@@ -431,5 +424,5 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("HANDLE_KIND", HANDLE_KIND)?;
     m.add("TREE_MAX_DEPTH", broadphase_core::tree::MAX_DEPTH)?;
     m.add("TREE_IN_USE", IN_USE)?;
-    Ok(())
+    crate::tree_one::register(m)
 }

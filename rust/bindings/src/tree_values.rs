@@ -12,6 +12,11 @@ use pyo3::prelude::*;
 
 use crate::owned;
 use crate::results::BadRow;
+use crate::tree::PyTree;
+use crate::watch::{watched, Watch};
+use crate::{rows, slice, Boxes};
+use numpy::PyReadonlyArray1;
+use pyo3::exceptions::PyValueError;
 
 /// `handles[at]` is not a live object.
 pub const HANDLE_UNKNOWN: u8 = 1;
@@ -149,5 +154,42 @@ impl TreeStats {
             self.pairs,
             if self.rebuilt { "True" } else { "False" }
         )
+    }
+}
+
+impl PyTree {
+    /// `move_boxes` and `move_circles`: new rows of `W` floats for objects
+    /// of their kind ([`MoveRows`]), checked, then stored, or nothing changes.
+    pub(crate) fn move_rows<const W: usize>(
+        &self,
+        py: Python<'_>,
+        handles: PyReadonlyArray1<'_, i64>,
+        given: Boxes<'_>,
+    ) -> PyResult<Option<Problem>>
+    where
+        [f64; W]: MoveRows,
+    {
+        let h = slice(&handles, "handles")?;
+        let r = rows::<W>(&given, <[f64; W]>::NAME)?;
+        if h.len() != r.len() {
+            return Err(PyValueError::new_err(format!(
+                "{}: lengths differ",
+                <[f64; W]>::METHOD
+            )));
+        }
+        let mut guard = self.lock()?;
+        let st = &mut *guard;
+        let inner = &mut st.inner;
+        let ex = Exec::new(st.workers);
+        watched(py, h.len(), &ex, Watch::Committing, |ex| {
+            // The checks' safety arguments (live handles, each once; finite
+            // rows) hold for what is stored only if nothing changes in
+            // between: only copies are read from here on (`owned`).
+            let (h, r) = (owned::copy(h, "handles", ex)?, <[f64; W]>::copy(r, ex)?);
+            if let Err(e) = inner.check_handles(&h, Some(<[f64; W]>::KIND)) {
+                return Ok(Some(e.into()));
+            }
+            Ok(<[f64; W]>::store(inner, &h, r, ex).err().map(Problem::from))
+        })?
     }
 }

@@ -16,7 +16,8 @@ import numpy as np
 from .. import morton, scenarios
 from .._api import find_circle_pairs
 from .._casts import find_swept_circle_pairs
-from .._tree import LinearQuadtree, depth_for
+from .._depth import suggest_depth
+from .._tree import LinearQuadtree
 from ._draw import BLACK, CYAN, RED, YELLOW, _draw_boxes, _View
 
 #: Pixels a frame of a fast bullet (seed 003's move 1).
@@ -33,7 +34,7 @@ class _Bullets:
         self.w, self.h = scenarios.BULLET_FIELD
         self.bounds = (0.0, 0.0, self.w, self.h)
         self.view = _View(self.w, self.h)
-        self.depth = depth_for(self.w, 2 * scenarios.BULLET_RADIUS)
+        self.depth = suggest_depth((0, 0, self.w, self.w), 2 * scenarios.BULLET_RADIUS)
         self.xy = np.empty((0, 2))
         self.last = np.empty((0, 2))  # where each bullet was a frame ago
         self.v = np.empty((0, 2))

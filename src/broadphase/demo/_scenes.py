@@ -6,7 +6,8 @@ import numpy as np
 
 from .. import morton, scenarios
 from .._api import find_circle_pairs, find_pairs
-from .._tree import LinearQuadtree, depth_for
+from .._depth import suggest_depth
+from .._tree import LinearQuadtree
 from ._draw import BLACK, RED, WHITE, _draw_boxes, _View
 
 
@@ -20,7 +21,7 @@ class _Rects:
         self.scene = scenarios.Bouncing(n)
         self.bounds = (0.0, 0.0, self.scene.world, self.scene.world)
         self.view = _View(self.scene.world, self.scene.world)
-        self.depth = depth_for(self.scene.world, self.scene.SIZE)
+        self.depth = suggest_depth((0, 0, self.scene.world, self.scene.world), self.scene.SIZE)
         self.tree = None
         self.touched = np.zeros(n, bool)
         self.pairs = 0

@@ -119,6 +119,12 @@ impl Index {
         }
     }
 
+    /// Objects the lists do not match yet (stale): what the next reader's
+    /// sync relinks.
+    pub fn stale_count(&self) -> usize {
+        self.stale_list.len()
+    }
+
     /// Slots from the end on for `m` new objects, placed by `place(i)`,
     /// stale, `dirty` as told, in no list (in parallel chunks of `grain`
     /// for big batches); the objects per level and entries they add, per

@@ -13,7 +13,7 @@
 //! * `index`: the per-cell lists and each object's record, brought up to
 //!   date by their next reader (`index/sync.rs`: settle, then relink or relayout);
 //! * `queries`: the cells a box meets, the plans of a refresh's queries,
-//!   an object's partners;
+//!   an object's partners (`regions`: region queries in a batch);
 //! * `changes`: what changed since the last refresh (dirty objects,
 //!   removed slots);
 //! * `cache`: the current pairs kept as a base and a delta, and the
@@ -22,8 +22,11 @@
 //!   what helps the next one;
 //! * `policy`: the knobs;
 //! * `store` and `moves`: insert, remove and move;
-//! * `frame`: a frame's choices (on the pool or not, incremental or from
-//!   scratch) and the search from scratch.
+//! * `frame`: a frame (`pairs()`, `update()`), its choices (on the pool
+//!   or not, incremental or from scratch) and the search from scratch;
+//! * `reported`: the pairs the last `update()` left, so that `update()`'s
+//!   events are relative to the previous `update()` whatever `pairs()`
+//!   calls came between.
 //!
 //! # A frame
 //! A game stores its objects' new boxes (`move_to`: a store of boxes and
@@ -74,6 +77,8 @@ mod objects;
 mod placement;
 mod policy;
 mod queries;
+mod regions;
+mod reported;
 mod store;
 #[cfg(test)]
 mod tests;
@@ -85,15 +90,13 @@ pub use policy::Policy;
 
 use crate::kept_search::KeptSearch;
 use crate::morton::level_start;
-use crate::pairs::{pack, TooMany};
 use crate::par::Exec;
-use crate::scratch;
 use cache::PairCache;
 use changes::Changes;
-use frame::Refreshed;
 use index::Index;
 use objects::Objects;
 use placement::Placer;
+use reported::Reported;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// Per-object filter values of an insert (`None`: the defaults, group 0
@@ -137,6 +140,8 @@ pub struct Tree {
     changes: Changes,
     /// The pairs kept from frame to frame.
     cache: PairCache,
+    /// The pairs the last `update()` left, once `pairs()` moved on.
+    reported: Reported,
     /// The search from scratch's kept orders.
     search: KeptSearch,
     policy: Policy,
@@ -160,6 +165,7 @@ impl Tree {
             index: Index::new(level_start(depth + 1) as usize, depth),
             changes: Changes::default(),
             cache: PairCache::default(),
+            reported: Reported::default(),
             search: KeptSearch::default(),
             policy: policy.checked(),
             stats: Stats::default(),
@@ -274,6 +280,13 @@ impl Tree {
         }
     }
 
+    /// Objects inserted or moved since the lists were last brought up to
+    /// date: what the next query syncs first (what a caller weighs a
+    /// one-object call by).
+    pub fn unsynced(&self) -> usize {
+        self.index.stale_count()
+    }
+
     /// Place every unplaced object by its box now; count those whose cells
     /// changed as `stats().relinked` (the index's settle).  Every
     /// reader of the placements calls this first; `stats()` too.
@@ -293,79 +306,6 @@ impl Tree {
             .sync(&self.placer, boxes, count, &self.policy, ex);
     }
 
-    /// Every colliding pair of live objects as rows `[i0, j0, i1, j1, ...]`
-    /// (`i < j`, sorted by `i` then `j`): the array `pairs()` hands over.
-    ///
-    /// The next call re-examines only what changed since.
-    pub fn pairs(&mut self, ex: &Exec, max_pairs: Option<u64>) -> Result<Vec<isize>, TooMany> {
-        let r = self.refresh_on_pool(ex, max_pairs, false)?;
-        Ok(r.rows.unwrap_or_default())
-    }
-
-    /// [`Tree::pairs`] packed ([`crate::pairs::pack`]), sorted.
-    pub fn pairs_packed(&mut self, ex: &Exec, max_pairs: Option<u64>) -> Result<Vec<u64>, TooMany> {
-        let rows = self.pairs(ex, max_pairs)?;
-        let packed = rows
-            .chunks_exact(2)
-            .map(|r| pack(r[0] as u32, r[1] as u32))
-            .collect();
-        scratch::give(rows);
-        Ok(packed)
-    }
-
-    /// The pairs of the last `pairs()` or `update()` (none before the first),
-    /// packed, sorted.
-    pub fn last_pairs(&self) -> Vec<u64> {
-        self.cache.pairs()
-    }
-
-    /// The pairs that began and that ended since the last `pairs()` or
-    /// `update()` (all current pairs began, on the first call), packed, sorted.
-    ///
-    /// Costs what changed and its neighbours: the objects changed since and
-    /// their pairs, plus one read of the kept pairs when objects change for
-    /// the first time since those were last consolidated.
-    pub fn update(&mut self, ex: &Exec, max_pairs: Option<u64>) -> Result<Events, TooMany> {
-        let r = self.refresh_on_pool(ex, max_pairs, true)?;
-        Ok(r.events.unwrap_or_default())
-    }
-
-    /// A frame: bring the pairs up to date, the rows (for `pairs()`) or
-    /// the events (for `update()`).
-    fn refresh(
-        &mut self,
-        ex: &Exec,
-        max_pairs: Option<u64>,
-        events: bool,
-    ) -> Result<Refreshed, TooMany> {
-        let rebuild = self.will_rebuild();
-        let r = if rebuild {
-            self.search_from_scratch(ex, max_pairs, events)?
-        } else {
-            // (a stopped sync leaves the lists valid for the next one to
-            // finish, a stopped step the kept pairs as they were)
-            self.sync(ex);
-            let (fresh, tests) = self.fresh_pairs(ex);
-            let gone = self.changes.gone();
-            let (dirty, policy) = (&self.changes.dirty, &self.policy);
-            let stepped = self
-                .cache
-                .step(dirty, &fresh, &gone, events, max_pairs, policy, ex);
-            self.search.idle();
-            let (rows, events) = stepped?;
-            Refreshed {
-                rows,
-                events,
-                tests,
-            }
-        };
-        self.changes.clear(&mut self.index.rec);
-        self.stats.candidate_tests = r.tests;
-        self.stats.pairs = self.cache.len() as u64;
-        self.stats.rebuilt = rebuild;
-        Ok(r)
-    }
-
     /// Check every invariant, part by part; the first broken one, named.
     /// O(slots + cells + kept pairs).
     pub fn validate(&self) -> Result<(), String> {
@@ -375,7 +315,8 @@ impl Tree {
         let (objects, rec, all) = (&self.objects, &self.index.rec, !self.changes.keeps_marks());
         // live, or changed since the last call (a removal not yet refreshed)
         let live = |h: usize| objects.contains(h) || rec[h].dirty || all;
-        self.cache.check(self.objects.slots(), live)
+        self.cache.check(self.objects.slots(), live)?;
+        self.reported.check(self.objects.slots())
     }
 }
 

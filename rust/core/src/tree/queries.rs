@@ -175,7 +175,7 @@ impl Tree {
 
     /// Whether live object `o`, of box `b`, overlaps the box `q` (touching
     /// does not count).
-    fn meets_box(&self, o: usize, b: &[f64; 4], q: &[f64; 4]) -> bool {
+    pub(super) fn meets_box(&self, o: usize, b: &[f64; 4], q: &[f64; 4]) -> bool {
         boxes_overlap(b, q)
             && (!self.objects.is_circle(o) || box_circle_overlap(q, &self.objects.circle(o)))
     }

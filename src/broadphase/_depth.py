@@ -1,0 +1,62 @@
+"""Choosing a tree's ``depth`` from the world's size and the objects' size."""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+from numpy.typing import ArrayLike
+
+from ._tree_args import MAX_DEPTH, _check_bounds
+
+__all__ = ["suggest_depth"]
+
+
+def suggest_depth(bounds: ArrayLike, typical_size: float) -> int:
+    """A :class:`LinearQuadtree` depth whose finest cells are about 8 typical objects wide.
+
+    ``round(log2(side / (8 * typical_size)))``, kept within 1 to 12, where
+    ``side`` is the world's mean side (the geometric mean of its width and
+    height: the side itself for a square world).  Finest cells 4 to 16
+    times the typical object's size work well (``benchmarks/moving.py``);
+    this is the middle of that range, the setting of the benchmarks and the
+    demo.  A start value: time your own frames with the depths around it
+    (:meth:`LinearQuadtree.stats` says what to look at).
+
+    Parameters
+    ----------
+    bounds : sequence of 4 floats
+        The world ``(minx, miny, maxx, maxy)``, as given to the tree.
+    typical_size : float
+        A typical object's width (a circle's diameter), > 0.
+
+    Returns
+    -------
+    int
+        A depth from 1 to 12.
+
+    Examples
+    --------
+    >>> import broadphase as bp
+    >>> bp.suggest_depth((0, 0, 1000, 1000), 10)    # cells 1000 / 2**4 = 62.5 wide
+    4
+    >>> bp.suggest_depth((0, 0, 5000, 5000), 10)
+    6
+    >>> bp.suggest_depth((0, 0, 832, 832), 32)      # a window of 32-pixel sprites
+    2
+    >>> tree = bp.LinearQuadtree((0, 0, 5000, 5000), bp.suggest_depth((0, 0, 5000, 5000), 10))
+    >>> tree.depth
+    6
+    """
+    x0, y0, x1, y1 = _check_bounds(bounds)
+    if isinstance(typical_size, bool) or not isinstance(typical_size, numbers.Real):
+        raise TypeError(f"typical_size: expected a real number, found {typical_size!r}")
+    size = float(typical_size)
+    if not (math.isfinite(size) and size > 0):
+        raise ValueError(f"typical_size: expected a finite number > 0, found {typical_size!r}")
+    w, h = x1 - x0, y1 - y0  # may be inf for a world near float64's limits
+    side = w if w == h else math.sqrt(w) * math.sqrt(h)
+    cells = side / (8 * size)
+    if not math.isfinite(cells):
+        return MAX_DEPTH
+    return int(min(MAX_DEPTH, max(1, round(math.log2(max(cells, 1.0))))))

@@ -1,0 +1,114 @@
+"""The arguments of ``LinearQuadtree``: handles, single rows, settings.
+
+Checked and converted here, every error naming the argument; the numbers
+themselves go through :mod:`._exact` (the one refusal rule) and the boxes
+and circles through :mod:`._cast`.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+from numpy.typing import NDArray
+
+from . import _core, _exact, _tables
+
+#: Deepest tree: the list heads of all levels, (4**(depth+1) - 1) / 3 cells
+#: of 9 bytes, take 201 MB of address space at depth 12 (zeroed memory,
+#: mapped only where objects are).
+MAX_DEPTH = _core.TREE_MAX_DEPTH
+
+
+def _handle_array(handles) -> NDArray[np.int64]:
+    """Handles as a contiguous int64 array; ``KeyError`` for one no tree can hold."""
+    arr = np.asarray(handles)
+    if arr.dtype.kind in "fO" and arr.size and not isinstance(handles, np.ndarray):
+        arr = _int_list(handles)  # [np.uint64(0), 1] is float64, [2**64] object
+    if arr.dtype.kind not in "iu":
+        if arr.size == 0 and arr.dtype.kind == "f":
+            arr = arr.astype(np.int64)
+        else:
+            raise TypeError(f"handles: expected integers, found dtype {arr.dtype}")
+    arr = np.atleast_1d(arr)
+    if arr.ndim != 1:
+        raise ValueError(f"handles: expected a handle or shape (n,), found shape {arr.shape}")
+    if arr.dtype.kind == "u" and arr.size and arr.max() > np.iinfo(np.int64).max:
+        raise KeyError(f"handle {arr.max()}: not in the tree (removed or never inserted)")
+    return _exact.c_array(arr, np.int64)
+
+
+def _real(v, name: str) -> float:
+    """A finite number float64 holds exactly (see ``_exact.real``), naming ``name``."""
+    return _exact.real(v, name)
+
+
+def _int_list(values) -> np.ndarray:
+    """Handles given as Python or NumPy integers of any size, exactly; int64 or uint64.
+
+    ``KeyError`` for one no array can hold (no handle is that big), else
+    the values as they were (the caller reports a wrong type).
+    """
+    obj = np.asarray(values, dtype=object)
+    if not all(isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_))
+               for v in obj.flat):
+        return np.asarray(values)
+    ints = [int(v) for v in obj.flat]
+    for v in ints:
+        if not -(2**63) <= v < 2**64:
+            raise KeyError(f"handle {v}: not in the tree (removed or never inserted)")
+    dtype = np.uint64 if max(ints) >= 2**63 else np.int64
+    return np.array(ints, dtype=dtype).reshape(obj.shape)
+
+
+def _one_or_many(value, width: int):
+    """A single row of ``width`` numbers as a one-row table; anything else unchanged.
+
+    An array row becomes a one-row view of itself (a masked row stays
+    masked, so its masked values are refused); tables and named rows
+    (``df.iloc[k]``) are left to ``_cast``, which reads them by name (``_tables``).
+    """
+    if isinstance(value, np.ndarray) and value.dtype.names is None:
+        return value[np.newaxis] if value.shape == (width,) else value
+    if isinstance(value, (list, tuple)) and len(value) != width:
+        return value  # not one row: no need to look at every element
+    if _tables._table(value) is None and np.ndim(value) == 1 and np.shape(value) == (width,):
+        return [value]
+    return value
+
+
+def _same_length(h, rows, name: str) -> None:
+    if rows.shape[0] != h.shape[0]:
+        raise ValueError(f"{name}: expected {h.shape[0]} rows (one per handle), "
+                         f"found {rows.shape[0]}")
+
+
+def _check_bounds(bounds) -> tuple[float, float, float, float]:
+    try:
+        x0, y0, x1, y1 = (float(v) for v in bounds)
+    except (TypeError, ValueError):
+        raise TypeError(f"bounds: expected (minx, miny, maxx, maxy), found {bounds!r}") from None
+    if not (np.isfinite([x0, y0, x1, y1]).all() and x0 < x1 and y0 < y1):
+        raise ValueError(f"bounds: expected finite (minx, miny, maxx, maxy) with minx < maxx "
+                         f"and miny < maxy, found {(x0, y0, x1, y1)}")
+    return x0, y0, x1, y1
+
+
+def _check_depth(depth) -> int:
+    if isinstance(depth, (bool, np.bool_)) or not isinstance(depth, numbers.Integral):
+        raise TypeError(f"depth: expected an int, found {depth!r}")
+    if not 0 <= depth <= MAX_DEPTH:
+        raise ValueError(f"depth: expected 0 <= depth <= {MAX_DEPTH} (the list heads of "
+                         f"depth 12 take 201 MB, each level more four times that), "
+                         f"found {depth}")
+    return int(depth)
+
+
+def _check_margin(margin) -> float:
+    if isinstance(margin, (bool, np.bool_)) or not isinstance(margin, numbers.Real):
+        raise TypeError(f"margin: expected a real number, found {margin!r}")
+    m = float(margin)
+    if not (math.isfinite(m) and m >= 0):
+        raise ValueError(f"margin: expected a finite number >= 0, found {margin!r}")
+    return m
