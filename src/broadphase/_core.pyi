@@ -294,3 +294,21 @@ def tree_contains(tree: Tree, h: object) -> bool | None:
     """Whether the integer ``h`` (any size) is a live object; ``None`` for a non-integer."""
 def tree_box(tree: Tree, h: object) -> _F64 | None:
     """The stored box of the live object ``h``, shape (4,)."""
+def tree_cast_rays(
+    tree: Tree,
+    origins: _F64,
+    directions: _F64,
+    max_t: _F64,
+    mode: str,
+    *,
+    ray_categories: NDArray[np.uint64] | None = None,
+    ray_masks: NDArray[np.uint64] | None = None,
+    ignore: _I64 | None = None,
+    workers: int | None = None,
+) -> tuple[_IP, _F64] | NDArray[np.bool_]:
+    """Rays against the tree's live objects, answered in handles (``ignore`` holds handles).
+
+    ``mode`` as in :func:`cast_rays`; ``workers`` ``None``: the tree's.
+    """
+def tree_swept_pairs(tree: Tree) -> tuple[_IP, _F64]:
+    """The pairs swept since the last call, in handles, and their ``t``; keeps the places."""

@@ -28,6 +28,7 @@ from ._tree_args import (
     _real,
     _same_length,
 )
+from ._tree_casts import _TreeCasts
 
 __all__ = ["MAX_DEPTH", "LinearQuadtree"]
 _BOX, _CIRCLE = 0, 1  # the core's shape codes (narrow::BOX, narrow::CIRCLE)
@@ -38,7 +39,7 @@ _INT64, _FLOAT64 = np.dtype(np.int64), np.dtype(np.float64)
 IN_USE = _core.TREE_IN_USE
 
 
-class LinearQuadtree:
+class LinearQuadtree(_TreeCasts):
     """Moving boxes and circles in a linear quadtree, their pairs kept from frame to frame.
 
     Each object is entered in the cells of one level that its (fat) box

@@ -24,10 +24,10 @@ use crate::results::{bad_row, pairs_array, too_many};
 use crate::watch::{self, Watch};
 use crate::{owned, rows, slice, Boxes};
 
-type U64s<'py> = Option<PyReadonlyArray1<'py, u64>>;
+pub(crate) type U64s<'py> = Option<PyReadonlyArray1<'py, u64>>;
 
 /// `a` of `n` values, or `None`; `ValueError` naming it for another length.
-fn of_len<'a, T: numpy::Element>(
+pub(crate) fn of_len<'a, T: numpy::Element>(
     a: &'a Option<PyReadonlyArray1<'_, T>>,
     name: &str,
     n: usize,
@@ -43,7 +43,10 @@ fn of_len<'a, T: numpy::Element>(
     Ok(Some(s))
 }
 
-fn copy_opt<T: Copy + Send + Sync>(a: Option<&[T]>, name: &str) -> PyResult<Option<Vec<T>>> {
+pub(crate) fn copy_opt<T: Copy + Send + Sync>(
+    a: Option<&[T]>,
+    name: &str,
+) -> PyResult<Option<Vec<T>>> {
     owned::copy_opt(a, name, &Exec::serial())
 }
 
@@ -152,7 +155,15 @@ pub fn cast_rays(
     })??;
     match result {
         Err(bad) => bad_row(py, bad),
-        Ok(Hits::First { index, t }) => {
+        Ok(hits) => hits_object(py, hits),
+    }
+}
+
+/// A cast's answer as Python values: `(index, t)` (intp, float64),
+/// `(pairs, t)` or a bool array.
+pub(crate) fn hits_object(py: Python<'_>, hits: Hits) -> PyResult<Py<PyAny>> {
+    match hits {
+        Hits::First { index, t } => {
             let index: Vec<isize> = index.into_iter().map(|v| v as isize).collect();
             let (a, b) = (
                 Array1::from_vec(index).into_pyarray(py),
@@ -162,12 +173,12 @@ pub fn cast_rays(
                 .into_any()
                 .unbind())
         }
-        Ok(Hits::All { rows, t }) => {
+        Hits::All { rows, t } => {
             let pairs = pairs_array(py, rows)?;
             let t = Array1::from_vec(t).into_pyarray(py).into_any().unbind();
             Ok(PyTuple::new(py, [pairs, t])?.into_any().unbind())
         }
-        Ok(Hits::Any(v)) => Ok(Array1::from_vec(v).into_pyarray(py).into_any().unbind()),
+        Hits::Any(v) => Ok(Array1::from_vec(v).into_pyarray(py).into_any().unbind()),
     }
 }
 

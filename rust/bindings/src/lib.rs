@@ -32,6 +32,7 @@ mod owned;
 mod results;
 mod tiles;
 mod tree;
+mod tree_casts;
 mod tree_one;
 mod tree_values;
 mod watch;
@@ -368,6 +369,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(contacts::contact_events, m)?)?;
     casts::register(m)?;
     tree::register(m)?;
+    tree_casts::register(m)?;
     tiles::register(m)?;
     m.add("NOT_FINITE", check::Problem::NotFinite as u8)?;
     m.add("X_REVERSED", check::Problem::XReversed as u8)?;

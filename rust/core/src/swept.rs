@@ -98,8 +98,8 @@ pub fn swept_circles(
 }
 
 /// The pairs of `union` (with the filters), each kept with its `t` when
-/// `test(i, j)` gives one.
-fn candidates_then(
+/// `test(i, j)` gives one (in order: canonical rows).
+pub fn candidates_then(
     union: &[[f64; 4]],
     filters: Filters,
     ex: &Exec,

@@ -64,8 +64,10 @@ macro_rules! exact_sign {
     }};
 }
 
+pub mod cross;
 pub mod linear;
 pub mod quadratic;
+pub mod rounded;
 pub mod shapes;
 
 pub use crate::bigint::{ratio_to_f64, Dyadic};

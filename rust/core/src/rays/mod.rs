@@ -25,7 +25,7 @@ mod grid;
 mod targets;
 
 pub use grid::RayGrid;
-pub use targets::{Boxes, Circles, Target};
+pub use targets::{Boxes, Circles, Mixed, MixedEntry, Target};
 
 use crate::check::bounds_of;
 use crate::narrow::Filters;
@@ -147,6 +147,11 @@ pub fn cast_boxes(boxes: &[[f64; 4]], cast: &Cast, ex: &Exec) -> Hits {
 /// Cast the rays at circles (valid; `boxes` their outward-rounded boxes).
 pub fn cast_circles(circles: &[[f64; 3]], boxes: &[[f64; 4]], cast: &Cast, ex: &Exec) -> Hits {
     run(&Circles { circles, boxes }, cast, ex)
+}
+
+/// Cast the rays at boxes and circles together (valid; [`Mixed`]).
+pub fn cast_mixed(objects: &Mixed, cast: &Cast, ex: &Exec) -> Hits {
+    run(objects, cast, ex)
 }
 
 fn run<T: Target>(target: &T, cast: &Cast, ex: &Exec) -> Hits {

@@ -1,8 +1,10 @@
-//! What rays are cast at: boxes or circles, each with its exact test
-//! (`param::shapes`) and the exact order of two entries along one ray.
+//! What rays are cast at: boxes, circles or both, each with its exact test
+//! (`param::shapes`) and the exact order of two entries along one ray
+//! (across kinds: `param::cross`).
 
+use crate::narrow::CIRCLE;
 use crate::param::shapes::{ray_box, ray_circle};
-use crate::param::{linear, quadratic};
+use crate::param::{cross, linear, quadratic};
 use std::cmp::Ordering;
 
 /// One kind of object a ray can hit.
@@ -69,5 +71,62 @@ impl Target for Circles<'_> {
     }
     fn upper(e: &quadratic::Entry) -> f64 {
         quadratic::entry_upper(e)
+    }
+}
+
+/// Boxes and circles together (the moving tree's objects): object `j` is
+/// the circle `circles[j]` when `kinds[j]` is [`CIRCLE`], else the box
+/// `boxes[j]`.
+pub struct Mixed<'a> {
+    /// The shape code of each object ([`crate::narrow::BOX`] or [`CIRCLE`]).
+    pub kinds: &'a [u8],
+    /// `x, y, r` of the circles (rows of boxes are not read).
+    pub circles: &'a [[f64; 3]],
+    /// The boxes (for circles, their outward-rounded boxes).
+    pub boxes: &'a [[f64; 4]],
+}
+
+/// Where a ray enters a box or a circle.
+#[derive(Clone, Copy, Debug)]
+pub enum MixedEntry {
+    /// A box's entry.
+    Box(linear::Entry),
+    /// A circle's entry.
+    Circle(quadratic::Entry),
+}
+
+impl Target for Mixed<'_> {
+    type Entry = MixedEntry;
+    fn boxes(&self) -> &[[f64; 4]] {
+        self.boxes
+    }
+    #[inline]
+    fn hit(&self, j: usize, o: [f64; 2], d: [f64; 2], s_max: f64) -> Option<MixedEntry> {
+        if self.kinds[j] == CIRCLE {
+            ray_circle(&self.circles[j], o, d, s_max).map(MixedEntry::Circle)
+        } else {
+            ray_box(&self.boxes[j], o, d, s_max).map(MixedEntry::Box)
+        }
+    }
+    fn cmp(a: &MixedEntry, b: &MixedEntry) -> Ordering {
+        use MixedEntry::{Box, Circle};
+        match (a, b) {
+            (Box(x), Box(y)) => linear::cmp_entries(x, y),
+            (Circle(x), Circle(y)) => quadratic::cmp_entries(x, y),
+            (Box(x), Circle(y)) => cross::cmp_entries(x, y),
+            (Circle(x), Box(y)) => cross::cmp_entries(y, x).reverse(),
+        }
+    }
+    fn t(e: &MixedEntry) -> f64 {
+        match e {
+            MixedEntry::Box(x) => linear::entry_f64(x),
+            MixedEntry::Circle(x) => quadratic::entry_f64(x),
+        }
+    }
+    fn upper(e: &MixedEntry) -> f64 {
+        match e {
+            MixedEntry::Box(x) => linear::entry_upper(x),
+            MixedEntry::Circle(x) => quadratic::entry_upper(x),
+        }
     }
 }

@@ -24,6 +24,9 @@
 //! * `store` and `moves`: insert, remove and move;
 //! * `frame`: a frame (`pairs()`, `update()`), its choices (on the pool
 //!   or not, incremental or from scratch) and the search from scratch;
+//! * `casts`: ray casts at the live objects, in handles;
+//! * `sweeps`: swept pairs between `swept_pairs()` calls, and where each
+//!   object was at the last one;
 //! * `reported`: the pairs the last `update()` left, so that `update()`'s
 //!   events are relative to the previous `update()` whatever `pairs()`
 //!   calls came between.
@@ -69,6 +72,7 @@
 //! results of settle and of a parallel move (`chunks_kept`).
 
 mod cache;
+mod casts;
 mod changes;
 mod frame;
 mod index;
@@ -80,6 +84,7 @@ mod queries;
 mod regions;
 mod reported;
 mod store;
+mod sweeps;
 #[cfg(test)]
 mod tests;
 
@@ -98,6 +103,7 @@ use objects::Objects;
 use placement::Placer;
 use reported::Reported;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use sweeps::Previous;
 
 /// Per-object filter values of an insert (`None`: the defaults, group 0
 /// and all bits).
@@ -144,6 +150,8 @@ pub struct Tree {
     reported: Reported,
     /// The search from scratch's kept orders.
     search: KeptSearch,
+    /// Where each object was at the last `swept_pairs()`.
+    previous: Previous,
     policy: Policy,
     stats: Stats,
 }
@@ -167,6 +175,7 @@ impl Tree {
             cache: PairCache::default(),
             reported: Reported::default(),
             search: KeptSearch::default(),
+            previous: Previous::default(),
             policy: policy.checked(),
             stats: Stats::default(),
         }
@@ -316,7 +325,8 @@ impl Tree {
         // live, or changed since the last call (a removal not yet refreshed)
         let live = |h: usize| objects.contains(h) || rec[h].dirty || all;
         self.cache.check(self.objects.slots(), live)?;
-        self.reported.check(self.objects.slots())
+        self.reported.check(self.objects.slots())?;
+        self.previous.check()
     }
 }
 

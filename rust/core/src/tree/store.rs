@@ -41,6 +41,7 @@ impl Tree {
         let counts = self.append(&boxes[reuse..], kind, ex);
         // nothing below stops
         let mut handles = self.objects.take_free(reuse);
+        self.previous.forget(&handles);
         handles.extend(start as u32..(start + n - reuse) as u32);
         for (k, &h) in handles[..reuse].iter().enumerate() {
             let h = h as usize;

@@ -1,0 +1,89 @@
+//! The exact order of a [`linear`] entry and a [`quadratic`] entry of one
+//! ray: where a ray enters a box against where it enters a circle, so that
+//! the first hit and the order of hits are exact among objects of both
+//! kinds.
+//!
+//! # The comparison
+//! A box entry above 0 is the root `r = -a/b` of a constraint `a + b s > 0`
+//! with `b > 0` (and `a < 0`); a circle entry above 0 is the smaller root
+//! `s-` of `f(s) = A s^2 + 2 B s + C` with `A > 0`, `B < 0`, `C > 0`,
+//! `D = B^2 - A C > 0` ([`quadratic`]).  `f < 0` exactly between its roots
+//! `s- < s+`, and the vertex `-B/A` lies between them, so:
+//! * `f(r) < 0`: `s- < r < s+`, the box entry is later;
+//! * `f(r) = 0`: `r` is a root, `s-` when `r` is at or before the vertex
+//!   (`A r + B <= 0`), else `s+ > s-`;
+//! * `f(r) > 0`: `r` is outside `[s-, s+]`, before `s-` when it is before
+//!   the vertex (`A r + B < 0`), else after `s+`.
+//!
+//! Both signs are polynomials in the inputs: `b > 0`, so
+//! `sign f(r) = sign(b^2 f(r)) = sign(A a^2 - 2 B a b + C b^2)` and
+//! `sign(A r + B) = sign(B b - A a)`.  An entry at 0 comes before every
+//! entry above 0.
+//!
+//! # Exactness
+//! Counting roundings on a path as [`quadratic`] does (`a` and `b` of up
+//! to four terms 3, `A` and `B` 5, `C` 4): `A a^2` 6, `2 B a b` 8, `C b^2`
+//! 5, the whole of `b^2 f(r)` 10, `B b - A a` 7; within the filter's 12
+//! ([`super`]), and whatever the filter leaves undecided is evaluated again
+//! exactly ([`super::Dyadic`]) by [`exact_sign!`].
+
+// written once for `Est` (Copy) and `Dyadic` (not): hence the clones
+#![allow(clippy::clone_on_copy)]
+
+use super::linear::{self, Lin};
+use super::quadratic::{self, Quad};
+use super::Num;
+use std::cmp::Ordering;
+
+/// `A = v.v`, `B = p.v`, `C = p.p - r^2` of a quadratic constraint.
+fn abc<N: Num>(q: &Quad) -> (N, N, N) {
+    let (px, py) = (q.p[0].to::<N>(), q.p[1].to::<N>());
+    let (vx, vy) = (q.v[0].to::<N>(), q.v[1].to::<N>());
+    let r = q.r.to::<N>();
+    let a = vx.clone() * vx.clone() + vy.clone() * vy.clone();
+    let b = px.clone() * vx + py.clone() * vy;
+    let c = px.clone() * px + py.clone() * py - r.clone() * r;
+    (a, b, c)
+}
+
+/// `b^2 f(-a/b)`: the sign of `f` at the linear root.
+fn f_at_root<N: Num>(l: &Lin, q: &Quad) -> N {
+    let (qa, qb, qc) = abc::<N>(q);
+    let (a, b) = (l.a.to::<N>(), l.b.to::<N>());
+    qa * a.clone() * a.clone() - N::of(2.0) * qb * a * b.clone() + qc * b.clone() * b
+}
+
+/// `b (A r + B)` at the linear root `r = -a/b`: `B b - A a`.
+fn past_vertex<N: Num>(l: &Lin, q: &Quad) -> N {
+    let (qa, qb, _) = abc::<N>(q);
+    qb * l.b.to::<N>() - qa * l.a.to::<N>()
+}
+
+/// Where the root of `l` (its `b > 0`) lies relative to the smaller root of
+/// `q` (a circle entry above 0: `A > 0`, `B < 0`, `D > 0`), exactly.
+pub fn cmp_root_quad(l: &Lin, q: &Quad) -> Ordering {
+    let f = exact_sign!(N => f_at_root::<N>(l, q));
+    if f < 0 {
+        return Ordering::Greater; // s- < r < s+
+    }
+    let side = exact_sign!(N => past_vertex::<N>(l, q));
+    match (f, side) {
+        (0, s) if s <= 0 => Ordering::Equal, // r = s-
+        (0, _) => Ordering::Greater,         // r = s+
+        (_, s) if s < 0 => Ordering::Less,   // before s-
+        _ => Ordering::Greater,              // after s+
+    }
+}
+
+/// The order of a box entry and a circle entry of one ray, exactly.
+pub fn cmp_entries(x: &linear::Entry, y: &quadratic::Entry) -> Ordering {
+    match (x, y) {
+        (linear::Entry::Zero, quadratic::Entry::Zero) => Ordering::Equal,
+        (linear::Entry::Zero, quadratic::Entry::Root(_)) => Ordering::Less,
+        (linear::Entry::Root(_), quadratic::Entry::Zero) => Ordering::Greater,
+        (linear::Entry::Root(l), quadratic::Entry::Root(q)) => cmp_root_quad(l, q),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,157 @@
+//! Swept pairs between frames: the pairs of objects that overlapped at
+//! some moment while each moved from its place at the previous
+//! [`Tree::swept_pairs`] to its place now.
+//!
+//! # The contract
+//! Each live object moves linearly, `s` from 0 to 1, from its *start* to
+//! its current box (circle): its start is where it was at the previous
+//! `swept_pairs()` call, or, for an object inserted since (or before the
+//! first call), where it is now.  A circle keeps its start radius over the
+//! frame (as [`crate::swept::swept_circles`]); its box for the candidates
+//! is the outward-rounded box of its end centre with that radius.  The
+//! pairs are those of [`crate::swept`] on those rows: canonical, in
+//! handles, with the filters of the tree (groups, categories, masks), and
+//! `t` the first moment of strict overlap.  When nothing moved they are
+//! the pairs of `pairs()`, each with `t = 0`.  Boxes and circles may be
+//! mixed: a box against a circle is [`crate::param::rounded`].
+//!
+//! # What is kept
+//! [`Previous`]: per slot, its box and circle at the last call and whether
+//! the slot's object was there then (an insert reusing a slot forgets it).
+//! Nothing is kept before the first call; a call costs O(slots) for the
+//! copy, plus the swept search.  Rows ascend with handles, so the
+//! canonical order of rows is that of handles.
+
+use super::Tree;
+use crate::narrow::{Shapes, CIRCLE};
+use crate::pairs::TooMany;
+use crate::par::Exec;
+use crate::param::{linear, quadratic, rounded, shapes};
+use crate::swept::{candidates_then, SweptPairs};
+
+/// Where each slot's object was at the last [`Tree::swept_pairs`].
+#[derive(Clone, Debug, Default)]
+pub(super) struct Previous {
+    boxes: Vec<[f64; 4]>,
+    circles: Vec<[f64; 3]>,
+    /// Whether the slot's object was live then (an insert reusing the slot
+    /// clears it; slots past the end were not).
+    known: Vec<bool>,
+}
+
+impl Previous {
+    /// Reused slots `handles` hold new objects: they start where they are.
+    pub fn forget(&mut self, handles: &[u32]) {
+        for &h in handles {
+            if let Some(k) = self.known.get_mut(h as usize) {
+                *k = false;
+            }
+        }
+    }
+
+    /// The invariant: one value per slot in each column.
+    pub fn check(&self) -> Result<(), String> {
+        let n = self.known.len();
+        if self.boxes.len() != n || self.circles.len() != n {
+            return Err("swept: previous columns of different lengths".into());
+        }
+        Ok(())
+    }
+}
+
+/// The outward-rounded box of a circle (as `check::circle_boxes`).
+fn circle_box(c: &[f64; 3]) -> [f64; 4] {
+    let [x, y, r] = *c;
+    [
+        (x - r).next_down(),
+        (y - r).next_down(),
+        (x + r).next_up(),
+        (y + r).next_up(),
+    ]
+}
+
+impl Tree {
+    /// The swept pairs since the last call (see the module's doc), in
+    /// handles; then every live object's place is kept as the next start.
+    /// Nothing is kept when the result is too big ([`TooMany`]).
+    pub fn swept_pairs(&mut self, ex: &Exec) -> Result<SweptPairs, TooMany> {
+        let prev = &self.previous;
+        let objects = &self.objects;
+        let found = self.live_rows(|boxes, narrow, ids| {
+            let handle = |k: usize| ids.map_or(k, |ids| ids[k] as usize);
+            let known = |h: usize| prev.known.get(h).copied().unwrap_or(false);
+            let n = boxes.len();
+            let (kinds, circles): (Option<&[u8]>, &[[f64; 3]]) = match narrow.shapes {
+                Shapes::Mixed { kinds, circles, .. } => (Some(kinds), circles),
+                Shapes::Circles(c) => (None, c),
+                Shapes::Boxes => (None, &[]),
+            };
+            let is_circle = |k: usize| kinds.is_some_and(|kd| kd[k] == CIRCLE);
+            let start: Vec<[f64; 4]> = (0..n)
+                .map(|k| {
+                    let h = handle(k);
+                    if known(h) {
+                        prev.boxes[h]
+                    } else {
+                        boxes[k]
+                    }
+                })
+                .collect();
+            let (mut c0, mut c1) = (Vec::new(), Vec::new());
+            let mut end = boxes.to_vec();
+            if kinds.is_some() {
+                c0 = (0..n)
+                    .map(|k| {
+                        let h = handle(k);
+                        if known(h) && is_circle(k) {
+                            prev.circles[h]
+                        } else {
+                            circles[k]
+                        }
+                    })
+                    .collect();
+                c1 = (0..n)
+                    .map(|k| [circles[k][0], circles[k][1], c0[k][2]])
+                    .collect();
+                for k in (0..n).filter(|&k| is_circle(k)) {
+                    end[k] = circle_box(&c1[k]);
+                }
+            }
+            let union: Vec<[f64; 4]> = start
+                .iter()
+                .zip(&end)
+                .map(|(a, b)| {
+                    [
+                        a[0].min(b[0]),
+                        a[1].min(b[1]),
+                        a[2].max(b[2]),
+                        a[3].max(b[3]),
+                    ]
+                })
+                .collect();
+            let found = candidates_then(&union, narrow.filters, ex, |i, j| {
+                match (is_circle(i), is_circle(j)) {
+                    (false, false) => shapes::swept_boxes(&start[i], &end[i], &start[j], &end[j])
+                        .map(|e| linear::entry_f64(&e)),
+                    (true, true) => shapes::swept_circles(&c0[i], &c1[i], &c0[j], &c1[j])
+                        .map(|e| quadratic::entry_f64(&e)),
+                    (false, true) => rounded::swept_box_circle(&start[i], &end[i], &c0[j], &c1[j]),
+                    (true, false) => rounded::swept_box_circle(&start[j], &end[j], &c0[i], &c1[i]),
+                }
+            });
+            found.map(|(mut rows, t)| {
+                if let Some(ids) = ids {
+                    rows.iter_mut().for_each(|r| *r = ids[*r as usize] as isize);
+                }
+                (rows, t)
+            })
+        })?;
+        let slots = objects.slots();
+        self.previous = Previous {
+            boxes: objects.boxes.clone(),
+            circles: (0..slots).map(|h| objects.circle(h)).collect(),
+            known: (0..slots).map(|h| objects.contains(h)).collect(),
+        };
+        Ok(found)
+    }
+}
