@@ -14,9 +14,8 @@ every contender.  Each frame, in turns:
 * ``by hand``: what a game writes without the layer: the rects read into
   ``tree.move(handles, [s.rect for s in sprites])``, ``tree.pairs()``, the
   handles mapped back to sprites;
-* ``fast hand``: the same with the fastest reading we know (the one the
-  index uses, without its checks): all rects' numbers through one
-  ``np.fromiter`` into a corner array;
+* ``fast hand``: the same with the fastest reading we know in Python: all
+  rects' numbers through one ``np.fromiter`` into a corner array;
 * ``index``: ``index.refresh()`` and ``index.pairs()`` (pairs of sprites,
   in the group's order).
 

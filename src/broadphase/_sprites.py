@@ -96,7 +96,8 @@ class SpriteIndex(SpriteCasts, GroupCollide, pygame.sprite.Group):
     new ``Rect`` assigned to ``sprite.rect`` are both seen.
 
     *Rects.*  Each ``sprite.rect`` is a ``pygame.Rect`` or
-    ``pygame.FRect`` (``TypeError`` naming the sprite otherwise).  An
+    ``pygame.FRect``, or a subclass, read as ``colliderect`` reads it
+    (``TypeError`` naming the sprite otherwise).  An
     ``FRect`` with an infinite corner is a ``ValueError``.  Between a
     ``Rect`` and an ``FRect`` the answer is the ``FRect``'s
     ``colliderect`` (pygame's answer then depends on which rect asks).
