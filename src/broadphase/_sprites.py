@@ -25,8 +25,9 @@ What holds (``_check`` tests it):
 
 Boxes overlap in the tree exactly when ``colliderect`` says the rects
 collide: ``_rects`` owns that reading.  The questions are split by concern:
-``groupcollide`` in ``_sprite_groups``, casts and swept pairs in
-``_sprite_casts`` (base classes reading this state).
+pygame's ``spritecollide`` and ``groupcollide`` in ``_sprite_collide``,
+casts and swept pairs in ``_sprite_casts`` (base classes reading this
+state).
 """
 
 from __future__ import annotations
@@ -40,17 +41,16 @@ import pygame  # noqa: E402
 
 from . import _core, _rects  # noqa: E402
 from ._sprite_casts import SpriteCasts  # noqa: E402
-from ._sprite_groups import GroupCollide  # noqa: E402
+from ._sprite_collide import Collide  # noqa: E402
 from ._tree import LinearQuadtree  # noqa: E402
 
 __all__ = ["SpriteIndex"]
 
-_RECT, _FRECT = pygame.Rect, pygame.FRect
 _NO_PAIRS = np.empty((0, 2), np.int64)
 _SERIAL_LIMIT = 2**31 - 1  # the core's event rows hold indices below 2**31
 
 
-class SpriteIndex(SpriteCasts, GroupCollide, pygame.sprite.Group):
+class SpriteIndex(Collide, SpriteCasts, pygame.sprite.Group):
     """A sprite group that knows which of its sprites collide, frame after frame.
 
     A ``pygame.sprite.Group`` (draw it, update it, add, remove and kill its
@@ -321,48 +321,6 @@ class SpriteIndex(SpriteCasts, GroupCollide, pygame.sprite.Group):
         if h is None:
             raise KeyError(f"sprite: {sprite!r} is not in this index")
         return self._in_order(self._tree.touching(h))
-
-    def collide(self, sprite, dokill: bool = False) -> list:
-        """The sprites whose rect collides with ``sprite``'s rect: pygame's ``spritecollide``.
-
-        The same list as ``pygame.sprite.spritecollide(sprite, index,
-        dokill)`` when no rect moved since the last :meth:`refresh`
-        (``sprite`` itself included when it is a member).
-
-        Parameters
-        ----------
-        sprite : pygame.sprite.Sprite or pygame.Rect or pygame.FRect
-            A sprite (its current ``rect`` is read) or a rect.
-        dokill : bool
-            Kill the sprites found.
-
-        Returns
-        -------
-        list of sprites
-            In the group's order.
-
-        Examples
-        --------
-        >>> import pygame
-        >>> from broadphase.pygame import SpriteIndex
-        >>> s = [pygame.sprite.Sprite() for _ in range(3)]
-        >>> for k, t in enumerate(s): t.rect = pygame.Rect(6 * k, 0, 8, 8)
-        >>> index = SpriteIndex((0, 0, 64, 64), s)
-        >>> index.collide(pygame.Rect(9, 0, 6, 1)) == [s[1], s[2]]
-        True
-        >>> index.collide(s[0], dokill=True) == [s[0], s[1]], len(index)
-        (True, 1)
-        """
-        rect = sprite if type(sprite) in (_RECT, _FRECT) else getattr(sprite, "rect", None)
-        box = _rects.boxes([rect], "sprite", [sprite])[0]
-        self._apply()
-        if box[0] == _rects.FAR or not self._order:
-            return []
-        found = self._in_order(self._tree.query(box))
-        if dokill:
-            for s in found:
-                s.kill()
-        return found
 
     # ------------------------------------------------------------------
     # internals

@@ -1,9 +1,11 @@
-"""``SpriteIndex.groupcollide``: pygame's ``groupcollide`` from the index's pairs.
+"""``SpriteIndex.collide`` and ``groupcollide``: pygame's ``spritecollide`` and ``groupcollide``.
 
 A part of :class:`broadphase.pygame.SpriteIndex` (a base class of it, so
 that each question lives in a file a reader can hold): it reads the index's
-state (``_order``, ``_handle``, ``_sprite_at``, ``_box_at``, the tree's
-pairs) and changes only membership, through ``Sprite.kill``.
+state (``_order``, ``_handle``, ``_sprite_at``, ``_box_at``, the tree) and
+changes only membership, through ``Sprite.kill``.  ``collide`` asks the
+tree for one rect; ``groupcollide`` is built from the index's pairs, with
+no test of every sprite of one group against every sprite of the other.
 """
 
 from __future__ import annotations
@@ -17,9 +19,54 @@ import pygame  # noqa: E402
 
 from . import _rects  # noqa: E402
 
+_RECT, _FRECT = pygame.Rect, pygame.FRect
 
-class GroupCollide:
-    """``groupcollide`` between two groups (or kinds) of an index's sprites."""
+
+class Collide:
+    """pygame's ``spritecollide`` and ``groupcollide`` on an index's sprites."""
+
+    def collide(self, sprite, dokill: bool = False) -> list:
+        """The sprites whose rect collides with ``sprite``'s rect: pygame's ``spritecollide``.
+
+        The same list as ``pygame.sprite.spritecollide(sprite, index,
+        dokill)`` when no rect moved since the last :meth:`refresh`
+        (``sprite`` itself included when it is a member).
+
+        Parameters
+        ----------
+        sprite : pygame.sprite.Sprite or pygame.Rect or pygame.FRect
+            A sprite (its current ``rect`` is read) or a rect.
+        dokill : bool
+            Kill the sprites found.
+
+        Returns
+        -------
+        list of sprites
+            In the group's order.
+
+        Examples
+        --------
+        >>> import pygame
+        >>> from broadphase.pygame import SpriteIndex
+        >>> s = [pygame.sprite.Sprite() for _ in range(3)]
+        >>> for k, t in enumerate(s): t.rect = pygame.Rect(6 * k, 0, 8, 8)
+        >>> index = SpriteIndex((0, 0, 64, 64), s)
+        >>> index.collide(pygame.Rect(9, 0, 6, 1)) == [s[1], s[2]]
+        True
+        >>> index.collide(s[0], dokill=True) == [s[0], s[1]], len(index)
+        (True, 1)
+        """
+        is_rect = issubclass(type(sprite), (_RECT, _FRECT))
+        rect = sprite if is_rect else getattr(sprite, "rect", None)
+        box = _rects.boxes([rect], "sprite", [sprite])[0]
+        self._apply()
+        if box[0] == _rects.FAR or not self._order:
+            return []
+        found = self._in_order(self._tree.query(box))
+        if dokill:
+            for s in found:
+                s.kill()
+        return found
 
     def groupcollide(self, groupa, groupb, dokilla: bool = False,
                      dokillb: bool = False) -> dict:
