@@ -21,6 +21,7 @@ HANDLE_TWICE: int
 HANDLE_KIND: int
 TREE_MAX_DEPTH: int
 TREE_IN_USE: str
+RECT_FAR: float
 
 _F64 = NDArray[np.float64]
 _I64 = NDArray[np.int64]
@@ -139,6 +140,26 @@ def contact_events(last: _I64, pairs: _I64) -> tuple[_IP, _IP, _IP]:
     ``(k, 2)`` int64 arrays of two different indices in ``[0, 2**31)`` per
     row (``ValueError`` naming the row otherwise).
     """
+def read_rects(
+    sprites: list[object],
+    attr: str,
+    handles: _I64 | None = None,
+    box_at: _F64 | None = None,
+) -> _F64 | tuple[_F64, _I64, _F64] | None:
+    """Each object's pygame rect (attribute ``attr``) as ``(n, 4)`` corners, or ``None``.
+
+    Read from pygame-ce's documented ``Rect``/``FRect`` structs (subclasses
+    included) as ``colliderect`` sees them: ``min/max(x, x + w)`` per axis,
+    ``FRect`` sums in float32, zero width or height or NaN as the point
+    ``RECT_FAR``.  ``None`` (nothing read) when an object has no such
+    attribute, another type, or an ``FRect`` reaching infinity: the Python
+    reader (``_rects.boxes``) then words the error.  With ``handles`` and
+    ``box_at`` (rows by handle): ``(boxes, changed, after)``, the positions
+    whose box differs from ``box_at[handles]`` and ``box_at`` with them
+    replaced (``box_at`` itself when none differs).
+    """
+def pick_pairs(objects: NDArray[np.object_], rows: _I64) -> list[tuple[object, object]]:
+    """``[(objects[i], objects[j]) for i, j in rows]``; ``ValueError`` naming a row out of range."""
 def release_scratch() -> None:
     """Free the kept scratch buffers and give free memory back to the system."""
 def stages(

@@ -6,9 +6,14 @@ float64; an ``FRect`` sums its float32 fields in float32, as pygame does.
 Both test strict overlap of ``min(x, x + w) .. max(x, x + w)`` on each axis,
 so negative sizes are read as pygame reads them; a rect of zero width or
 height (or NaN) collides with nothing and becomes the point ``FAR``, which
-overlaps nothing strictly.  The fast way to read many rects (one
-``np.fromiter`` over all their numbers, the private attribute behind
-pygame's ``Sprite.rect`` property) is measured in docs/design/sprites.md.
+overlaps nothing strictly.  A subclass of either is read as its base (the C struct
+``colliderect`` reads).
+
+:func:`read` reads a frame's rects in one compiled pass
+(``_core.read_rects``, the same rule on the structs pygame-ce documents)
+and falls back to :func:`boxes`, the Python reading, for anything that pass
+does not read, so every error is worded here.  The ways of reading many
+rects are measured in docs/design/sprites.md.
 """
 
 from __future__ import annotations
@@ -16,12 +21,14 @@ from __future__ import annotations
 import itertools
 import operator
 import os
+import sys
 
 import numpy as np
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
 
+from . import _core  # noqa: E402
 from ._depth import suggest_depth  # noqa: E402
 
 _RECT, _FRECT = pygame.Rect, pygame.FRect
@@ -31,12 +38,35 @@ get_rect = operator.attrgetter("rect")
 # directly (half the cost) for the classes that keep that property (a
 # subclass that redefines ``rect`` is read through its own definition)
 _SPRITE_RECT = pygame.sprite.Sprite.__dict__.get("rect")
-get_private_rect = operator.attrgetter("_Sprite__rect")
+PRIVATE_RECT = sys.intern("_Sprite__rect")
+RECT = sys.intern("rect")
 
 
 def plain_rect(cls) -> bool:
-    """Whether sprites of ``cls`` may be read through ``get_private_rect``."""
+    """Whether sprites of ``cls`` may be read through ``PRIVATE_RECT``."""
     return _SPRITE_RECT is not None and getattr(cls, "rect", None) is _SPRITE_RECT
+
+
+def read(sprites: list, attr: str = RECT, handles=None, box_at=None):
+    """The sprites' rects as :func:`boxes` reads them, through attribute ``attr``.
+
+    Given ``handles`` (int64, one per sprite) and ``box_at`` (rows by
+    handle), returns ``(boxes, changed, after)``: also the positions whose
+    box differs from ``box_at[handles]``, and ``box_at`` with those rows
+    replaced (a new array; ``box_at`` itself, unchanged, when none differs).
+    """
+    got = _core.read_rects(sprites, attr, handles, box_at)
+    if got is not None:
+        return got
+    out = boxes(sprites, get=operator.attrgetter(attr))
+    if handles is None:
+        return out
+    changed = np.flatnonzero((out != box_at[handles]).any(axis=1))
+    after = box_at
+    if changed.size:
+        after = box_at.copy()
+        after[handles[changed]] = out[changed]
+    return out, changed, after
 
 
 def world_rect(world) -> tuple[float, float, float, float]:
@@ -77,10 +107,14 @@ def boxes(sprites, name: str = "sprites", owners=None, get=get_rect) -> np.ndarr
         rects = sprites
     kinds = set(map(type, rects))
     if not kinds <= {_RECT, _FRECT}:
-        k = next(k for k, r in enumerate(rects) if type(r) not in (_RECT, _FRECT))
-        who = (owners or sprites)[k]
-        raise TypeError(f"{name}: {who!r} has rect {rects[k]!r}; expected a pygame.Rect "
-                        f"or pygame.FRect")
+        if not all(issubclass(t, (_RECT, _FRECT)) for t in kinds):
+            k = next(k for k, r in enumerate(rects) if not issubclass(type(r), (_RECT, _FRECT)))
+            who = (owners or sprites)[k]
+            raise TypeError(f"{name}: {who!r} has rect {rects[k]!r}; expected a pygame.Rect "
+                            f"or pygame.FRect")
+        # subclasses: copies of their C struct, which colliderect reads
+        rects = [_RECT(r) if issubclass(type(r), _RECT) else _FRECT(r) for r in rects]
+        kinds = set(map(type, rects))
     n = len(rects)
     # Python ints pass to int64 faster than to float64; Rect's are C ints
     dtype = np.int64 if _FRECT not in kinds else np.float64

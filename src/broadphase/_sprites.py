@@ -17,12 +17,17 @@ What holds (``_check`` tests it):
   ``_sprite_at[h]`` is it and ``_serial_at[h]`` its serial; ``_box_at[h]``
   is the box last given to the tree: its rect's corners as pygame's
   ``colliderect`` computes them, or the point ``_rects.FAR`` when pygame says the
-  rect collides with nothing (zero width or height, NaN);
+  rect collides with nothing (zero width or height, NaN); ``_start_at[h]``
+  is its box at the previous ``refresh`` (its current box if it joined
+  since), where its sweep starts;
 * pairs and events are rows of serials, canonical (``a < b``, sorted), so
   their order is the group's order and a serial never names two sprites.
 
 Boxes overlap in the tree exactly when ``colliderect`` says the rects
-collide: ``_rects`` owns that reading.
+collide: ``_rects`` owns that reading.  The questions are split by concern:
+pygame's ``spritecollide`` and ``groupcollide`` in ``_sprite_collide``,
+casts and swept pairs in ``_sprite_casts`` (base classes reading this
+state).
 """
 
 from __future__ import annotations
@@ -35,16 +40,17 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
 
 from . import _core, _rects  # noqa: E402
+from ._sprite_casts import SpriteCasts  # noqa: E402
+from ._sprite_collide import Collide  # noqa: E402
 from ._tree import LinearQuadtree  # noqa: E402
 
 __all__ = ["SpriteIndex"]
 
-_RECT, _FRECT = pygame.Rect, pygame.FRect
 _NO_PAIRS = np.empty((0, 2), np.int64)
 _SERIAL_LIMIT = 2**31 - 1  # the core's event rows hold indices below 2**31
 
 
-class SpriteIndex(pygame.sprite.Group):
+class SpriteIndex(Collide, SpriteCasts, pygame.sprite.Group):
     """A sprite group that knows which of its sprites collide, frame after frame.
 
     A ``pygame.sprite.Group`` (draw it, update it, add, remove and kill its
@@ -53,8 +59,10 @@ class SpriteIndex(pygame.sprite.Group):
     moved, :meth:`refresh` reads every sprite's ``rect`` in one pass and
     moves in the tree only those that changed; the questions then answer in
     sprites: :meth:`pairs`, :meth:`contacts` (pairs that began and ended),
-    :meth:`touching`, :meth:`collide` (``spritecollide``) and
-    :meth:`groupcollide` between two groups or kinds of sprite.
+    :meth:`touching`, :meth:`collide` (``spritecollide``),
+    :meth:`groupcollide` between two groups or kinds of sprite, ray casts
+    (:meth:`cast_rays`) and the pairs that met between two frames
+    (:meth:`swept_pairs`: fast sprites that passed through each other).
 
     The rule is pygame's ``Rect.colliderect``: rects collide when they
     overlap with positive area (touching edges do not count), a rect of zero
@@ -88,14 +96,11 @@ class SpriteIndex(pygame.sprite.Group):
     new ``Rect`` assigned to ``sprite.rect`` are both seen.
 
     *Rects.*  Each ``sprite.rect`` is a ``pygame.Rect`` or
-    ``pygame.FRect`` (``TypeError`` naming the sprite otherwise).  An
+    ``pygame.FRect``, or a subclass, read as ``colliderect`` reads it
+    (``TypeError`` naming the sprite otherwise).  An
     ``FRect`` with an infinite corner is a ``ValueError``.  Between a
     ``Rect`` and an ``FRect`` the answer is the ``FRect``'s
     ``colliderect`` (pygame's answer then depends on which rect asks).
-
-    *Later.*  Ray casts and swept pairs (fast sprites that pass through
-    each other between two frames) will be asked here, in sprites, when
-    the tree answers them.
 
     Examples
     --------
@@ -139,7 +144,9 @@ class SpriteIndex(pygame.sprite.Group):
         self._order: list = []         # members in the tree, in the group's order ...
         self._handles = np.zeros(0, np.int64)  # ... and their handles
         self._monotone = True          # _handles increase: handle order is the group's
-        self._get = _rects.get_rect          # how _order's rects are read
+        self._attr = _rects.RECT              # the attribute _order's rects are read by
+        self._start_at = self._box_at          # handle -> box at the previous refresh
+        self._joined: list = []                # handles given since the last refresh
         self._current: np.ndarray | None = None  # canonical serial pairs, as of the last read
         self._current_handles = _NO_PAIRS        # the same pairs as handles
         self._last: np.ndarray | None = None     # the pairs of the last contacts()
@@ -216,22 +223,22 @@ class SpriteIndex(pygame.sprite.Group):
         True
         """
         self._apply()
-        if not self._order:
-            return
-        boxes = _rects.boxes(self._order, get=self._get)
+        start = self._box_at  # becomes _start_at: not written again
         handles = self._handles
-        # a row's four "differs" bytes read as one uint32: any of them set
-        changed = np.flatnonzero((boxes != self._box_at[handles]).view(np.uint32)[:, 0])
-        if changed.size == len(handles):
-            self._tree.move(handles, boxes)
-            self._box_at[handles] = boxes
-        elif changed.size:
-            h, b = handles[changed], boxes[changed]
-            self._tree.move(h, b)
-            self._box_at[h] = b
-        else:
-            return
-        self._current = None
+        if self._order:
+            boxes, changed, after = _rects.read(self._order, self._attr, handles, start)
+            if changed.size:
+                if changed.size < len(handles):
+                    handles, boxes = handles[changed], boxes[changed]
+                self._tree.move(handles, boxes)
+                self._box_at = after
+                self._current = None
+        if self._joined:  # sprites that joined since the last refresh start where they are
+            if start is not self._box_at:
+                joined = np.array(self._joined, np.int64)
+                start[joined] = self._box_at[joined]
+            self._joined = []
+        self._start_at = start
 
     # ------------------------------------------------------------------
     # questions
@@ -256,8 +263,7 @@ class SpriteIndex(pygame.sprite.Group):
         [(2, 1), (0, 1)]
         """
         self._pairs()
-        at = self._sprite_at[self._current_handles]
-        return list(zip(at[:, 0].tolist(), at[:, 1].tolist(), strict=True))
+        return _core.pick_pairs(self._sprite_at, self._current_handles)
 
     def contacts(self) -> tuple[list[tuple], list[tuple]]:
         """The pairs that began and that ended colliding since the last call.
@@ -316,127 +322,6 @@ class SpriteIndex(pygame.sprite.Group):
             raise KeyError(f"sprite: {sprite!r} is not in this index")
         return self._in_order(self._tree.touching(h))
 
-    def collide(self, sprite, dokill: bool = False) -> list:
-        """The sprites whose rect collides with ``sprite``'s rect: pygame's ``spritecollide``.
-
-        The same list as ``pygame.sprite.spritecollide(sprite, index,
-        dokill)`` when no rect moved since the last :meth:`refresh`
-        (``sprite`` itself included when it is a member).
-
-        Parameters
-        ----------
-        sprite : pygame.sprite.Sprite or pygame.Rect or pygame.FRect
-            A sprite (its current ``rect`` is read) or a rect.
-        dokill : bool
-            Kill the sprites found.
-
-        Returns
-        -------
-        list of sprites
-            In the group's order.
-
-        Examples
-        --------
-        >>> import pygame
-        >>> from broadphase.pygame import SpriteIndex
-        >>> s = [pygame.sprite.Sprite() for _ in range(3)]
-        >>> for k, t in enumerate(s): t.rect = pygame.Rect(6 * k, 0, 8, 8)
-        >>> index = SpriteIndex((0, 0, 64, 64), s)
-        >>> index.collide(pygame.Rect(9, 0, 6, 1)) == [s[1], s[2]]
-        True
-        >>> index.collide(s[0], dokill=True) == [s[0], s[1]], len(index)
-        (True, 1)
-        """
-        rect = sprite if type(sprite) in (_RECT, _FRECT) else getattr(sprite, "rect", None)
-        box = _rects.boxes([rect], "sprite", [sprite])[0]
-        self._apply()
-        if box[0] == _rects.FAR or not self._order:
-            return []
-        found = self._in_order(self._tree.query(box))
-        if dokill:
-            for s in found:
-                s.kill()
-        return found
-
-    def groupcollide(self, groupa, groupb, dokilla: bool = False,
-                     dokillb: bool = False) -> dict:
-        """Which sprites of ``groupa`` collide with which of ``groupb``: pygame's ``groupcollide``.
-
-        The same dict as ``pygame.sprite.groupcollide(groupa, groupb,
-        dokilla, dokillb)`` when no rect moved since the last
-        :meth:`refresh`, kills included, from the index's pairs: no test of
-        every sprite of one group against every sprite of the other.
-
-        Parameters
-        ----------
-        groupa, groupb : pygame group, iterable of sprites, or class
-            Sprites of this index; a class stands for the index's sprites
-            that are its instances (in the index's order).
-        dokilla, dokillb : bool
-            Kill the colliding sprites of that group.
-
-        Returns
-        -------
-        dict
-            ``{sprite of groupa: [sprites of groupb it hits, in groupb's
-            order]}`` in groupa's order, only sprites that hit something.
-
-        Raises
-        ------
-        KeyError
-            A sprite of either group is not in this index.
-
-        Examples
-        --------
-        >>> import pygame
-        >>> from broadphase.pygame import SpriteIndex
-        >>> class Ship(pygame.sprite.Sprite): pass
-        >>> class Rock(pygame.sprite.Sprite): pass
-        >>> ship, rocks = Ship(), [Rock(), Rock(), Rock()]
-        >>> ship.rect = pygame.Rect(0, 0, 10, 10)
-        >>> for k, r in enumerate(rocks): r.rect = pygame.Rect(8 * k, 5, 6, 6)
-        >>> index = SpriteIndex((0, 0, 64, 64), ship, rocks)
-        >>> index.groupcollide(Ship, Rock) == {ship: rocks[:2]}
-        True
-        >>> index.groupcollide(Rock, Ship, False, True) == {rocks[0]: [ship]}, ship.alive()
-        (True, False)
-        """
-        pairs = self._pairs_as_handles()  # also applies the changes
-        a, ha = self._members(groupa, "groupa")
-        b, hb = self._members(groupb, "groupb")
-        at_a = np.full(len(self._sprite_at), -1, np.int64)
-        at_b = at_a.copy()
-        at_a[ha] = np.arange(len(ha))
-        at_b[hb] = np.arange(len(hb))
-        both = ha[(at_b[ha] >= 0) & (self._box_at[ha, 0] != _rects.FAR)]  # a rect meets itself
-        i = np.concatenate([at_a[pairs[:, 0]], at_a[pairs[:, 1]], at_a[both]])
-        j = np.concatenate([at_b[pairs[:, 1]], at_b[pairs[:, 0]], at_b[both]])
-        keep = (i >= 0) & (j >= 0)
-        i, j = i[keep], j[keep]
-        order = np.lexsort((j, i))
-        i, j = i[order], j[order]
-        crashed = {}
-        taken = np.zeros(len(b), bool)  # sprites of groupb killed by an earlier one
-        starts = np.searchsorted(i, np.arange(len(a) + 1))
-        for k in np.flatnonzero(starts[1:] > starts[:-1]).tolist():
-            js = j[starts[k]:starts[k + 1]]
-            if dokillb:
-                js = js[~taken[js]]
-                taken[js] = True
-            if js.size:
-                crashed[a[k]] = [b[t] for t in js.tolist()]
-        for t in np.flatnonzero(taken).tolist():
-            b[t].kill()
-        if dokilla:
-            for s in crashed:
-                s.kill()
-        return crashed
-
-    # ------------------------------------------------------------------
-    # casts and swept pairs (to come): a ray or a sweep asked of the tree,
-    # its handles given back as sprites in the group's order by _in_order,
-    # as touching() and collide() do.
-
     # ------------------------------------------------------------------
     # internals
 
@@ -450,7 +335,7 @@ class SpriteIndex(pygame.sprite.Group):
             return
         arrived = [s for s in dict.fromkeys(self._arrived)
                    if s in self._serial and s not in self._handle]
-        boxes = _rects.boxes(arrived) if arrived else None  # may raise: nothing changed yet
+        boxes = _rects.read(arrived) if arrived else None  # may raise: nothing changed yet
         if self._tree is None:
             self._tree = self._new_tree(_rects.depth(self._world, boxes))
         if self._dropped:
@@ -466,13 +351,15 @@ class SpriteIndex(pygame.sprite.Group):
                 self._sprite_at[h] = s  # one element at a time: never read as a sequence
             self._serial_at[handles] = [self._serial[s] for s in arrived]
             self._box_at[handles] = boxes
+            self._start_at[handles] = boxes
+            self._joined += handles.tolist()
         self._arrived = []
         self._order = list(self.spritedict)
         self._handles = np.fromiter(map(self._handle.__getitem__, self._order), np.int64,
                                     len(self._order))
         self._monotone = bool((self._handles[1:] > self._handles[:-1]).all())
         plain = all(map(_rects.plain_rect, set(map(type, self._order))))
-        self._get = _rects.get_private_rect if plain else _rects.get_rect
+        self._attr = _rects.PRIVATE_RECT if plain else _rects.RECT
         self._current = None
 
     def _grow(self, size: int) -> None:
@@ -481,6 +368,7 @@ class SpriteIndex(pygame.sprite.Group):
             self._sprite_at = np.concatenate([self._sprite_at, np.empty(more, object)])
             self._serial_at = np.concatenate([self._serial_at, np.zeros(more, np.int64)])
             self._box_at = np.concatenate([self._box_at, np.full((more, 4), _rects.FAR)])
+            self._start_at = np.concatenate([self._start_at, np.full((more, 4), _rects.FAR)])
 
     def _pairs_as_handles(self) -> np.ndarray:
         self._apply()
@@ -509,22 +397,6 @@ class SpriteIndex(pygame.sprite.Group):
         if not self._monotone:
             handles = handles[np.argsort(self._serial_at[handles])]
         return self._sprite_at[handles].tolist()
-
-    def _members(self, group, name: str) -> tuple[list, np.ndarray]:
-        """The sprites ``group`` stands for, in its order, and their handles."""
-        if isinstance(group, type):
-            sprites = [s for s in self._order if isinstance(s, group)]
-        elif isinstance(group, pygame.sprite.AbstractGroup):
-            sprites = group.sprites()
-        else:
-            sprites = list(group)
-        try:
-            handles = np.fromiter(map(self._handle.__getitem__, sprites), np.int64,
-                                  len(sprites))
-        except KeyError:
-            bad = next(s for s in sprites if s not in self._handle)
-            raise KeyError(f"{name}: {bad!r} is not in this index") from None
-        return sprites, handles
 
     def _forget_unnamed(self) -> None:
         """Drop the sprites that left and that no pair of the last contacts() names.
@@ -567,3 +439,4 @@ class SpriteIndex(pygame.sprite.Group):
             assert self._sprite_at[h] is s and self._serial_at[h] == self._serial[s]
             assert self._by_serial[self._serial[s]] is s
         assert not self._gone or self._last is not None
+        assert self._start_at.shape == self._box_at.shape == (len(self._sprite_at), 4)

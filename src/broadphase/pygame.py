@@ -28,8 +28,10 @@ against 51 at 10 x 10 (crossovers measured with pygame-ce 2.5 by
 
 For sprites that live across frames, :class:`SpriteIndex` is a sprite
 group kept in a moving tree: it reads the rects once a frame, moves only
-the sprites that moved, and answers pairs, contact events, ``spritecollide``
-and ``groupcollide`` in sprites, with no handles for the game to keep.
+the sprites that moved, and answers pairs, contact events, ``spritecollide``,
+``groupcollide``, ray casts and swept pairs (sprites that passed through
+each other between two frames) in sprites, with no handles for the game to
+keep.
 ``DROP_INS`` names the functions to patch into ``pygame.sprite``.
 
 Rules, as in pygame-ce: rects collide when they overlap with positive

@@ -29,6 +29,8 @@ mod casts;
 mod contacts;
 mod filters;
 mod owned;
+mod pick;
+mod rects;
 mod results;
 mod tiles;
 mod tree;
@@ -368,6 +370,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(release_scratch, m)?)?;
     m.add_function(wrap_pyfunction!(contacts::contact_events, m)?)?;
     casts::register(m)?;
+    rects::register(m)?;
+    pick::register(m)?;
     tree::register(m)?;
     tree_casts::register(m)?;
     tiles::register(m)?;
