@@ -198,8 +198,10 @@ pub fn quick(n: usize, read: impl Fn(usize) -> Option<(f64, f64)>, s_max: f64) -
     // the other way: an upper bound of max(L, 0), a lower bound of min(U, S)
     let (mut low_hi, mut high_lo) = (0.0f64, s_max);
     let mut read_all = true;
-    // the lower root above 0 with the greatest q: its index and interval
+    // the lower root above 0 with the greatest interval: its index and low
+    // end, and the greatest high end of the other lower roots above 0
     let mut entry: Option<(usize, f64, f64)> = None;
+    let mut others_hi = f64::NEG_INFINITY;
     for k in 0..n {
         let Some((a, b)) = read(k) else {
             read_all = false;
@@ -222,8 +224,13 @@ pub fn quick(n: usize, read: impl Fn(usize) -> Option<(f64, f64)>, s_max: f64) -
             low = low.max(lo);
             if a < 0.0 {
                 low_hi = low_hi.max(hi);
-                if entry.is_none_or(|(_, best_lo, _)| lo > best_lo) {
-                    entry = Some((k, lo, hi));
+                match entry {
+                    Some((_, best_lo, best_hi)) if lo > best_lo => {
+                        others_hi = others_hi.max(best_hi);
+                        entry = Some((k, lo, hi));
+                    }
+                    Some(_) => others_hi = others_hi.max(hi),
+                    None => entry = Some((k, lo, hi)),
                 }
             }
         } else {
@@ -247,13 +254,7 @@ pub fn quick(n: usize, read: impl Fn(usize) -> Option<(f64, f64)>, s_max: f64) -
         return Quick::Zero;
     };
     // the entry's root lies surely above every other lower root above 0
-    let apart = (0..n).all(|k| {
-        k == p
-            || read(k).is_none_or(|(a, b)| {
-                b <= 0.0 || a >= 0.0 || root_interval(a, b).is_none_or(|(_, hi)| hi < p_lo)
-            })
-    });
-    match apart {
+    match others_hi < p_lo {
         true => Quick::Root(p),
         false => Quick::Unsure,
     }

@@ -15,6 +15,7 @@
 use super::linear::{self, Lin};
 use super::quadratic::{self, Quad};
 use super::{exact_sum, Sum};
+use crate::narrow::boxes_overlap;
 
 /// Where the ray `o + s d`, `s` in `[0, s_max]`, first is strictly inside
 /// the box `b` (`minx, miny, maxx, maxy`), or `None`.
@@ -55,7 +56,8 @@ pub fn ray_box(b: &[f64; 4], o: [f64; 2], d: [f64; 2], s_max: f64) -> Option<lin
 /// Constraint `k`: axis `k / 2`, the hi of `b` above the lo of `a` for even
 /// `k`, the other way for odd; read in floating point when both motions
 /// `hi1 - hi0` and `lo1 - lo0` are doubles (TwoSum; then `b` has at most
-/// two terms, as [`Sum::motion`] builds it).
+/// two terms, as [`Sum::motion`] builds it).  Boxes that overlap strictly
+/// at the start (every `a > 0`, four exact comparisons) enter at 0.
 #[inline]
 pub fn swept_boxes(
     a0: &[f64; 4],
@@ -63,6 +65,9 @@ pub fn swept_boxes(
     b0: &[f64; 4],
     b1: &[f64; 4],
 ) -> Option<linear::Entry> {
+    if boxes_overlap(a0, b0) {
+        return Some(linear::Entry::Zero);
+    }
     // (hi at 0, hi at 1, lo at 0, lo at 1)
     let ends = |k: usize| {
         let x = k / 2;
