@@ -159,6 +159,17 @@ impl RayGrid {
         }
     }
 
+    /// The Morton code of the cell holding the point `p` (finite): points
+    /// near in the plane mostly have codes near in order.
+    pub fn code_of(&self, p: [f64; 2]) -> u64 {
+        crate::morton::encode(self.column(p[0]) as u64, self.row(p[1]) as u64)
+    }
+
+    /// Bits of [`RayGrid::code_of`]'s codes.
+    pub fn code_bits(&self) -> u32 {
+        2 * (usize::BITS - (self.side - 1).leading_zeros())
+    }
+
     fn cell(&self, col: usize, row: usize) -> &[u32] {
         let c = row * self.side + col;
         &self.items[self.start[c] as usize..self.start[c + 1] as usize]
