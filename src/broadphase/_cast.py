@@ -254,7 +254,7 @@ _INT_TYPES = frozenset({int, np.int8, np.int16, np.int32, np.int64, np.uint8, np
 
 
 def per_object(value, name: str, n: int, dtype, per: str = "object") -> np.ndarray | None:
-    """``groups`` / ``categories`` / ``masks``: a scalar or one integer per object (or per ``per``)."""
+    """``groups`` / ``categories`` / ``masks``: a scalar or one integer per ``per`` (object)."""
     if value is None:
         return None
     if isinstance(value, np.ndarray):

@@ -25,6 +25,13 @@
 //! `b` of four 3, a product 1, the difference 1), within the filter's 12
 //! (see [`super`]).
 //!
+//! # Floats first
+//! [`solve`] asks [`quick`] first: the roots in floating point, each within
+//! a proven interval, decide most sets (empty, or not empty with a unique
+//! entry) with no exact comparison; what is too close to call goes to
+//! [`solve_exact`].  [`solve_with`] lets a shape read `fl(a)` and `fl(b)`
+//! straight from its inputs and build the exact sums only when needed.
+//!
 //! # The root as a double
 //! [`root_f64`] rounds `-a/b` to nearest (ties to even).  When both sums
 //! are exact in floating point (checked with TwoSum) one IEEE division does

@@ -17,9 +17,11 @@
 //! it; an object found there could only enter later.
 //!
 //! # Determinism
-//! Rays are split into chunks fixed by their number; each ray's answer
-//! depends on nothing but its own walk, so the result is the same for any
-//! thread count.  Each thread keeps one stamp array (one `u32` per object).
+//! Rays are taken in the Morton order of their origins' cells (a stable
+//! sort: neighbours in that order read the same objects, kept in cache) and
+//! split into chunks fixed by their number; each ray's answer depends on
+//! nothing but its own walk and is put back at the ray's place, so the
+//! result is the same for any thread count.  Each thread keeps one stamp array (one `u32` per object).
 
 mod grid;
 mod targets;
