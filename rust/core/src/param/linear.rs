@@ -109,8 +109,16 @@ pub fn solve_with<const N: usize>(
         Quick::Empty => None,
         Quick::Zero => Some(Entry::Zero),
         Quick::Root(k) => Some(Entry::Root(lin(k))),
-        Quick::Unsure => solve_exact(&std::array::from_fn::<Lin, N, _>(lin), s_max),
+        Quick::Unsure => solve_built::<N>(&lin, s_max),
     }
+}
+
+/// [`solve_exact`] of `lin(0), ..., lin(N - 1)`: rare, kept out of line so
+/// that the callers' common path stays small.
+#[cold]
+#[inline(never)]
+fn solve_built<const N: usize>(lin: &impl Fn(usize) -> Lin, s_max: f64) -> Option<Entry> {
+    solve_exact(&std::array::from_fn::<Lin, N, _>(lin), s_max)
 }
 
 /// [`solve`] by exact comparisons only (the reference of [`quick`]).
