@@ -162,7 +162,7 @@ fn run<T: Target>(target: &T, cast: &Cast, ex: &Exec) -> Hits {
         m < u32::MAX as usize && n < u32::MAX as usize,
         "too many rays or objects"
     );
-    let grid = RayGrid::new(target.boxes(), bounds_of(target.boxes()));
+    let grid = RayGrid::new(target.boxes(), bounds_of(target.boxes()), ex);
     let order = ray_order(&grid, cast.rays.origins, ex);
     let bounds = even_bounds(m, chunk_count(m, GRAIN, MAX_CHUNKS));
     let nch = bounds.len() - 1;
