@@ -216,7 +216,14 @@ def test_circle_tangents_and_inside():
     (lambda: bp.cast_rays([[0, 0, 1, 1], [2, 0, 1, 1]], [[0, 0]], [[1, 0]]),
      r"boxes\[1\]: minx 2.0 > maxx 1.0"),
     (lambda: bp.cast_rays_circles([[0, 0], [1, 1]], [1, -1], [[0, 0]], [[1, 0]]), r"radii\[1\]"),
-    (lambda: bp.cast_rays([[0, 0, 1, 1]], [[0, 0]], [[1, 0]], ray_masks=[1, 2]), r"ray_masks"),
+    (lambda: bp.cast_rays([[0, 0, 1, 1]], [[0, 0]], [[1, 0]], ray_masks=[1, 2]),
+     r"ray_masks: expected a scalar or shape \(1,\) \(one per ray\), found shape \(2,\)"),
+    (lambda: bp.cast_rays([[0, 0, 1, 1], [2, 0, 3, 1]], [[0, 0]], [[1, 0]],
+                          ray_categories=[1, 2]), r"ray_categories: .*\(one per ray\)"),
+    (lambda: bp.cast_rays([[0, 0, 1, 1]], [[0, 0]], [[1, 0]], ignore=[0, 0]),
+     r"ignore: .*\(one per ray\)"),
+    (lambda: bp.cast_rays([[0, 0, 1, 1]], [[0, 0]] * 2, [[1, 0]] * 2, masks=[1, 2]),
+     r"masks: .*\(one per object\)"),
 ])
 def test_errors_name_the_argument_and_row(call, match):
     with pytest.raises(ValueError, match=match):

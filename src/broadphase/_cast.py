@@ -253,8 +253,8 @@ _INT_TYPES = frozenset({int, np.int8, np.int16, np.int32, np.int64, np.uint8, np
                         np.uint32, np.uint64})
 
 
-def per_object(value, name: str, n: int, dtype) -> np.ndarray | None:
-    """``groups`` / ``categories`` / ``masks``: a scalar or one integer per object."""
+def per_object(value, name: str, n: int, dtype, per: str = "object") -> np.ndarray | None:
+    """``groups`` / ``categories`` / ``masks``: a scalar or one integer per ``per`` (object)."""
     if value is None:
         return None
     if isinstance(value, np.ndarray):
@@ -282,7 +282,7 @@ def per_object(value, name: str, n: int, dtype) -> np.ndarray | None:
         arr = np.full(n, arr.item(), dtype=arr.dtype)
     if arr.ndim != 1 or arr.shape[0] != n:
         raise ValueError(
-            f"{name}: expected a scalar or shape ({n},) (one per object), found shape {arr.shape}"
+            f"{name}: expected a scalar or shape ({n},) (one per {per}), found shape {arr.shape}"
         )
     if dtype == np.uint64 and arr.dtype.kind == "i" and arr.size and arr.min() < 0:
         row = int(np.argmin(arr))

@@ -66,7 +66,7 @@ def _hits(value) -> str:
 
 def _ignore(value, m: int, n: int) -> np.ndarray | None:
     """Per ray, the object it ignores (its shooter) or -1."""
-    arr = _cast.per_object(value, "ignore", m, np.int64)
+    arr = _cast.per_object(value, "ignore", m, np.int64, per="ray")
     if arr is None:
         return None
     bad = np.flatnonzero((arr < -1) | (arr >= n))
@@ -89,8 +89,9 @@ def _rays(origins, directions, max_t, ray_categories, ray_masks, ignore, n: int)
         "origins": o,
         "directions": d,
         "max_t": _max_t(max_t, m),
-        "ray_categories": _cast.per_object(ray_categories, "ray_categories", m, np.uint64),
-        "ray_masks": _cast.per_object(ray_masks, "ray_masks", m, np.uint64),
+        "ray_categories": _cast.per_object(ray_categories, "ray_categories", m, np.uint64,
+                                           per="ray"),
+        "ray_masks": _cast.per_object(ray_masks, "ray_masks", m, np.uint64, per="ray"),
         "ignore": _ignore(ignore, m, n),
     }
 

@@ -240,23 +240,31 @@ pub fn swept_pairs(
         same_len(s.len(), e.len())?;
         let filter_args = FilterArgs::of(&groups, &categories, &masks, s.len())?;
         owned::room_for(s.len(), "start")?;
-        let (s, e) = (
-            owned::copy(s, "start", &serial)?,
-            owned::copy(e, "end", &serial)?,
-        );
         watch::watched(py, s.len(), &ex, Watch::Stateless, |ex| {
+            // copies (`owned`) from the pool, in parallel, as `find_pairs` makes
             let f = filter_args.copy(ex)?;
+            let (s, e) = (
+                owned::copy_pooled(s, "start", ex)?,
+                owned::copy_pooled(e, "end", ex)?,
+            );
+            let mut out = None;
             for (k, b) in [&s, &e].into_iter().enumerate() {
                 if let Err(bad) = check::scan_boxes(b, ex) {
-                    return Ok(Swept::Bad(k, bad));
+                    out = Some(Swept::Bad(k, bad));
+                    break;
                 }
             }
-            let m = Motion {
-                start: &s,
-                end: &e,
-                filters: f.filters(),
-            };
-            Ok::<_, PyErr>(finish(swept_boxes(&m, ex)))
+            let out = out.unwrap_or_else(|| {
+                let m = Motion {
+                    start: &s,
+                    end: &e,
+                    filters: f.filters(),
+                };
+                finish(swept_boxes(&m, ex))
+            });
+            broadphase_core::scratch::give(s);
+            broadphase_core::scratch::give(e);
+            Ok::<_, PyErr>(out)
         })??
     };
     match outcome {

@@ -20,6 +20,7 @@
 //! pairs are those of [`find_pairs`] with `t = 0`.
 
 use crate::check::bounds_of;
+use crate::hints::prefetch;
 use crate::narrow::{Filters, Narrow, Shapes};
 use crate::pairs::TooMany;
 use crate::par::{chunk_count, even_bounds, Exec, MAX_CHUNKS};
@@ -28,6 +29,8 @@ use crate::search::{find_pairs, Method, Search};
 
 /// Candidates per chunk of the exact tests, at least.
 const GRAIN: usize = 4096;
+/// Candidates between asking for an object's rows and testing it.
+const AHEAD: usize = 8;
 
 /// Objects moving over a frame: rows at `s = 0` and at `s = 1`.
 #[derive(Clone, Copy, Debug)]
@@ -46,20 +49,8 @@ pub type SweptPairs = (Vec<isize>, Vec<f64>);
 /// Pairs of boxes (`minx, miny, maxx, maxy`) that overlap strictly at some
 /// `s` in `[0, 1]`, with the first such `s`.
 pub fn swept_boxes(m: &Motion<4>, ex: &Exec) -> Result<SweptPairs, TooMany> {
-    let union: Vec<[f64; 4]> = m
-        .start
-        .iter()
-        .zip(m.end)
-        .map(|(a, b)| {
-            [
-                a[0].min(b[0]),
-                a[1].min(b[1]),
-                a[2].max(b[2]),
-                a[3].max(b[3]),
-            ]
-        })
-        .collect();
-    candidates_then(&union, m.filters, ex, |i, j| {
+    let union = unions(m.start, m.end, ex);
+    candidates_then(&union, m.filters, [m.start, m.end], ex, |i, j| {
         shapes::swept_boxes(&m.start[i], &m.end[i], &m.start[j], &m.end[j])
             .map(|e| linear::entry_f64(&e))
     })
@@ -79,29 +70,37 @@ pub fn swept_circles(
         .zip(m.end)
         .map(|(a, b)| [b[0], b[1], a[2]])
         .collect();
-    let union: Vec<[f64; 4]> = boxes[0]
-        .iter()
-        .zip(boxes[1])
-        .map(|(a, b)| {
+    let union = unions(boxes[0], boxes[1], ex);
+    candidates_then(&union, m.filters, [m.start, &end], ex, |i, j| {
+        shapes::swept_circles(&m.start[i], &end[i], &m.start[j], &end[j])
+            .map(|e| quadratic::entry_f64(&e))
+    })
+}
+
+/// The union of each start box and end box, in parallel for many.
+fn unions(start: &[[f64; 4]], end: &[[f64; 4]], ex: &Exec) -> Vec<[f64; 4]> {
+    let mut out = Vec::new();
+    ex.for_work(start.len(), 16 * GRAIN)
+        .collect_into(&mut out, start.len(), GRAIN, |k| {
+            let (a, b) = (&start[k], &end[k]);
             [
                 a[0].min(b[0]),
                 a[1].min(b[1]),
                 a[2].max(b[2]),
                 a[3].max(b[3]),
             ]
-        })
-        .collect();
-    candidates_then(&union, m.filters, ex, |i, j| {
-        shapes::swept_circles(&m.start[i], &end[i], &m.start[j], &end[j])
-            .map(|e| quadratic::entry_f64(&e))
-    })
+        });
+    out
 }
 
 /// The pairs of `union` (with the filters), each kept with its `t` when
-/// `test(i, j)` gives one (in order: canonical rows).
-pub fn candidates_then(
+/// `test(i, j)` gives one; `objects` what `test` reads of an object (asked
+/// for `AHEAD` candidates before it is tested: the second objects of
+/// consecutive candidates lie anywhere in memory); in order: canonical rows.
+pub fn candidates_then<const W: usize>(
     union: &[[f64; 4]],
     filters: Filters,
+    objects: [&[[f64; W]]; 2],
     ex: &Exec,
     test: impl Fn(usize, usize) -> Option<f64> + Sync,
 ) -> Result<SweptPairs, TooMany> {
@@ -121,7 +120,13 @@ pub fn candidates_then(
     let parts = ex.for_work(k, 2 * GRAIN).map(bounds.len() - 1, |c| {
         let mut rows = Vec::new();
         let mut t = Vec::new();
-        for p in bounds[c]..bounds[c + 1] {
+        let end = bounds[c + 1];
+        for p in bounds[c]..end {
+            if p + AHEAD < end {
+                let j = flat[2 * (p + AHEAD) + 1] as usize;
+                prefetch(&objects[0][j]);
+                prefetch(&objects[1][j]);
+            }
             let (i, j) = (flat[2 * p] as usize, flat[2 * p + 1] as usize);
             if let Some(s) = test(i, j) {
                 rows.extend([i as isize, j as isize]);

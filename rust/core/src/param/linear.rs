@@ -25,6 +25,13 @@
 //! `b` of four 3, a product 1, the difference 1), within the filter's 12
 //! (see [`super`]).
 //!
+//! # Floats first
+//! [`solve`] asks [`quick`] first: the roots in floating point, each within
+//! a proven interval, decide most sets (empty, or not empty with a unique
+//! entry) with no exact comparison; what is too close to call goes to
+//! [`solve_exact`].  [`solve_with`] lets a shape read `fl(a)` and `fl(b)`
+//! straight from its inputs and build the exact sums only when needed.
+//!
 //! # The root as a double
 //! [`root_f64`] rounds `-a/b` to nearest (ties to even).  When both sums
 //! are exact in floating point (checked with TwoSum) one IEEE division does
@@ -74,11 +81,48 @@ pub fn cmp_root_value(p: &Lin, sp: i32, v: f64) -> Ordering {
 }
 
 /// The infimum of `{s in [0, s_max] : every constraint holds}`, `None` for
-/// the empty set; `s_max >= 0`, possibly infinite.
+/// the empty set; `s_max >= 0`, possibly infinite.  [`quick`] first, the
+/// exact comparisons ([`solve_exact`]) for what it leaves.  (The shapes
+/// read their constraints straight from the inputs: [`solve_with`].)
+#[allow(dead_code)] // constraints as a slice: the tests, and shapes to come
+#[inline]
 pub fn solve(cons: &[Lin], s_max: f64) -> Option<Entry> {
-    if surely_empty(cons, s_max) {
-        return None;
+    match quick(cons.len(), |k| short(&cons[k]), s_max) {
+        Quick::Empty => None,
+        Quick::Zero => Some(Entry::Zero),
+        Quick::Root(k) => Some(Entry::Root(cons[k])),
+        Quick::Unsure => solve_exact(cons, s_max),
     }
+}
+
+/// [`solve`] of the constraints `lin(0), ..., lin(N - 1)`, read in floating
+/// point by `read(k)`, which must give [`short`]`(&lin(k))` or `None`: a
+/// caller that can tell `fl(a)` and `fl(b)` from its inputs directly builds
+/// no [`Sum`] for the candidates [`quick`] decides (only the entry's).
+#[inline(always)]
+pub fn solve_with<const N: usize>(
+    read: impl Fn(usize) -> Option<(f64, f64)>,
+    lin: impl Fn(usize) -> Lin,
+    s_max: f64,
+) -> Option<Entry> {
+    match quick(N, read, s_max) {
+        Quick::Empty => None,
+        Quick::Zero => Some(Entry::Zero),
+        Quick::Root(k) => Some(Entry::Root(lin(k))),
+        Quick::Unsure => solve_built::<N>(&lin, s_max),
+    }
+}
+
+/// [`solve_exact`] of `lin(0), ..., lin(N - 1)`: rare, kept out of line so
+/// that the callers' common path stays small.
+#[cold]
+#[inline(never)]
+fn solve_built<const N: usize>(lin: &impl Fn(usize) -> Lin, s_max: f64) -> Option<Entry> {
+    solve_exact(&std::array::from_fn::<Lin, N, _>(lin), s_max)
+}
+
+/// [`solve`] by exact comparisons only (the reference of [`quick`]).
+pub fn solve_exact(cons: &[Lin], s_max: f64) -> Option<Entry> {
     let mut lower: Option<Lin> = None;
     let mut upper: Option<Lin> = None;
     for c in cons {
@@ -126,46 +170,131 @@ pub fn solve(cons: &[Lin], s_max: f64) -> Option<Entry> {
     Some(Entry::Zero)
 }
 
-/// Whether the set of [`solve`] is empty for certain, from the roots in
-/// floating point: most candidates of a cast or a sweep are misses, told
-/// here without the exact comparisons.
+/// What the float pre-test [`quick`] tells of a set.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Quick {
+    /// Empty, for certain.
+    Empty,
+    /// Not empty, starting at 0, for certain.
+    Zero,
+    /// Not empty, starting at the root of this constraint (above 0), for
+    /// certain: the entry [`solve_exact`] gives.
+    Root(usize),
+    /// Too close to call in floating point.
+    Unsure,
+}
+
+/// The set of [`solve`] from its roots in floating point, when they are far
+/// enough apart: most candidates of a cast or a sweep are told here, with
+/// no exact comparison.
 ///
-/// Only constraints whose `a` and `b` are single doubles are read (the
-/// others are left out, which only makes the set larger).  A computed root
-/// `q = fl(-a/b)` is within `u |r| + 2^-1075` of the true `r` (one
-/// rounding, and an underflow), so `r` lies in `[q - e, q + e]` with
-/// `e = 2^-52 |q| + 2^-1070`.  The set is empty when a lower root lies
-/// surely at or above an upper root, at or above `S`, or an upper root at
-/// or below 0 (the conditions of [`solve`]), or when a constraint with
-/// `b = 0` has `a <= 0`.  A value that is not finite decides nothing.
+/// Constraint `k` is read as `read(k)`: [`short`] of it, `fl(a)` and
+/// `fl(b)` when `a` and `b` have at most two terms (else `None`): then
+/// `fl(a)` and `fl(b)` are correctly rounded and carry the exact signs (see
+/// [`super`]), so `b = 0`, the root's side of 0 (the sign of `a`) and an
+/// upper root at or below 0 (`b < 0`, `a <= 0`: empty) are exact.  The
+/// computed root `q = fl(-fl(a) / fl(b))` has three roundings and a possible
+/// underflow: `|q - r| <= 3.001 u |r| + 2^-1075`, so the true root lies in
+/// `[q - e, q + e]` with `e = 2^-50 |q| + 2^-1070` (`2^-50 = 8u` also covers
+/// the roundings of `q - e` and `q + e`).  With those intervals:
+/// * empty when a lower root lies surely at or above `S` or an upper root
+///   (the conditions of [`solve_exact`]); constraints not read are left out,
+///   which only makes the set larger;
+/// * not empty when every constraint is read and the greatest upper bound
+///   of `max(L, 0)` lies below the least lower bound of `min(U, S)`; the
+///   infimum is then 0 when no lower root lies above 0 (every `b > 0` has
+///   `a >= 0`), else the lower root above 0 whose interval lies above every
+///   other one's (a unique greatest root, the one [`solve_exact`] picks).
+///
+/// `S = 0` is asked exactly (every `a > 0`), left to [`solve_exact`] when a
+/// sum has more terms.  A value that is not finite decides nothing.
 #[inline]
-pub fn surely_empty(cons: &[Lin], s_max: f64) -> bool {
+pub fn quick(n: usize, read: impl Fn(usize) -> Option<(f64, f64)>, s_max: f64) -> Quick {
+    // the emptiness bounds: max(0, lower roots' low ends), min(S, upper roots' high ends)
     let (mut low, mut high) = (0.0f64, s_max);
-    for c in cons {
-        let ([a], [b]) = (c.a.terms(), c.b.terms()) else {
+    // the other way: an upper bound of max(L, 0), a lower bound of min(U, S)
+    let (mut low_hi, mut high_lo) = (0.0f64, s_max);
+    let mut read_all = true;
+    // the lower root above 0 with the greatest interval: its index and low
+    // end, and the greatest high end of the other lower roots above 0
+    let mut entry: Option<(usize, f64, f64)> = None;
+    let mut others_hi = f64::NEG_INFINITY;
+    for k in 0..n {
+        let Some((a, b)) = read(k) else {
+            read_all = false;
             continue;
         };
-        if *b == 0.0 {
-            if *a <= 0.0 {
-                return true;
+        if s_max == 0.0 || b == 0.0 {
+            if a <= 0.0 {
+                return Quick::Empty;
             }
             continue;
         }
-        let q = -a / b;
-        if !q.is_finite() {
-            continue;
+        if b < 0.0 && a <= 0.0 {
+            return Quick::Empty; // U <= 0
         }
-        let e = q.abs() * f64::from_bits((1023 - 52) << 52) + f64::from_bits(1 << 4);
-        if *b > 0.0 {
-            low = low.max(q - e);
+        let Some((lo, hi)) = root_interval(a, b) else {
+            read_all = false;
+            continue;
+        };
+        if b > 0.0 {
+            low = low.max(lo);
+            if a < 0.0 {
+                low_hi = low_hi.max(hi);
+                match entry {
+                    Some((_, best_lo, best_hi)) if lo > best_lo => {
+                        others_hi = others_hi.max(best_hi);
+                        entry = Some((k, lo, hi));
+                    }
+                    Some(_) => others_hi = others_hi.max(hi),
+                    None => entry = Some((k, lo, hi)),
+                }
+            }
         } else {
-            high = high.min(q + e);
+            high = high.min(hi);
+            high_lo = high_lo.min(lo);
         }
     }
-    // an upper root at or below 0 (high <= 0), a lower one at or above S
-    // or at or above an upper one (low >= high); for S = 0 every a > 0 is
-    // asked, which the same tests cover only in part: leave it to `solve`
-    s_max > 0.0 && low >= high
+    if s_max == 0.0 {
+        return match read_all {
+            true => Quick::Zero,
+            false => Quick::Unsure,
+        };
+    }
+    if low >= high {
+        return Quick::Empty;
+    }
+    if !(read_all && low_hi < high_lo) {
+        return Quick::Unsure;
+    }
+    let Some((p, p_lo, _)) = entry else {
+        return Quick::Zero;
+    };
+    // the entry's root lies surely above every other lower root above 0
+    match others_hi < p_lo {
+        true => Quick::Root(p),
+        false => Quick::Unsure,
+    }
+}
+
+/// `fl(a)` and `fl(b)` of a constraint whose sums have at most two terms
+/// (correctly rounded, finite, with the exact signs), else `None`.
+#[allow(dead_code)] // read by `solve`
+#[inline(always)]
+pub fn short(c: &Lin) -> Option<(f64, f64)> {
+    Some((c.a.short_f64()?, c.b.short_f64()?))
+}
+
+/// An interval holding the root `-a/b` of `fl(a) = a_f`, `fl(b) = b_f`
+/// (`b_f` non-zero), from `q = fl(-a_f / b_f)`: `q -/+ (2^-50 |q| + 2^-1070)`
+/// (see [`quick`]); `None` when `q` is not finite.
+#[inline(always)]
+fn root_interval(a_f: f64, b_f: f64) -> Option<(f64, f64)> {
+    const REL: f64 = f64::from_bits((1023 - 50) << 52); // 2^-50
+    const ABS: f64 = f64::from_bits(1 << 4); // 2^-1070
+    let q = -a_f / b_f;
+    let e = q.abs() * REL + ABS;
+    q.is_finite().then_some((q - e, q + e))
 }
 
 /// The order of two infima, exactly.

@@ -216,9 +216,7 @@ impl Sum {
     /// root's single division) and change no value.
     #[inline(always)]
     pub fn two(a: f64, b: f64) -> Sum {
-        let s = a + b;
-        let bb = s - a;
-        if s.is_finite() && (a - (s - bb)) + (b - bb) == 0.0 {
+        if let Some(s) = exact_sum(a, b) {
             return Sum::one(s);
         }
         Sum {
@@ -267,6 +265,18 @@ impl Sum {
         }
     }
 
+    /// The sum rounded once (correctly) to a double, when it has at most
+    /// two terms and that double is finite: its sign is then the exact one.
+    #[inline(always)]
+    pub fn short_f64(&self) -> Option<f64> {
+        let v = match self.terms() {
+            [a] => *a,
+            [a, b] => a + b,
+            _ => return None,
+        };
+        v.is_finite().then_some(v)
+    }
+
     /// The exact sign of the sum.
     #[inline]
     pub fn sign(&self) -> i32 {
@@ -276,6 +286,14 @@ impl Sum {
             _ => exact_sign!(N => self.to::<N>()),
         }
     }
+}
+
+/// `a + b` when it is a (finite) double: TwoSum's rounding error is zero.
+#[inline(always)]
+pub fn exact_sum(a: f64, b: f64) -> Option<f64> {
+    let s = a + b;
+    let bb = s - a;
+    (s.is_finite() && (a - (s - bb)) + (b - bb) == 0.0).then_some(s)
 }
 
 #[inline(always)]

@@ -14,31 +14,50 @@
 
 use super::linear::{self, Lin};
 use super::quadratic::{self, Quad};
-use super::Sum;
+use super::{exact_sum, Sum};
+use crate::narrow::boxes_overlap;
 
 /// Where the ray `o + s d`, `s` in `[0, s_max]`, first is strictly inside
 /// the box `b` (`minx, miny, maxx, maxy`), or `None`.
+///
+/// Constraint `k`: axis `k / 2`, the near side (`o - min`, `d`) for even
+/// `k`, the far side (`max - o`, `-d`) for odd; read in floating point as
+/// `fl(a)`, one subtraction of two doubles, and `b` itself.
 #[inline]
 pub fn ray_box(b: &[f64; 4], o: [f64; 2], d: [f64; 2], s_max: f64) -> Option<linear::Entry> {
-    let c = |k: usize| {
-        [
-            Lin {
-                a: Sum::diff(o[k], b[k]),
-                b: Sum::one(d[k]),
-            },
-            Lin {
-                a: Sum::diff(b[k + 2], o[k]),
-                b: Sum::one(-d[k]),
-            },
-        ]
+    // (x, y, sign of d): a = sign (x - y), b = sign d
+    let side = |k: usize| {
+        let x = k / 2;
+        match k % 2 {
+            0 => (o[x], b[x], d[x]),
+            _ => (b[x + 2], o[x], -d[x]),
+        }
     };
-    let [x0, x1] = c(0);
-    let [y0, y1] = c(1);
-    linear::solve(&[x0, x1, y0, y1], s_max)
+    linear::solve_with::<4>(
+        |k| {
+            let (p, q, v) = side(k);
+            let a = p - q;
+            a.is_finite().then_some((a, v))
+        },
+        |k| {
+            let (p, q, v) = side(k);
+            Lin {
+                a: Sum::diff(p, q),
+                b: Sum::one(v),
+            }
+        },
+        s_max,
+    )
 }
 
 /// When boxes moving from `a0` to `a1` and from `b0` to `b1` first overlap
 /// strictly (`s` in `[0, 1]`), or `None`.
+///
+/// Constraint `k`: axis `k / 2`, the hi of `b` above the lo of `a` for even
+/// `k`, the other way for odd; read in floating point when both motions
+/// `hi1 - hi0` and `lo1 - lo0` are doubles (TwoSum; then `b` has at most
+/// two terms, as [`Sum::motion`] builds it).  Boxes that overlap strictly
+/// at the start (every `a > 0`, four exact comparisons) enter at 0.
 #[inline]
 pub fn swept_boxes(
     a0: &[f64; 4],
@@ -46,18 +65,34 @@ pub fn swept_boxes(
     b0: &[f64; 4],
     b1: &[f64; 4],
 ) -> Option<linear::Entry> {
-    // hi of `h` above lo of `l` on axis k
-    let c = |h0: &[f64; 4], h1: &[f64; 4], l0: &[f64; 4], l1: &[f64; 4], k: usize| Lin {
-        a: Sum::diff(h0[k + 2], l0[k]),
-        b: Sum::motion(h0[k + 2], h1[k + 2], l0[k], l1[k]),
+    if boxes_overlap(a0, b0) {
+        return Some(linear::Entry::Zero);
+    }
+    // (hi at 0, hi at 1, lo at 0, lo at 1)
+    let ends = |k: usize| {
+        let x = k / 2;
+        let ((h0, h1), (l0, l1)) = match k % 2 {
+            0 => ((b0, b1), (a0, a1)),
+            _ => ((a0, a1), (b0, b1)),
+        };
+        (h0[x + 2], h1[x + 2], l0[x], l1[x])
     };
-    let cons = [
-        c(b0, b1, a0, a1, 0),
-        c(a0, a1, b0, b1, 0),
-        c(b0, b1, a0, a1, 1),
-        c(a0, a1, b0, b1, 1),
-    ];
-    linear::solve(&cons, 1.0)
+    linear::solve_with::<4>(
+        |k| {
+            let (h0, h1, l0, l1) = ends(k);
+            let (dh, dl) = (exact_sum(h1, -h0)?, exact_sum(l1, -l0)?);
+            let (a, b) = (h0 - l0, dh - dl);
+            (a.is_finite() && b.is_finite()).then_some((a, b))
+        },
+        |k| {
+            let (h0, h1, l0, l1) = ends(k);
+            Lin {
+                a: Sum::diff(h0, l0),
+                b: Sum::motion(h0, h1, l0, l1),
+            }
+        },
+        1.0,
+    )
 }
 
 /// The constraint of the ray `o + s d` in the circle `c` (`x, y, r`).
@@ -101,6 +136,82 @@ pub fn swept_circles(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// Small integers times `2^e`, some moved by an ulp (near-ties), as
+    /// boxes (`min <= max`).
+    fn boxes_of(v: &[i64], e: i32, ulps: u16) -> Vec<[f64; 4]> {
+        let f = |k: usize| {
+            let x = v[k] as f64 * (e as f64).exp2();
+            match (ulps >> (k % 16)) & 3 {
+                1 => x.next_up(),
+                2 => x.next_down(),
+                _ => x,
+            }
+        };
+        (0..v.len() / 4)
+            .map(|r| {
+                let c = |k: usize| f(4 * r + k);
+                [
+                    c(0).min(c(2)),
+                    c(1).min(c(3)),
+                    c(0).max(c(2)),
+                    c(1).max(c(3)),
+                ]
+            })
+            .collect()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+
+        /// The boxes' float reading (`solve_with`) gives what the exact
+        /// path gives on the constraints of the module docs: near-ties one
+        /// ulp apart, zero motion, subnormal to huge scales.
+        #[test]
+        fn swept_boxes_agree_with_the_exact_path(
+            v in proptest::collection::vec(prop_oneof![-4i64..4, -3000i64..3000], 16),
+            e in prop_oneof![-1074i32..-1000, -60i32..60, 960i32..1010],
+            ulps in any::<u16>(), still in 0u8..4,
+        ) {
+            let r = boxes_of(&v, e, ulps);
+            let (a0, b0) = (r[0], r[1]);
+            let a1 = if still & 1 == 1 { a0 } else { r[2] };
+            let b1 = if still & 2 == 2 { b0 } else { r[3] };
+            let c = |h0: &[f64; 4], h1: &[f64; 4], l0: &[f64; 4], l1: &[f64; 4], k: usize| Lin {
+                a: Sum::diff(h0[k + 2], l0[k]),
+                b: Sum::motion(h0[k + 2], h1[k + 2], l0[k], l1[k]),
+            };
+            let cons = [
+                c(&b0, &b1, &a0, &a1, 0),
+                c(&a0, &a1, &b0, &b1, 0),
+                c(&b0, &b1, &a0, &a1, 1),
+                c(&a0, &a1, &b0, &b1, 1),
+            ];
+            prop_assert_eq!(swept_boxes(&a0, &a1, &b0, &b1), linear::solve_exact(&cons, 1.0));
+        }
+
+        /// The same for rays (origin and direction from the same values).
+        #[test]
+        fn ray_box_agrees_with_the_exact_path(
+            v in proptest::collection::vec(prop_oneof![-4i64..4, -3000i64..3000], 8),
+            e in prop_oneof![-1074i32..-1000, -60i32..60, 960i32..1010],
+            ulps in any::<u16>(), s_max in prop_oneof![Just(f64::INFINITY), Just(0.0), Just(1.0), Just(0.5)],
+        ) {
+            let r = boxes_of(&v, e, ulps);
+            let (b, w) = (r[0], r[1]);
+            let (o, d) = ([w[0], w[1]], [w[2] - w[0], w[3] - w[1]]);
+            let cons: Vec<Lin> = (0..2)
+                .flat_map(|k| {
+                    [
+                        Lin { a: Sum::diff(o[k], b[k]), b: Sum::one(d[k]) },
+                        Lin { a: Sum::diff(b[k + 2], o[k]), b: Sum::one(-d[k]) },
+                    ]
+                })
+                .collect();
+            prop_assert_eq!(ray_box(&b, o, d, s_max), linear::solve_exact(&cons, s_max));
+        }
+    }
 
     #[test]
     fn boxes_that_do_not_move_overlap_as_boxes() {

@@ -48,6 +48,7 @@
 //! earlier than the least such bound.  The visitor skips cells whose bound
 //! exceeds the caller's limit and stops at a column whose does.
 
+use crate::par::Exec;
 use crate::search::{grid_budget, grid_depth, placement_bounds};
 use crate::world::{half_span, quantize, Grid};
 
@@ -61,6 +62,10 @@ const TINY: f64 = f64::from_bits(1 << 4); // 2^-1070
 const CELL_FINER: u32 = 2;
 /// Most cells a side (4^11 cells at most, however many objects).
 const MAX_DEPTH: u32 = 11;
+/// Boxes from which their cell ranges are found in parallel.
+const PARALLEL_FROM: usize = 1 << 14;
+/// Boxes per chunk of that, at least.
+const GRAIN: usize = 4096;
 
 /// The objects' boxes in a uniform grid.
 pub struct RayGrid {
@@ -95,7 +100,7 @@ impl RayGrid {
     /// The grid of `boxes` (valid boxes; `bounds` their bounds): cells about
     /// a typical box wide, coarsened until the entries stay within the
     /// search's budget.
-    pub fn new(boxes: &[[f64; 4]], bounds: [f64; 4]) -> RayGrid {
+    pub fn new(boxes: &[[f64; 4]], bounds: [f64; 4], ex: &Exec) -> RayGrid {
         let n = boxes.len();
         let world = placement_bounds(boxes, bounds);
         let half = half_span(world[0], world[2]).max(half_span(world[1], world[3]));
@@ -108,27 +113,27 @@ impl RayGrid {
                 .min(MAX_DEPTH)
         };
         let most = grid_budget(n);
+        let ex = ex.for_work(n, PARALLEL_FROM);
+        let mut cells = Vec::new();
         loop {
             let grid = Grid::square(world, depth);
-            let total: f64 = boxes
+            ex.collect_into(&mut cells, n, GRAIN, |k| grid.cells_of(&boxes[k]));
+            let total: f64 = cells
                 .iter()
-                .map(|b| {
-                    let [x0, y0, x1, y1] = grid.cells_of(b);
-                    ((x1 - x0 + 1) as f64) * ((y1 - y0 + 1) as f64)
-                })
+                .map(|&[x0, y0, x1, y1]| ((x1 - x0 + 1) as f64) * ((y1 - y0 + 1) as f64))
                 .sum();
             if depth == 0 || total <= most {
-                return Self::fill(boxes, bounds, grid);
+                return Self::fill(&cells, bounds, grid);
             }
             depth -= 1;
         }
     }
 
-    fn fill(boxes: &[[f64; 4]], bounds: [f64; 4], grid: Grid) -> RayGrid {
+    /// The grid's CSR table from each box's cell range `cells`.
+    fn fill(cells: &[[u32; 4]], bounds: [f64; 4], grid: Grid) -> RayGrid {
         let side = grid.top() as usize + 1;
         let mut start = vec![0u32; side * side + 1];
-        let cells: Vec<[u32; 4]> = boxes.iter().map(|b| grid.cells_of(b)).collect();
-        for &[x0, y0, x1, y1] in &cells {
+        for &[x0, y0, x1, y1] in cells {
             for r in y0..=y1 {
                 for c in x0..=x1 {
                     start[r as usize * side + c as usize + 1] += 1;
@@ -157,6 +162,17 @@ impl RayGrid {
             items,
             bounds,
         }
+    }
+
+    /// The Morton code of the cell holding the point `p` (finite): points
+    /// near in the plane mostly have codes near in order.
+    pub fn code_of(&self, p: [f64; 2]) -> u64 {
+        crate::morton::encode(self.column(p[0]) as u64, self.row(p[1]) as u64)
+    }
+
+    /// Bits of [`RayGrid::code_of`]'s codes.
+    pub fn code_bits(&self) -> u32 {
+        2 * (usize::BITS - (self.side - 1).leading_zeros())
     }
 
     fn cell(&self, col: usize, row: usize) -> &[u32] {

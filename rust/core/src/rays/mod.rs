@@ -17,9 +17,11 @@
 //! it; an object found there could only enter later.
 //!
 //! # Determinism
-//! Rays are split into chunks fixed by their number; each ray's answer
-//! depends on nothing but its own walk, so the result is the same for any
-//! thread count.  Each thread keeps one stamp array (one `u32` per object).
+//! Rays are taken in the Morton order of their origins' cells (a stable
+//! sort: neighbours in that order read the same objects, kept in cache) and
+//! split into chunks fixed by their number; each ray's answer depends on
+//! nothing but its own walk and is put back at the ray's place, so the
+//! result is the same for any thread count.  Each thread keeps one stamp array (one `u32` per object).
 
 mod grid;
 mod targets;
@@ -28,6 +30,7 @@ pub use grid::RayGrid;
 pub use targets::{Boxes, Circles, Mixed, MixedEntry, Target};
 
 use crate::check::bounds_of;
+use crate::hints::prefetch;
 use crate::narrow::Filters;
 use crate::par::{chunk_count, even_bounds, Exec, MAX_CHUNKS};
 use std::cell::Cell;
@@ -37,6 +40,8 @@ use std::cmp::Ordering;
 const PARALLEL_FROM: usize = 1024;
 /// Rays per chunk, at least.
 const GRAIN: usize = 256;
+/// Rays between asking for a ray's origin and direction and casting it.
+const AHEAD: usize = 4;
 
 /// What a cast reports per ray.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -130,13 +135,15 @@ pub enum Hits {
     Any(Vec<bool>),
 }
 
-/// The answers of one chunk of rays.
+/// The answers of one chunk of rays, in the order they were cast.
 #[derive(Default)]
 struct Part {
     index: Vec<i64>,
     t: Vec<f64>,
     rows: Vec<isize>,
     any: Vec<bool>,
+    /// For every hit: each ray's first entry in `t` and its number of hits.
+    spans: Vec<(usize, usize)>,
 }
 
 /// Cast the rays at boxes (valid: finite, `min <= max`).
@@ -160,7 +167,8 @@ fn run<T: Target>(target: &T, cast: &Cast, ex: &Exec) -> Hits {
         m < u32::MAX as usize && n < u32::MAX as usize,
         "too many rays or objects"
     );
-    let grid = RayGrid::new(target.boxes(), bounds_of(target.boxes()));
+    let grid = RayGrid::new(target.boxes(), bounds_of(target.boxes()), ex);
+    let order = ray_order(&grid, cast.rays.origins, ex);
     let bounds = even_bounds(m, chunk_count(m, GRAIN, MAX_CHUNKS));
     let nch = bounds.len() - 1;
     let ex = ex.for_work(m, PARALLEL_FROM);
@@ -172,32 +180,71 @@ fn run<T: Target>(target: &T, cast: &Cast, ex: &Exec) -> Hits {
                 *stamp = vec![0; n];
             }
             let mut part = Part::default();
-            for k in bounds[c]..bounds[c + 1] {
-                one_ray(target, &grid, cast, k, stamp, &mut part);
+            let ks = &order[bounds[c]..bounds[c + 1]];
+            for (q, &k) in ks.iter().enumerate() {
+                // the rays come in the objects' order, not their own
+                if let Some(&next) = ks.get(q + AHEAD) {
+                    prefetch(&cast.rays.origins[next as usize]);
+                    prefetch(&cast.rays.directions[next as usize]);
+                }
+                one_ray(target, &grid, cast, k as usize, stamp, &mut part);
             }
             parts.push((c, part));
         },
     );
     let mut parts: Vec<(usize, Part)> = states.into_iter().flat_map(|s| s.1).collect();
     parts.sort_unstable_by_key(|p| p.0);
-    let mut all = Part::default();
-    for (_, p) in parts {
-        all.index.extend(p.index);
-        all.t.extend(p.t);
-        all.rows.extend(p.rows);
-        all.any.extend(p.any);
-    }
+    // each ray's answer back at its own place
+    let rays = |c: usize| order[bounds[c]..bounds[c + 1]].iter().map(|&k| k as usize);
     match cast.mode {
-        Mode::First => Hits::First {
-            index: all.index,
-            t: all.t,
-        },
-        Mode::All => Hits::All {
-            rows: all.rows,
-            t: all.t,
-        },
-        Mode::Any => Hits::Any(all.any),
+        Mode::First => {
+            let (mut index, mut t) = (vec![-1; m], vec![f64::INFINITY; m]);
+            for (c, p) in &parts {
+                for (q, k) in rays(*c).enumerate() {
+                    (index[k], t[k]) = (p.index[q], p.t[q]);
+                }
+            }
+            Hits::First { index, t }
+        }
+        Mode::Any => {
+            let mut any = vec![false; m];
+            for (c, p) in &parts {
+                for (q, k) in rays(*c).enumerate() {
+                    any[k] = p.any[q];
+                }
+            }
+            Hits::Any(any)
+        }
+        Mode::All => {
+            // (part, first hit, hits) of each ray
+            let mut at = vec![(0, 0, 0); m];
+            for (w, (c, p)) in parts.iter().enumerate() {
+                for (q, k) in rays(*c).enumerate() {
+                    at[k] = (w, p.spans[q].0, p.spans[q].1);
+                }
+            }
+            let (mut rows, mut t) = (Vec::new(), Vec::new());
+            for (w, first, len) in at {
+                let p = &parts[w].1;
+                rows.extend_from_slice(&p.rows[2 * first..2 * (first + len)]);
+                t.extend_from_slice(&p.t[first..first + len]);
+            }
+            Hits::All { rows, t }
+        }
     }
+}
+
+/// The rays in the order of their origins' cells (Morton), ties by index:
+/// rays taken in this order read mostly the same objects one after another,
+/// which then stay in cache.  Fixed by the data (a stable sort).
+fn ray_order(grid: &RayGrid, origins: &[[f64; 2]], ex: &Exec) -> Vec<u32> {
+    let recs: Vec<u64> = origins
+        .iter()
+        .enumerate()
+        .map(|(k, &o)| grid.code_of(o) << 32 | k as u64)
+        .collect();
+    let sorted = crate::radix::sort(recs, 32, grid.code_bits(), ex);
+    sorted.into_iter().map(|r| r as u32).collect()
 }
 
 /// Ray `k`'s walk and answer, appended to `out`.
@@ -267,6 +314,7 @@ fn one_ray<T: Target>(
         },
         Mode::All => {
             hits.sort_unstable_by_key(|h| h.0);
+            out.spans.push((out.t.len(), hits.len()));
             for (j, e) in hits {
                 out.rows.extend([k as isize, j as isize]);
                 out.t.push(T::t(&e));

@@ -129,16 +129,23 @@ impl Tree {
                     ]
                 })
                 .collect();
-            let found = candidates_then(&union, narrow.filters, ex, |i, j| {
-                match (is_circle(i), is_circle(j)) {
-                    (false, false) => shapes::swept_boxes(&start[i], &end[i], &start[j], &end[j])
-                        .map(|e| linear::entry_f64(&e)),
-                    (true, true) => shapes::swept_circles(&c0[i], &c1[i], &c0[j], &c1[j])
-                        .map(|e| quadratic::entry_f64(&e)),
-                    (false, true) => rounded::swept_box_circle(&start[i], &end[i], &c0[j], &c1[j]),
-                    (true, false) => rounded::swept_box_circle(&start[j], &end[j], &c0[i], &c1[i]),
-                }
-            });
+            let found =
+                candidates_then(&union, narrow.filters, [&start, &end], ex, |i, j| {
+                    match (is_circle(i), is_circle(j)) {
+                        (false, false) => {
+                            shapes::swept_boxes(&start[i], &end[i], &start[j], &end[j])
+                                .map(|e| linear::entry_f64(&e))
+                        }
+                        (true, true) => shapes::swept_circles(&c0[i], &c1[i], &c0[j], &c1[j])
+                            .map(|e| quadratic::entry_f64(&e)),
+                        (false, true) => {
+                            rounded::swept_box_circle(&start[i], &end[i], &c0[j], &c1[j])
+                        }
+                        (true, false) => {
+                            rounded::swept_box_circle(&start[j], &end[j], &c0[i], &c1[i])
+                        }
+                    }
+                });
             found.map(|(mut rows, t)| {
                 if let Some(ids) = ids {
                     rows.iter_mut().for_each(|r| *r = ids[*r as usize] as isize);
