@@ -12,7 +12,10 @@ Usage::
   hand-written line of sight), and against pymunk's ``segment_query_first``
   per ray (pymunk's own space index, boxes as static polygons).  The two
   loops run on ``--sample`` rays and are scaled to ``n``.
-* **swept**: ``n`` boxes each moving up to 3 units in a frame, by
+* **rays on the tree**: the same rays by ``LinearQuadtree.cast_rays`` on a
+  tree holding the same boxes (answers in handles, equal to the rows here).
+* **swept**: ``n`` boxes each moving up to ``--motion`` units in x and y in a
+  frame (default 3, about one box; 0.3 is a tenth of one), by
   ``bp.find_swept_pairs``, against ``bp.find_pairs`` on the start boxes.
 
 Each figure is the median of ``--reps`` runs; the ratios compare times
@@ -104,6 +107,8 @@ def main(argv=None):
     p.add_argument("--n", type=int, default=100_000, help="rays, boxes and moving boxes")
     p.add_argument("--sample", type=int, default=2000, help="rays timed in the Python loops")
     p.add_argument("--reps", type=int, default=5, help="runs per figure (median)")
+    p.add_argument("--motion", type=float, default=3.0,
+                   help="swept boxes move up to this many units a frame in x and y (default 3)")
     a = p.parse_args(argv)
     boxes, origins, directions = scene(a.n)
     sample = np.arange(min(a.sample, a.n))
@@ -117,8 +122,16 @@ def main(argv=None):
     out["pymunk segment_query_first loop, scaled (s)"] = pmk
     out["rays: shapely / ours"] = shp / ours
     out["rays: pymunk / ours"] = pmk / ours
+    world = 3 * np.sqrt(a.n) + 4
+    tree = bp.LinearQuadtree.for_objects((0, 0, world, world), typical_size=2.5)
+    tree.insert(boxes)
+    on_tree = median_seconds(lambda: tree.cast_rays(origins, directions, max_t=1.0), a.reps)
+    out["tree.cast_rays first (s)"] = on_tree
+    out["tree rays: pymunk / tree"] = pmk / on_tree
+    out["tree rays: shapely / tree"] = shp / on_tree
     rng = np.random.default_rng(1)
-    end = boxes + np.repeat(rng.uniform(-3, 3, (a.n, 2)), 2, axis=0).reshape(a.n, 4)
+    step = rng.uniform(-a.motion, a.motion, (a.n, 2))
+    end = boxes + np.repeat(step, 2, axis=0).reshape(a.n, 4)
     swept = median_seconds(lambda: bp.find_swept_pairs(boxes, end), a.reps)
     still = median_seconds(lambda: bp.find_pairs(boxes), a.reps)
     out["find_swept_pairs (s)"] = swept

@@ -795,6 +795,31 @@ def test_a_rect_is_x_y_w_h_in_every_tree_call():
 
 
 @needs_pygame
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(-2**31, 2**31 - 1 - 2**20),
+                          st.integers(-2**31, 2**31 - 1 - 2**20),
+                          st.integers(0, 2**20), st.integers(0, 2**20),
+                          st.floats(-2.0**100, 2.0**100, width=32), st.floats(0, 2.0**100, width=32)),
+                min_size=1, max_size=30), st.booleans())
+def test_lists_of_rects_read_as_x_y_w_h_exactly(rows, floats):
+    # the fast read of plain Rect/FRect lists against the rects' own attributes, in Fractions
+    if floats:
+        rects = [pygame.FRect(f, f / 3, g, g / 7) for *_, f, g in rows]
+    else:
+        rects = [pygame.Rect(x, y, w, h) for x, y, w, h, *_ in rows]
+
+    class Sub(type(rects[0])):
+        pass
+
+    for value in (rects, [Sub(r) for r in rects]):
+        got = bp._cast.box_rows(value, "boxes", None)
+        for k, r in enumerate(value):
+            x, y = Fraction(r.x), Fraction(r.y)
+            want = [x, y, x + Fraction(r.w), y + Fraction(r.h)]
+            assert [float(v) for v in want] == got[k].tolist(), (k, r)
+
+
+@needs_pygame
 def test_rects_against_colliderect_everywhere():
     # sizes >= 1: a rect of zero width collides with nothing in pygame, where a
     # zero-width box inside another box overlaps it (broadphase.pygame moves

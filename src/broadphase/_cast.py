@@ -16,6 +16,7 @@ circles as ``(x, y, r)``, one integer per object for ``groups`` /
 
 from __future__ import annotations
 
+import itertools
 import numbers
 import operator
 
@@ -55,11 +56,12 @@ def _rect_list(value, name: str) -> bool:
     if not isinstance(value, (list, tuple)) or not value:
         return False
     kinds = set(map(type, value))
-    if not any(map(_is_rect_type, kinds)):
+    rect_kinds = set(filter(_is_rect_type, kinds))
+    if not rect_kinds:
         return False
-    flags = [_is_pygame_rect(v) for v in value]
-    if all(flags):
+    if rect_kinds == kinds:
         return True
+    flags = [_is_pygame_rect(v) for v in value]
     if flags[0]:
         k = flags.index(False)
         raise ValueError(f"{name}[{k}]: expected a pygame rect like {name}[0], "
@@ -67,6 +69,21 @@ def _rect_list(value, name: str) -> bool:
     k = flags.index(True)
     raise ValueError(f"{name}[{k}]: a pygame rect (x, y, w, h) where {name}[0] is not; expected "
                      f"rects in every row or in none")
+
+
+def _plain_rects(value) -> np.ndarray | None:
+    """``(x, y, w, h)`` rows of pygame ``Rect``/``FRect`` objects of exactly those types.
+
+    Read by the rects' own (C) sequence protocol: ints or float32 values, exact in float64,
+    about twenty times faster than the generic rows.  ``None`` when some object is of a
+    subclass (which may read otherwise): the generic rows read it.
+    """
+    kinds = set(map(type, value))
+    if not all(t.__name__ in ("Rect", "FRect") and t.__module__.partition(".")[0] == "pygame"
+               for t in kinds):
+        return None
+    flat = np.fromiter(itertools.chain.from_iterable(value), np.float64, 4 * len(value))
+    return flat.reshape(len(value), 4)
 
 
 def box_rows(value, name: str, format: str | None) -> np.ndarray:
@@ -102,7 +119,9 @@ def box_rows(value, name: str, format: str | None) -> np.ndarray:
                              "pass format='xywh' or leave format unset")
         if format == "corners":
             return rows(value, name, 4, "minx, miny, maxx, maxy")
-        arr = rows(value, name, 4, "x, y, w, h")
+        arr = _plain_rects(value) if rects else None
+        if arr is None:
+            arr = rows(value, name, 4, "x, y, w, h")
     bad = ~np.isfinite(arr)
     if bad.any():
         k, col = (int(v) for v in np.argwhere(bad)[0])
