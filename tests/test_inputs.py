@@ -799,7 +799,8 @@ def test_a_rect_is_x_y_w_h_in_every_tree_call():
 @given(st.lists(st.tuples(st.integers(-2**31, 2**31 - 1 - 2**20),
                           st.integers(-2**31, 2**31 - 1 - 2**20),
                           st.integers(0, 2**20), st.integers(0, 2**20),
-                          st.floats(-2.0**100, 2.0**100, width=32), st.floats(0, 2.0**100, width=32)),
+                          st.floats(-2.0**100, 2.0**100, width=32),
+                          st.floats(0, 2.0**100, width=32)),
                 min_size=1, max_size=30), st.booleans())
 def test_lists_of_rects_read_as_x_y_w_h_exactly(rows, floats):
     # the fast read of plain Rect/FRect lists against the rects' own attributes, in Fractions
