@@ -50,6 +50,88 @@ pub(crate) fn copy_opt<T: Copy + Send + Sync>(
     owned::copy_opt(a, name, &Exec::serial())
 }
 
+/// The rays of a cast, read and copied once for the static and the tree's
+/// casts (the one owner of the rays' arguments in the bindings): the mode
+/// by name, origins and directions of one length, `max_t` of 1 or that
+/// many values, the filters and `ignore` of that many.
+pub(crate) struct OwnedRays {
+    pub mode: Mode,
+    origins: Vec<[f64; 2]>,
+    directions: Vec<[f64; 2]>,
+    max_t: Vec<f64>,
+    categories: Option<Vec<u64>>,
+    masks: Option<Vec<u64>>,
+    ignore: Option<Vec<i64>>,
+}
+
+impl OwnedRays {
+    /// The arguments read, checked for lengths and copied (`crate::owned`).
+    pub fn read(
+        origins: &PyReadonlyArray2<'_, f64>,
+        directions: &PyReadonlyArray2<'_, f64>,
+        max_t: &PyReadonlyArray1<'_, f64>,
+        mode: &str,
+        ray_categories: &U64s<'_>,
+        ray_masks: &U64s<'_>,
+        ignore: &Option<PyReadonlyArray1<'_, i64>>,
+    ) -> PyResult<OwnedRays> {
+        let mode = match mode {
+            "first" => Mode::First,
+            "all" => Mode::All,
+            "any" => Mode::Any,
+            _ => return Err(PyValueError::new_err(format!("mode: unknown {mode:?}"))),
+        };
+        let o = rows::<2>(origins, "origins")?;
+        let d = rows::<2>(directions, "directions")?;
+        let m = o.len();
+        if d.len() != m {
+            return Err(PyValueError::new_err(format!(
+                "directions: expected {m} rows (one per origin), found {}",
+                d.len()
+            )));
+        }
+        let mt = slice(max_t, "max_t")?;
+        if mt.len() != 1 && mt.len() != m {
+            return Err(PyValueError::new_err(format!(
+                "max_t: expected 1 or {m} values, found {}",
+                mt.len()
+            )));
+        }
+        let (rc, rm, ig) = (
+            of_len(ray_categories, "ray_categories", m)?,
+            of_len(ray_masks, "ray_masks", m)?,
+            of_len(ignore, "ignore", m)?,
+        );
+        let serial = Exec::serial();
+        Ok(OwnedRays {
+            mode,
+            origins: owned::copy(o, "origins", &serial)?,
+            directions: owned::copy(d, "directions", &serial)?,
+            max_t: owned::copy(mt, "max_t", &serial)?,
+            categories: copy_opt(rc, "ray_categories")?,
+            masks: copy_opt(rm, "ray_masks")?,
+            ignore: copy_opt(ig, "ignore")?,
+        })
+    }
+
+    /// The number of rays.
+    pub fn len(&self) -> usize {
+        self.origins.len()
+    }
+
+    /// The rays as the core reads them.
+    pub fn rays(&self) -> Rays<'_> {
+        Rays {
+            origins: &self.origins,
+            directions: &self.directions,
+            max_t: &self.max_t,
+            categories: self.categories.as_deref(),
+            masks: self.masks.as_deref(),
+            ignore: self.ignore.as_deref(),
+        }
+    }
+}
+
 /// The first hit, every hit or any hit of rays against boxes (or circles,
 /// given `circles`): `(index, t)`, `(pairs, t)` or a bool array, or a
 /// `BadRow` of the objects.
@@ -72,28 +154,16 @@ pub fn cast_rays(
     ignore: Option<PyReadonlyArray1<'_, i64>>,
     workers: Option<usize>,
 ) -> PyResult<Py<PyAny>> {
-    let mode = match mode {
-        "first" => Mode::First,
-        "all" => Mode::All,
-        "any" => Mode::Any,
-        _ => return Err(PyValueError::new_err(format!("mode: unknown {mode:?}"))),
-    };
-    let o = rows::<2>(&origins, "origins")?;
-    let d = rows::<2>(&directions, "directions")?;
-    let m = o.len();
-    if d.len() != m {
-        return Err(PyValueError::new_err(format!(
-            "directions: expected {m} rows (one per origin), found {}",
-            d.len()
-        )));
-    }
-    let mt = slice(&max_t, "max_t")?;
-    if mt.len() != 1 && mt.len() != m {
-        return Err(PyValueError::new_err(format!(
-            "max_t: expected 1 or {m} values, found {}",
-            mt.len()
-        )));
-    }
+    let rays = OwnedRays::read(
+        &origins,
+        &directions,
+        &max_t,
+        mode,
+        &ray_categories,
+        &ray_masks,
+        &ignore,
+    )?;
+    let m = rays.len();
     let circ = circles
         .as_ref()
         .map(|c| rows::<3>(c, "circles"))
@@ -101,24 +171,9 @@ pub fn cast_rays(
     let given = boxes.as_ref().map(|b| rows::<4>(b, "boxes")).transpose()?;
     let n = circ.map_or(given.map_or(0, <[_]>::len), <[_]>::len);
     let objects = FilterArgs::of(&None, &categories, &masks, n)?;
-    let (rc, rm) = (
-        of_len(&ray_categories, "ray_categories", m)?,
-        of_len(&ray_masks, "ray_masks", m)?,
-    );
-    let ig = of_len(&ignore, "ignore", m)?;
     let ex = Exec::new(workers);
     let serial = Exec::serial();
     // copies of everything the core reads (`owned`)
-    let (o, d, mt) = (
-        owned::copy(o, "origins", &serial)?,
-        owned::copy(d, "directions", &serial)?,
-        owned::copy(mt, "max_t", &serial)?,
-    );
-    let (rc, rm, ig) = (
-        copy_opt(rc, "ray_categories")?,
-        copy_opt(rm, "ray_masks")?,
-        copy_opt(ig, "ignore")?,
-    );
     let circ = circ
         .map(|c| owned::copy(c, "circles", &serial))
         .transpose()?;
@@ -128,18 +183,10 @@ pub fn cast_rays(
     let work = m.saturating_add(n);
     let result = watch::watched(py, work, &ex, Watch::Stateless, |ex| {
         let filters = objects.copy(ex)?;
-        let rays = Rays {
-            origins: &o,
-            directions: &d,
-            max_t: &mt,
-            categories: rc.as_deref(),
-            masks: rm.as_deref(),
-            ignore: ig.as_deref(),
-        };
         let cast = Cast {
-            rays,
+            rays: rays.rays(),
             objects: filters.filters(),
-            mode,
+            mode: rays.mode,
         };
         Ok::<_, PyErr>(match (&circ, &given) {
             (Some(c), _) => match check::circle_boxes(c, ex) {

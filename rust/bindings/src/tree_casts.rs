@@ -10,17 +10,14 @@
 //! objects' places for the next one, which a stop leaves as they were.
 
 use broadphase_core::par::Exec;
-use broadphase_core::rays::{Mode, Rays};
 use numpy::{PyReadonlyArray1, PyReadonlyArray2};
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use crate::casts::{copy_opt, hits_object, of_len, U64s};
+use crate::casts::{hits_object, OwnedRays, U64s};
 use crate::results::{pairs_array, too_many};
 use crate::tree::PyTree;
 use crate::watch::{watched, Watch};
-use crate::{owned, rows, slice};
 
 /// The first hit, every hit or any hit of rays against the tree's live
 /// objects, in handles: `(index, t)`, `(pairs, t)` or a bool array.
@@ -40,59 +37,23 @@ pub fn tree_cast_rays(
     ignore: Option<PyReadonlyArray1<'_, i64>>,
     workers: Option<usize>,
 ) -> PyResult<Py<PyAny>> {
-    let mode = match mode {
-        "first" => Mode::First,
-        "all" => Mode::All,
-        "any" => Mode::Any,
-        _ => return Err(PyValueError::new_err(format!("mode: unknown {mode:?}"))),
-    };
-    let o = rows::<2>(&origins, "origins")?;
-    let d = rows::<2>(&directions, "directions")?;
-    let m = o.len();
-    if d.len() != m {
-        return Err(PyValueError::new_err(format!(
-            "directions: expected {m} rows (one per origin), found {}",
-            d.len()
-        )));
-    }
-    let mt = slice(&max_t, "max_t")?;
-    if mt.len() != 1 && mt.len() != m {
-        return Err(PyValueError::new_err(format!(
-            "max_t: expected 1 or {m} values, found {}",
-            mt.len()
-        )));
-    }
-    let (rc, rm, ig) = (
-        of_len(&ray_categories, "ray_categories", m)?,
-        of_len(&ray_masks, "ray_masks", m)?,
-        of_len(&ignore, "ignore", m)?,
-    );
-    let serial = Exec::serial();
-    let (o, d, mt) = (
-        owned::copy(o, "origins", &serial)?,
-        owned::copy(d, "directions", &serial)?,
-        owned::copy(mt, "max_t", &serial)?,
-    );
-    let (rc, rm, ig) = (
-        copy_opt(rc, "ray_categories")?,
-        copy_opt(rm, "ray_masks")?,
-        copy_opt(ig, "ignore")?,
-    );
+    let rays = OwnedRays::read(
+        &origins,
+        &directions,
+        &max_t,
+        mode,
+        &ray_categories,
+        &ray_masks,
+        &ignore,
+    )?;
+    let m = rays.len();
     let tree = tree.get();
     let guard = tree.lock()?;
     let ex = Exec::new(workers.or(guard.workers));
     let inner = &guard.inner;
     let work = m.saturating_add(inner.len());
     let hits = watched(py, work, &ex, Watch::Stateless, |ex| {
-        let rays = Rays {
-            origins: &o,
-            directions: &d,
-            max_t: &mt,
-            categories: rc.as_deref(),
-            masks: rm.as_deref(),
-            ignore: ig.as_deref(),
-        };
-        inner.cast_rays(&rays, mode, ex)
+        inner.cast_rays(&rays.rays(), rays.mode, ex)
     })?;
     drop(guard);
     hits_object(py, hits)
