@@ -77,8 +77,9 @@ pub fn swept_circles(
     })
 }
 
-/// The union of each start box and end box, in parallel for many.
-fn unions(start: &[[f64; 4]], end: &[[f64; 4]], ex: &Exec) -> Vec<[f64; 4]> {
+/// The union of each start box and end box, in parallel for many (the
+/// candidates' boxes: every box an object takes on the way lies inside).
+pub fn unions(start: &[[f64; 4]], end: &[[f64; 4]], ex: &Exec) -> Vec<[f64; 4]> {
     let mut out = Vec::new();
     ex.for_work(start.len(), 16 * GRAIN)
         .collect_into(&mut out, start.len(), GRAIN, |k| {

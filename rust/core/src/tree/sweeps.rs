@@ -27,7 +27,7 @@ use crate::narrow::{Shapes, CIRCLE};
 use crate::pairs::TooMany;
 use crate::par::Exec;
 use crate::param::{linear, quadratic, rounded, shapes};
-use crate::swept::{candidates_then, SweptPairs};
+use crate::swept::{candidates_then, unions, SweptPairs};
 
 /// Where each slot's object was at the last [`Tree::swept_pairs`].
 #[derive(Clone, Debug, Default)]
@@ -117,18 +117,7 @@ impl Tree {
                     end[k] = circle_box(&c1[k]);
                 }
             }
-            let union: Vec<[f64; 4]> = start
-                .iter()
-                .zip(&end)
-                .map(|(a, b)| {
-                    [
-                        a[0].min(b[0]),
-                        a[1].min(b[1]),
-                        a[2].max(b[2]),
-                        a[3].max(b[3]),
-                    ]
-                })
-                .collect();
+            let union = unions(&start, &end, ex);
             let found =
                 candidates_then(&union, narrow.filters, [&start, &end], ex, |i, j| {
                     match (is_circle(i), is_circle(j)) {
