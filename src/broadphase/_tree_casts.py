@@ -15,14 +15,13 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import _cast, _core, _ray_args
+from ._tree_base import _TreeBase
 
 __all__: list[str] = []
 
 
-class _TreeCasts:
+class _TreeCasts(_TreeBase):
     """The casts and swept pairs of :class:`LinearQuadtree`."""
-
-    _t: _core.Tree
 
     def cast_rays(
         self,
