@@ -9,9 +9,10 @@ strictly at some ``s``; ``t`` is when they start to.  Every decision and the
 order of hits along a ray are exact; ``t`` is a float64 (correctly rounded
 for boxes, within a relative 2**-36 for circles).
 
-Arguments are checked here as :mod:`._api` checks its own (:mod:`._cast`):
-errors name the argument, what was expected and what was found, and the row
-for bad data.  The search runs in the core with the GIL released.
+Arguments are checked here as :mod:`._api` checks its own (:mod:`._cast`;
+the rays' in :mod:`._ray_args`, shared with the tree's casts): errors name
+the argument, what was expected and what was found, and the row for bad
+data.  The search runs in the core with the GIL released.
 """
 
 from __future__ import annotations
@@ -21,86 +22,10 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from . import _cast, _core
+from . import _cast, _core, _ray_args
 from ._api import _count
 
 __all__ = ["cast_rays", "cast_rays_circles", "find_swept_pairs", "find_swept_circle_pairs"]
-
-_HITS = ("first", "all", "any")
-
-
-def _points(value, name: str, columns: str) -> np.ndarray:
-    """``(m, 2)`` finite float64 rows named ``name``."""
-    arr = _cast.rows(value, name, 2, columns)
-    bad = ~np.isfinite(arr)
-    if bad.any():
-        k, col = (int(v) for v in np.argwhere(bad)[0])
-        raise ValueError(f"{name}[{k}]: {columns.split(', ')[col]} is {arr[k, col]}; "
-                         "expected finite numbers")
-    return arr
-
-
-def _max_t(value, m: int) -> np.ndarray:
-    """One ``max_t`` for every ray, or one per ray: float64 ``>= 0`` (``inf`` allowed)."""
-    arr = np.asarray(value)
-    if arr.dtype.kind not in "iuf" or arr.dtype == np.bool_:
-        raise TypeError(f"max_t: expected a real number or one per ray, found {value!r}")
-    arr = np.ascontiguousarray(arr, np.float64).reshape(-1) if arr.ndim == 0 else arr
-    if arr.ndim != 1 or arr.shape[0] not in (1, m):
-        raise ValueError(f"max_t: expected a scalar or shape ({m},) (one per ray), "
-                         f"found shape {np.shape(value)}")
-    arr = np.ascontiguousarray(arr, np.float64)
-    bad = np.flatnonzero(~(arr >= 0))
-    if bad.size:
-        k = int(bad[0])
-        where = "max_t" if np.ndim(value) == 0 else f"max_t[{k}]"
-        raise ValueError(f"{where}: expected a number >= 0 (inf allowed), found {arr[k]}")
-    return arr
-
-
-def _hits(value) -> str:
-    if not isinstance(value, str) or value not in _HITS:
-        raise ValueError(f"hits: expected one of 'first', 'all', 'any'; found {value!r}")
-    return value
-
-
-def _ignore(value, m: int, n: int) -> np.ndarray | None:
-    """Per ray, the object it ignores (its shooter) or -1."""
-    arr = _cast.per_object(value, "ignore", m, np.int64, per="ray")
-    if arr is None:
-        return None
-    bad = np.flatnonzero((arr < -1) | (arr >= n))
-    if bad.size:
-        k = int(bad[0])
-        where = "ignore" if np.ndim(value) == 0 else f"ignore[{k}]"
-        raise ValueError(f"{where}: expected an object index in [0, {n}) or -1, found {arr[k]}")
-    return arr
-
-
-def _rays(origins, directions, max_t, ray_categories, ray_masks, ignore, n: int) -> dict:
-    """The rays' arguments of ``_core.cast_rays``, checked, by name."""
-    o = _points(origins, "origins", "x, y")
-    d = _points(directions, "directions", "dx, dy")
-    m = o.shape[0]
-    if d.shape[0] != m:
-        raise ValueError(f"directions: expected {m} rows (one per origin), found {d.shape[0]}")
-    _count(m, "origins")
-    return {
-        "origins": o,
-        "directions": d,
-        "max_t": _max_t(max_t, m),
-        "ray_categories": _cast.per_object(ray_categories, "ray_categories", m, np.uint64,
-                                           per="ray"),
-        "ray_masks": _cast.per_object(ray_masks, "ray_masks", m, np.uint64, per="ray"),
-        "ignore": _ignore(ignore, m, n),
-    }
-
-
-def _answer(out, hits: str):
-    if hits == "first":
-        index, t = out
-        return index.astype(np.intp, copy=False), t
-    return out
 
 
 def cast_rays(
@@ -187,15 +112,15 @@ def cast_rays(
     arr = _cast.box_rows(boxes, "boxes", format)
     n = arr.shape[0]
     _count(n, "boxes")
-    hits = _hits(hits)
-    rays = _rays(origins, directions, max_t, ray_categories, ray_masks, ignore, n)
+    hits = _ray_args.hits(hits)
+    rays = _ray_args.rays(origins, directions, max_t, ray_categories, ray_masks, ignore, n)
     out = _core.cast_rays(arr, rays.pop("origins"), rays.pop("directions"), rays.pop("max_t"),
                           hits, categories=_cast.per_object(categories, "categories", n, np.uint64),
                           masks=_cast.per_object(masks, "masks", n, np.uint64), workers=nthreads,
                           **rays)
     if type(out) is _core.BadRow:
         raise ValueError(_cast.box_problem(arr, "boxes", out.row, out.code))
-    return _answer(out, hits)
+    return _ray_args.answer(out, hits)
 
 
 def cast_rays_circles(
@@ -246,8 +171,8 @@ def cast_rays_circles(
     xyr = _cast.circle_rows(centers, radii)
     n = xyr.shape[0]
     _count(n, "centers")
-    hits = _hits(hits)
-    rays = _rays(origins, directions, max_t, ray_categories, ray_masks, ignore, n)
+    hits = _ray_args.hits(hits)
+    rays = _ray_args.rays(origins, directions, max_t, ray_categories, ray_masks, ignore, n)
     out = _core.cast_rays(None, rays.pop("origins"), rays.pop("directions"), rays.pop("max_t"),
                           hits, circles=xyr,
                           categories=_cast.per_object(categories, "categories", n, np.uint64),
@@ -255,7 +180,7 @@ def cast_rays_circles(
                           **rays)
     if type(out) is _core.BadRow:
         raise ValueError(_cast.circle_problem(xyr, radii, out.row, out.code))
-    return _answer(out, hits)
+    return _ray_args.answer(out, hits)
 
 
 def _swept(out, problem) -> tuple[NDArray[np.intp], NDArray[np.float64]]:
@@ -366,7 +291,7 @@ def find_swept_circle_pairs(
     nthreads = _cast.workers(workers)
     xyr0 = _cast.circle_rows(start_centers, radii)
     n = xyr0.shape[0]
-    c1 = _points(end_centers, "end_centers", "x, y")
+    c1 = _ray_args.points(end_centers, "end_centers", "x, y")
     if c1.shape[0] != n:
         raise ValueError(f"end_centers: expected {n} rows (one per start centre), "
                          f"found {c1.shape[0]}")

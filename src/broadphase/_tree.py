@@ -2,16 +2,23 @@
 
 A thin layer over the Rust core's moving tree (``broadphase._core.Tree``,
 ``rust/core/src/tree/``, a part per concern, where the structure and its
-invariants are derived): this module checks and converts every argument, words the
-core's findings (``_core.BadHandle``, ``_core.BadRow``) as errors naming
-the argument and the row, and hands everything else down.  The GIL is
-released in every call that does work.
+invariants are derived): every argument is checked and converted, the
+core's findings (``_core.BadHandle``, ``_core.BadRow``) are worded as
+errors naming the argument and the row, and everything else is handed
+down.  The GIL is released in every call that does work.
+
+The class is defined here with what changes its objects: construction,
+copies, insert, move and remove.  Its other methods come from mixins, a
+module per concern: settings, pairs, events and counts in
+:mod:`._tree_frames`; one-object and region questions in
+:mod:`._tree_queries`; ray casts and swept pairs in :mod:`._tree_casts`.
+Their common base, :mod:`._tree_base`, holds the core's tree and words its
+findings; the arguments are checked in :mod:`._tree_args`.
 """
 
 from __future__ import annotations
 
 import copy
-import numbers
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -25,13 +32,14 @@ from ._tree_args import (
     _check_margin,
     _handle_array,
     _one_or_many,
-    _real,
     _same_length,
 )
+from ._tree_base import BOX, CIRCLE
 from ._tree_casts import _TreeCasts
+from ._tree_frames import _TreeFrames
+from ._tree_queries import _TreeQueries
 
 __all__ = ["MAX_DEPTH", "LinearQuadtree"]
-_BOX, _CIRCLE = 0, 1  # the core's shape codes (narrow::BOX, narrow::CIRCLE)
 _INT64, _FLOAT64 = np.dtype(np.int64), np.dtype(np.float64)
 
 #: What a call says when another thread's call is running on the same tree
@@ -39,7 +47,7 @@ _INT64, _FLOAT64 = np.dtype(np.int64), np.dtype(np.float64)
 IN_USE = _core.TREE_IN_USE
 
 
-class LinearQuadtree(_TreeCasts):
+class LinearQuadtree(_TreeQueries, _TreeFrames, _TreeCasts):
     """Moving boxes and circles in a linear quadtree, their pairs kept from frame to frame.
 
     Each object is entered in the cells of one level that its (fat) box
@@ -165,44 +173,8 @@ class LinearQuadtree(_TreeCasts):
         """
         return cls(bounds, suggest_depth(bounds, typical_size), margin=margin, workers=workers)
 
-    # ------------------------------------------------------------------
-    # properties
-
-    @property
-    def bounds(self) -> tuple[float, float, float, float]:
-        """The world ``(minx, miny, maxx, maxy)`` given at construction."""
-        return self._bounds
-
-    @property
-    def depth(self) -> int:
-        """Level of the finest cells."""
-        return self._depth
-
-    @property
-    def margin(self) -> float:
-        """How far fat boxes reach beyond the objects' boxes."""
-        return self._margin
-
-    @property
-    def workers(self) -> int | None:
-        """Threads for the searches (``None``: all)."""
-        return self._t.workers
-
-    @workers.setter
-    def workers(self, value: int | None) -> None:
-        self._t.workers = _cast.workers(value)
-
     def __len__(self) -> int:
         return len(self._t)
-
-    def __contains__(self, handle: object) -> bool:
-        found = _core.tree_contains(self._t, handle)  # None: not an int nor a NumPy integer
-        if found is not None:
-            return found
-        if isinstance(handle, (bool, np.bool_)) or not isinstance(handle, numbers.Integral):
-            return False
-        h = int(handle)
-        return -(2**63) <= h < 2**63 and self._t.contains(h)
 
     def __repr__(self) -> str:
         margin = f", margin={self._margin}" if self._margin else ""
@@ -294,7 +266,7 @@ class LinearQuadtree(_TreeCasts):
         filters = _cast.filters(arr.shape[0], groups, categories, masks)
         h = self._t.insert(arr, None, **filters)
         if type(h) is _core.BadRow:  # a row written by another thread since it was checked
-            self._raise(h, None, _BOX, arr, "boxes")
+            self._raise(h, None, BOX, arr, "boxes")
         return h
 
     def insert_circles(self, centers: ArrayLike, radii: ArrayLike | None = None,
@@ -363,11 +335,11 @@ class LinearQuadtree(_TreeCasts):
         h = _handle_array(handles)
         arr = _cast.box_rows(_one_or_many(boxes, 4), "boxes", None)
         if arr.shape[0] != h.shape[0]:
-            self._check(h, _BOX)
+            self._check(h, BOX)
             _same_length(h, arr, "boxes")
         problem = self._t.move_boxes(h, arr)
         if problem is not None:
-            self._raise(problem, h, _BOX, arr, "boxes")
+            self._raise(problem, h, BOX, arr, "boxes")
 
     def move_circles(self, handles: ArrayLike, centers: ArrayLike,
                      radii: ArrayLike | None = None) -> None:
@@ -394,13 +366,13 @@ class LinearQuadtree(_TreeCasts):
         [[0, 1]]
         """
         h = _handle_array(handles)
-        self._check(h, _CIRCLE)
+        self._check(h, CIRCLE)
         c, r = _cast.center_rows(_one_or_many(centers, 2), radii)
         _same_length(h, c, "centers")
         xyr, _ = _cast.circles(c, self._t.radii(h) if r is None else r)
         problem = self._t.move_circles(h, xyr)
         if problem is not None:
-            self._raise(problem, h, _CIRCLE, xyr, "centers")
+            self._raise(problem, h, CIRCLE, xyr, "centers")
 
     def remove(self, handles: ArrayLike) -> None:
         """Take objects out; their handles may be reused by later inserts.
@@ -419,323 +391,3 @@ class LinearQuadtree(_TreeCasts):
         problem = self._t.remove(h)
         if problem is not None:
             self._raise(problem, h, -1)
-
-    # ------------------------------------------------------------------
-    # questions
-
-    def pairs(self) -> NDArray[np.intp]:
-        """Every colliding pair of objects, as handles.
-
-        Only objects inserted, moved or removed since the last call are
-        examined again (or everything, when many changed).  It changes
-        nothing in the events of the next :meth:`update`, which stay
-        relative to the last :meth:`update`.
-
-        Returns
-        -------
-        ndarray of intp, shape (k, 2)
-            ``i < j`` in each row, rows sorted; exact box, circle and
-            box--circle tests, groups and category/mask filters applied.
-
-        Raises
-        ------
-        MemoryError
-            When the pairs would not fit in the available memory (the
-            message gives their number).
-
-        Examples
-        --------
-        >>> import broadphase as bp
-        >>> tree = bp.LinearQuadtree((0, 0, 8, 8), depth=3)
-        >>> b = tree.insert([[0, 0, 2, 2], [1, 1, 3, 3], [2, 0, 4, 1]])
-        >>> c = tree.insert_circles([[3.5, 3.5]], 0.7)
-        >>> tree.pairs().tolist()  # 0 and 2 only touch; the circle just misses 1's corner
-        [[0, 1]]
-        """
-        return self._t.pairs()
-
-    def update(self) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
-        """Contact events: the pairs that began and that ended since the last ``update()``.
-
-        On the first call every current pair has begun.  :meth:`pairs`
-        calls in between change nothing here: a frame may ask for
-        :meth:`pairs` and then :meth:`update`, in either order.  Costs what
-        changed and its neighbours, not the whole world; after a
-        :meth:`pairs` call since the last ``update()``, also one pass over
-        the pairs (about what that :meth:`pairs` call cost).
-
-        Returns
-        -------
-        began, ended : ndarray of intp, shape (*, 2)
-            Canonical (``i < j``, rows sorted).  A removed object's pairs
-            end, also when its handle has been given to a new object since:
-            a pair ``(i, j)`` can then be in both, the old one ended and the
-            new one begun.
-
-        Examples
-        --------
-        >>> import broadphase as bp
-        >>> tree = bp.LinearQuadtree((0, 0, 8, 8), depth=3)
-        >>> h = tree.insert([[0, 0, 2, 2], [1, 1, 3, 3], [5, 5, 6, 6]])
-        >>> [a.tolist() for a in tree.update()]
-        [[[0, 1]], []]
-        >>> tree.move(h[2], [2, 2, 4, 4]); tree.remove(h[0])
-        >>> tree.pairs().tolist()  # every pair now: no effect on the events
-        [[1, 2]]
-        >>> [a.tolist() for a in tree.update()]
-        [[[1, 2]], [[0, 1]]]
-        """
-        return self._t.update()
-
-    def touching(self, handle: int) -> NDArray[np.intp]:
-        """Sorted handles of the objects colliding with ``handle``, itself left out.
-
-        The same rules as :meth:`pairs` (filters included): the other end
-        of each of the object's pairs.
-
-        Examples
-        --------
-        >>> import broadphase as bp
-        >>> tree = bp.LinearQuadtree((0, 0, 8, 8), depth=3)
-        >>> h = tree.insert([[0, 0, 2, 2], [1, 1, 3, 3], [1, 1, 2, 2]], groups=[0, 0, 7])
-        >>> tree.touching(h[0]).tolist(), tree.touching(h[2]).tolist()
-        ([1, 2], [0, 1])
-        """
-        found = _core.tree_touching(self._t, handle)  # None: not a live handle read directly
-        return self._t.touching(self._one(handle)) if found is None else found
-
-    def query(self, box: ArrayLike) -> NDArray[np.intp]:
-        """Sorted handles of the objects that overlap ``box`` (touching does not count).
-
-        ``box`` is one row read as :meth:`insert` reads boxes: corners, a
-        pygame rect (``x, y, w, h``), or a one-row table.
-
-        Examples
-        --------
-        >>> import broadphase as bp
-        >>> tree = bp.LinearQuadtree((0, 0, 8, 8), depth=3)
-        >>> h = tree.insert([[0, 0, 1, 1], [1, 1, 2, 2], [5, 5, 6, 6]])
-        >>> tree.query([0.5, 0.5, 1.5, 1.5]).tolist(), tree.query([1, 0, 3, 1]).tolist()
-        ([0, 1], [])
-        """
-        found = _core.tree_query(self._t, box)  # None: not one box read directly
-        if found is not None:
-            return found
-        q, _ = _cast.boxes(_one_or_many(box, 4), "box")
-        if q.shape[0] != 1:
-            raise ValueError(f"box: expected one box (minx, miny, maxx, maxy), found "
-                             f"{q.shape[0]} rows")
-        return self._t.query(q[0].tolist())
-
-    def query_many(self, boxes: ArrayLike, *, max_rows: int | None = None) -> NDArray[np.intp]:
-        """For many boxes at once, the objects overlapping each: rows ``(query, handle)``.
-
-        Each box's handles are :meth:`query`'s (touching does not count;
-        circles by the exact test), all in one call: the queries run in
-        parallel for large batches, the GIL released.
-
-        Parameters
-        ----------
-        boxes : array_like, shape (m, 4)
-            The regions, read as :meth:`insert` reads boxes (corners, pygame
-            rects as ``x, y, w, h``, tables by their column names).
-        max_rows : int, optional
-            Raise ``MemoryError`` rather than return more rows than this
-            (default: what the available memory holds).
-
-        Returns
-        -------
-        ndarray of intp, shape (k, 2)
-            Row ``(q, h)`` when object ``h`` overlaps ``boxes[q]``; sorted
-            by ``q``, then ``h``.  Empty: ``np.empty((0, 2), np.intp)``.
-
-        Examples
-        --------
-        >>> import broadphase as bp
-        >>> tree = bp.LinearQuadtree((0, 0, 8, 8), depth=3)
-        >>> h = tree.insert([[0, 0, 1, 1], [1, 1, 2, 2], [5, 5, 6, 6]])
-        >>> tree.query_many([[0.5, 0.5, 1.5, 1.5], [1, 0, 3, 1], [4, 4, 8, 8]]).tolist()
-        [[0, 0], [0, 1], [2, 2]]
-        """
-        q, _ = _cast.boxes(boxes, "boxes")
-        if max_rows is not None:
-            if isinstance(max_rows, bool) or not isinstance(max_rows, numbers.Integral) \
-                    or max_rows < 0:
-                raise ValueError(f"max_rows: expected an int >= 0, found {max_rows!r}")
-            max_rows = min(int(max_rows), 2**64 - 1)
-        found = self._t.query_many(q, max_rows)
-        if type(found) is _core.BadRow:  # a row written by another thread since it was checked
-            self._raise(found, None, _BOX, q, "boxes")
-        return found
-
-    def query_point(self, x: float, y: float) -> NDArray[np.intp]:
-        """Sorted handles of the objects that strictly contain the point (x, y).
-
-        Examples
-        --------
-        >>> import broadphase as bp
-        >>> tree = bp.LinearQuadtree((0, 0, 8, 8), depth=3)
-        >>> h = tree.insert([[0, 0, 2, 2]]); c = tree.insert_circles([[2, 2]], 1.0)
-        >>> tree.query_point(1.5, 1.5).tolist(), tree.query_point(2, 1).tolist()
-        ([0, 1], [])
-        """
-        found = _core.tree_query_point(self._t, x, y)  # None: not two numbers read directly
-        if found is not None:
-            return found
-        return self._t.query_point(_real(x, "x"), _real(y, "y"))
-
-    def boxes(self, handles: ArrayLike) -> NDArray[np.float64]:
-        """The boxes of objects, as stored (a circle's: its outward-rounded bounding box).
-
-        Parameters
-        ----------
-        handles : int or array_like of int
-            One handle (the result has shape (4,)) or several ((n, 4)).
-
-        Examples
-        --------
-        >>> import broadphase as bp
-        >>> tree = bp.LinearQuadtree((0, 0, 8, 8), depth=3)
-        >>> h = tree.insert([[0, 0, 1, 2], [3, 3, 4, 4]])
-        >>> tree.boxes(h[1]).tolist(), tree.boxes(h).shape
-        ([3.0, 3.0, 4.0, 4.0], (2, 4))
-        """
-        one = _core.tree_box(self._t, handles)  # None: not a live handle read directly
-        if one is not None:
-            return one
-        h = _handle_array(handles)
-        self._check(h, -1)
-        out = np.array([self._t.box_of(int(k)) for k in h], np.float64).reshape(-1, 4)
-        return out[0] if np.ndim(handles) == 0 else out
-
-    def circles(self, handles: ArrayLike) -> NDArray[np.float64]:
-        """Centres and radii ``x, y, r`` of circle objects.
-
-        Parameters
-        ----------
-        handles : int or array_like of int
-            One circle's handle (the result has shape (3,)) or several ((n, 3)).
-
-        Examples
-        --------
-        >>> import broadphase as bp
-        >>> tree = bp.LinearQuadtree((0, 0, 8, 8), depth=3)
-        >>> h = tree.insert_circles([[1, 2]], 0.5)
-        >>> tree.circles(h[0]).tolist()
-        [1.0, 2.0, 0.5]
-        """
-        h = _handle_array(handles)
-        self._check(h, _CIRCLE)
-        out = np.array([self._t.circle_of(int(k)) for k in h], np.float64).reshape(-1, 3)
-        return out[0] if np.ndim(handles) == 0 else out
-
-    def locate(self, handle: int) -> tuple[int, int]:
-        """The seeds' cell of an object: ``(level, index)``, as :func:`broadphase.morton.locate`.
-
-        A box straddling a split line far above its size sits in a high
-        cell; the tree then enters it in the few smaller cells it overlaps
-        instead (:meth:`stats` counts objects by the level they are entered
-        at).
-
-        Examples
-        --------
-        >>> import broadphase as bp
-        >>> tree = bp.LinearQuadtree((0, 0, 8, 8), depth=3)
-        >>> h = tree.insert([[3, 6, 3.5, 6.5], [3.5, 3.5, 4.5, 4.5]])
-        >>> tree.locate(h[0]), tree.locate(h[1])
-        ((3, 45), (0, 0))
-        """
-        level, index = self._t.locate(self._one(handle))
-        return int(level), int(index)
-
-    def stats(self) -> dict:
-        """Counts to tune ``depth`` by.
-
-        Returns
-        -------
-        dict
-            ``objects``; ``outside``: objects not wholly inside ``bounds``;
-            ``levels``: objects entered at each level, 0 (the whole world) to
-            ``depth``; ``relinked``: objects the last insert placed, or that
-            the moves since the tree last placed objects (at a query,
-            :meth:`pairs` or :meth:`stats`: a move only stores boxes) took
-            into other cells (many per move means cells too fine, or a
-            margin too small); ``entries``: (object, cell) entries as placed
-            now; ``candidate_tests`` and ``pairs`` of the last :meth:`pairs`
-            call (candidate tests are the box tests it made: many per pair
-            means cells too coarse), and ``rebuilt``: whether it searched
-            from scratch.
-
-        Examples
-        --------
-        >>> import broadphase as bp
-        >>> tree = bp.LinearQuadtree((0, 0, 8, 8), depth=2)
-        >>> h = tree.insert([[1, 1, 1.5, 1.5], [7, 7, 9, 9], [1.2, 1.2, 5, 5]])
-        >>> p = tree.pairs(); s = tree.stats()
-        >>> s["objects"], s["outside"], s["levels"].tolist(), s["pairs"]
-        (3, 1, [0, 1, 2], 1)
-        """
-        s = self._t.stats()
-        return {"objects": s.objects, "outside": s.outside,
-                "levels": np.array(s.levels, np.int64), "relinked": s.relinked,
-                "entries": s.entries, "candidate_tests": s.candidate_tests,
-                "pairs": s.pairs, "rebuilt": s.rebuilt}
-
-    def validate(self) -> None:
-        """Check the structure; raises ``AssertionError`` naming the first broken invariant.
-
-        The slots: the live ones counted, the free ones listed.  Every
-        placed live object's box lies in its fat box, its placement is that
-        of its fat box, and its cells lie inside its seeds' cell; each of
-        its entries sits in its cell's run and names it (and, unless it
-        waits for the next question, holds its box); no removed object has
-        entries.  The runs tile the shared entry array, each matching its
-        cell's head, and hold exactly the objects' entries; the objects per
-        level, the marks of objects changed since the cells were last
-        brought up to date and the counts of circles and filtered objects
-        agree with the objects.  The kept pairs: base and delta sorted and
-        canonical, every delta pair with an object changed since the base
-        was made.  For tests: O(objects + kept pairs + cells of all
-        levels), reading every cell's head.
-
-        Examples
-        --------
-        >>> import broadphase as bp
-        >>> tree = bp.LinearQuadtree((0, 0, 8, 8), depth=3)
-        >>> h = tree.insert([[0, 0, 1, 1], [3.9, 3.9, 4.1, 4.1]]); tree.validate()
-        """
-        problem = self._t.validate()
-        if problem is not None:
-            raise AssertionError(problem)
-
-    # ------------------------------------------------------------------
-    # internals
-
-    def _one(self, handle) -> int:
-        """One live handle, checked."""
-        h = _handle_array(handle)
-        if h.shape[0] != 1:
-            raise ValueError(f"handle: expected one handle, found {h.shape[0]}")
-        self._check(h, -1)
-        return int(h[0])
-
-    def _check(self, h: NDArray[np.intp], kind: int) -> None:
-        problem = self._t.check(h, kind)
-        if problem is not None:
-            self._raise(problem, h, kind)
-
-    def _raise(self, problem, h, kind, rows=None, name=None):
-        """Raise the error ``problem`` (a ``_core.BadRow`` or ``_core.BadHandle``) words."""
-        if type(problem) is _core.BadRow:
-            if name == "centers":
-                raise ValueError(_cast.circle_problem(rows, rows[:, 2], problem.row,
-                                                      problem.code))
-            raise ValueError(_cast.box_problem(rows, name, problem.row, problem.code))
-        at, code = problem.at, problem.code
-        if code == _core.HANDLE_UNKNOWN:
-            raise KeyError(f"handle {h[at]}: not in the tree (removed or never inserted)")
-        if code == _core.HANDLE_TWICE:
-            raise ValueError(f"handles: each handle at most once, found {h[at]} twice")
-        other = ("a circle; move it with move_circles" if kind == _BOX
-                 else "a box; move it with move")
-        raise ValueError(f"handles[{at}]: handle {h[at]} is {other}")

@@ -1,7 +1,7 @@
 """Ray casts and swept pairs of :class:`LinearQuadtree`, answered in handles.
 
 The methods live here (a mixin ``LinearQuadtree`` inherits) and check their
-arguments as :mod:`._casts` checks those of :func:`broadphase.cast_rays`;
+arguments through :mod:`._ray_args`, as :func:`broadphase.cast_rays` does;
 the core (``rust/core/src/tree/casts.rs``, ``tree/sweeps.rs``) casts at the
 live objects, boxes and circles together (their order along a ray exact
 across kinds), and finds the pairs swept between two calls.
@@ -14,29 +14,14 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from . import _cast, _core
-from ._casts import _answer, _hits, _rays
+from . import _cast, _core, _ray_args
+from ._tree_base import _TreeBase
 
 __all__: list[str] = []
 
 
-def _ignore_handles(value, m: int) -> np.ndarray | None:
-    """Per ray, a handle it ignores (its shooter) or -1."""
-    arr = _cast.per_object(value, "ignore", m, np.int64)
-    if arr is None:
-        return None
-    bad = np.flatnonzero(arr < -1)
-    if bad.size:
-        k = int(bad[0])
-        where = "ignore" if np.ndim(value) == 0 else f"ignore[{k}]"
-        raise ValueError(f"{where}: expected a handle or -1, found {arr[k]}")
-    return arr
-
-
-class _TreeCasts:
+class _TreeCasts(_TreeBase):
     """The casts and swept pairs of :class:`LinearQuadtree`."""
-
-    _t: _core.Tree
 
     def cast_rays(
         self,
@@ -123,13 +108,13 @@ class _TreeCasts:
         [False]
         """
         nthreads = _cast.workers(workers) if workers is not None else None
-        hits = _hits(hits)
-        rays = _rays(origins, directions, max_t, ray_categories, ray_masks, None, 0)
+        hits = _ray_args.hits(hits)
+        rays = _ray_args.rays(origins, directions, max_t, ray_categories, ray_masks, None, 0)
         m = rays["origins"].shape[0]
-        rays["ignore"] = _ignore_handles(ignore, m)
+        rays["ignore"] = _ray_args.ignore_handles(ignore, m)
         out = _core.tree_cast_rays(self._t, rays.pop("origins"), rays.pop("directions"),
                                    rays.pop("max_t"), hits, workers=nthreads, **rays)
-        return _answer(out, hits)
+        return _ray_args.answer(out, hits)
 
     def swept_pairs(self) -> tuple[NDArray[np.intp], NDArray[np.float64]]:
         """The pairs that overlapped at some moment since the last call (continuous collision).

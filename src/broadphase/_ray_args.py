@@ -1,0 +1,110 @@
+"""The rays' arguments, checked for both casts: the static ones and the tree's.
+
+:func:`broadphase.cast_rays` (:mod:`._casts`) and ``LinearQuadtree.cast_rays``
+(:mod:`._tree_casts`) read origins, directions, ``max_t``, ``hits``, the
+rays' bits and ``ignore`` through this one owner, so both name the same
+argument, expectation and row for the same bad input; :func:`answer` gives
+both the same result types.  The names here are shared inside the package.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _cast
+from ._api import _count
+
+_HITS = ("first", "all", "any")
+
+
+def points(value, name: str, columns: str) -> np.ndarray:
+    """``(m, 2)`` finite float64 rows named ``name``."""
+    arr = _cast.rows(value, name, 2, columns)
+    bad = ~np.isfinite(arr)
+    if bad.any():
+        k, col = (int(v) for v in np.argwhere(bad)[0])
+        raise ValueError(f"{name}[{k}]: {columns.split(', ')[col]} is {arr[k, col]}; "
+                         "expected finite numbers")
+    return arr
+
+
+def max_t_array(value, m: int) -> np.ndarray:
+    """One ``max_t`` for every ray, or one per ray: float64 ``>= 0`` (``inf`` allowed)."""
+    arr = np.asarray(value)
+    if arr.dtype.kind not in "iuf" or arr.dtype == np.bool_:
+        raise TypeError(f"max_t: expected a real number or one per ray, found {value!r}")
+    arr = np.ascontiguousarray(arr, np.float64).reshape(-1) if arr.ndim == 0 else arr
+    if arr.ndim != 1 or arr.shape[0] not in (1, m):
+        raise ValueError(f"max_t: expected a scalar or shape ({m},) (one per ray), "
+                         f"found shape {np.shape(value)}")
+    arr = np.ascontiguousarray(arr, np.float64)
+    bad = np.flatnonzero(~(arr >= 0))
+    if bad.size:
+        k = int(bad[0])
+        where = "max_t" if np.ndim(value) == 0 else f"max_t[{k}]"
+        raise ValueError(f"{where}: expected a number >= 0 (inf allowed), found {arr[k]}")
+    return arr
+
+
+def hits(value) -> str:
+    """``hits``: one of ``"first"``, ``"all"``, ``"any"``."""
+    if not isinstance(value, str) or value not in _HITS:
+        raise ValueError(f"hits: expected one of 'first', 'all', 'any'; found {value!r}")
+    return value
+
+
+def ignore_indices(value, m: int, n: int) -> np.ndarray | None:
+    """Per ray, the object (an index below ``n``) it ignores (its shooter) or -1."""
+    arr = _cast.per_object(value, "ignore", m, np.int64, per="ray")
+    if arr is None:
+        return None
+    bad = np.flatnonzero((arr < -1) | (arr >= n))
+    if bad.size:
+        k = int(bad[0])
+        where = "ignore" if np.ndim(value) == 0 else f"ignore[{k}]"
+        raise ValueError(f"{where}: expected an object index in [0, {n}) or -1, found {arr[k]}")
+    return arr
+
+
+def ignore_handles(value, m: int) -> np.ndarray | None:
+    """Per ray, a tree's handle it ignores (its shooter) or -1."""
+    arr = _cast.per_object(value, "ignore", m, np.int64)
+    if arr is None:
+        return None
+    bad = np.flatnonzero(arr < -1)
+    if bad.size:
+        k = int(bad[0])
+        where = "ignore" if np.ndim(value) == 0 else f"ignore[{k}]"
+        raise ValueError(f"{where}: expected a handle or -1, found {arr[k]}")
+    return arr
+
+
+def rays(origins, directions, max_t, ray_categories, ray_masks, ignore, n: int) -> dict:
+    """The rays' arguments of ``_core.cast_rays``, checked, by name.
+
+    ``ignore`` is checked as indices of ``n`` objects; the tree passes
+    ``None`` and sets ``"ignore"`` from :func:`ignore_handles`.
+    """
+    o = points(origins, "origins", "x, y")
+    d = points(directions, "directions", "dx, dy")
+    m = o.shape[0]
+    if d.shape[0] != m:
+        raise ValueError(f"directions: expected {m} rows (one per origin), found {d.shape[0]}")
+    _count(m, "origins")
+    return {
+        "origins": o,
+        "directions": d,
+        "max_t": max_t_array(max_t, m),
+        "ray_categories": _cast.per_object(ray_categories, "ray_categories", m, np.uint64,
+                                           per="ray"),
+        "ray_masks": _cast.per_object(ray_masks, "ray_masks", m, np.uint64, per="ray"),
+        "ignore": ignore_indices(ignore, m, n),
+    }
+
+
+def answer(out, hits: str):
+    """The core's casts as returned: ``hits="first"``'s indices as intp."""
+    if hits == "first":
+        index, t = out
+        return index.astype(np.intp, copy=False), t
+    return out

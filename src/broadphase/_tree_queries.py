@@ -1,0 +1,235 @@
+"""The one-object and region questions of :class:`LinearQuadtree`, answered in handles.
+
+The methods live here (a mixin ``LinearQuadtree`` inherits): what touches
+an object (:meth:`~LinearQuadtree.touching`), what overlaps a box or
+contains a point (:meth:`~LinearQuadtree.query`,
+:meth:`~LinearQuadtree.query_point`), many boxes at once
+(:meth:`~LinearQuadtree.query_many`), and an object's stored shape and
+cell (:meth:`~LinearQuadtree.boxes`, :meth:`~LinearQuadtree.circles`,
+:meth:`~LinearQuadtree.locate`, ``in``).  One object's call first tries
+the core's direct path for Python numbers, tuples and rects (``_core.tree_*``,
+``None`` when it does not apply), then checks its arguments here.
+"""
+
+from __future__ import annotations
+
+import numbers
+import re
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from . import _cast, _core
+from ._tree_args import _handle_array, _one_or_many, _real
+from ._tree_base import BOX, CIRCLE, _TreeBase
+
+__all__: list[str] = []
+
+#: How the core words a result too big for its budget (``results::too_many``
+#: in the bindings), whatever the rows are: "1,234 colliding pairs: ...".
+_CORE_TOO_MANY = re.compile(r"([0-9,]+) colliding pairs: ")
+
+
+def _too_many_rows(core_words: str, max_rows: int | None) -> str | None:
+    """``query_many``'s ``MemoryError`` in its own terms: region rows, not colliding pairs.
+
+    The count is read from the core's message (``None`` for any other
+    ``MemoryError``, which passes unchanged).  With ``max_rows`` the budget
+    was ``max_rows``; without, the available memory.
+    """
+    found = _CORE_TOO_MANY.match(core_words)
+    if found is None:
+        return None
+    rows = int(found.group(1).replace(",", ""))
+    if max_rows is not None:
+        return (f"{rows:,} region rows (query, handle) found, more than max_rows={max_rows:,}; "
+                "query fewer or smaller boxes at a time, or raise max_rows")
+    return (f"{rows:,} region rows (query, handle) found: the result alone would take "
+            f"{rows * 16 / 2**30:.1f} GiB, more than the memory available; query fewer or "
+            "smaller boxes at a time")
+
+
+class _TreeQueries(_TreeBase):
+    """The questions about objects and regions of :class:`LinearQuadtree`."""
+
+    def __contains__(self, handle: object) -> bool:
+        found = _core.tree_contains(self._t, handle)  # None: not an int nor a NumPy integer
+        if found is not None:
+            return found
+        if isinstance(handle, (bool, np.bool_)) or not isinstance(handle, numbers.Integral):
+            return False
+        h = int(handle)
+        return -(2**63) <= h < 2**63 and self._t.contains(h)
+
+    def touching(self, handle: int) -> NDArray[np.intp]:
+        """Sorted handles of the objects colliding with ``handle``, itself left out.
+
+        The same rules as :meth:`pairs` (filters included): the other end
+        of each of the object's pairs.
+
+        Examples
+        --------
+        >>> import broadphase as bp
+        >>> tree = bp.LinearQuadtree((0, 0, 8, 8), depth=3)
+        >>> h = tree.insert([[0, 0, 2, 2], [1, 1, 3, 3], [1, 1, 2, 2]], groups=[0, 0, 7])
+        >>> tree.touching(h[0]).tolist(), tree.touching(h[2]).tolist()
+        ([1, 2], [0, 1])
+        """
+        found = _core.tree_touching(self._t, handle)  # None: not a live handle read directly
+        return self._t.touching(self._one(handle)) if found is None else found
+
+    def query(self, box: ArrayLike) -> NDArray[np.intp]:
+        """Sorted handles of the objects that overlap ``box`` (touching does not count).
+
+        ``box`` is one row read as :meth:`insert` reads boxes: corners, a
+        pygame rect (``x, y, w, h``), or a one-row table.
+
+        Examples
+        --------
+        >>> import broadphase as bp
+        >>> tree = bp.LinearQuadtree((0, 0, 8, 8), depth=3)
+        >>> h = tree.insert([[0, 0, 1, 1], [1, 1, 2, 2], [5, 5, 6, 6]])
+        >>> tree.query([0.5, 0.5, 1.5, 1.5]).tolist(), tree.query([1, 0, 3, 1]).tolist()
+        ([0, 1], [])
+        """
+        found = _core.tree_query(self._t, box)  # None: not one box read directly
+        if found is not None:
+            return found
+        q, _ = _cast.boxes(_one_or_many(box, 4), "box")
+        if q.shape[0] != 1:
+            raise ValueError(f"box: expected one box (minx, miny, maxx, maxy), found "
+                             f"{q.shape[0]} rows")
+        return self._t.query(q[0].tolist())
+
+    def query_many(self, boxes: ArrayLike, *, max_rows: int | None = None) -> NDArray[np.intp]:
+        """For many boxes at once, the objects overlapping each: rows ``(query, handle)``.
+
+        Each box's handles are :meth:`query`'s (touching does not count;
+        circles by the exact test), all in one call: the queries run in
+        parallel for large batches, the GIL released.
+
+        Parameters
+        ----------
+        boxes : array_like, shape (m, 4)
+            The regions, read as :meth:`insert` reads boxes (corners, pygame
+            rects as ``x, y, w, h``, tables by their column names).
+        max_rows : int, optional
+            Raise ``MemoryError`` rather than return more rows than this
+            (default: what the available memory holds).
+
+        Returns
+        -------
+        ndarray of intp, shape (k, 2)
+            Row ``(q, h)`` when object ``h`` overlaps ``boxes[q]``; sorted
+            by ``q``, then ``h``.  Empty: ``np.empty((0, 2), np.intp)``.
+
+        Raises
+        ------
+        MemoryError
+            When there are more rows than ``max_rows`` or than the
+            available memory holds (the message gives their number).
+
+        Examples
+        --------
+        >>> import broadphase as bp
+        >>> tree = bp.LinearQuadtree((0, 0, 8, 8), depth=3)
+        >>> h = tree.insert([[0, 0, 1, 1], [1, 1, 2, 2], [5, 5, 6, 6]])
+        >>> tree.query_many([[0.5, 0.5, 1.5, 1.5], [1, 0, 3, 1], [4, 4, 8, 8]]).tolist()
+        [[0, 0], [0, 1], [2, 2]]
+        """
+        q, _ = _cast.boxes(boxes, "boxes")
+        if max_rows is not None:
+            if isinstance(max_rows, bool) or not isinstance(max_rows, numbers.Integral) \
+                    or max_rows < 0:
+                raise ValueError(f"max_rows: expected an int >= 0, found {max_rows!r}")
+            max_rows = min(int(max_rows), 2**64 - 1)
+        try:
+            found = self._t.query_many(q, max_rows)
+        except MemoryError as e:
+            words = _too_many_rows(str(e), max_rows)
+            if words is None:
+                raise
+            raise MemoryError(words) from None
+        if type(found) is _core.BadRow:  # a row written by another thread since it was checked
+            self._raise(found, None, BOX, q, "boxes")
+        return found
+
+    def query_point(self, x: float, y: float) -> NDArray[np.intp]:
+        """Sorted handles of the objects that strictly contain the point (x, y).
+
+        Examples
+        --------
+        >>> import broadphase as bp
+        >>> tree = bp.LinearQuadtree((0, 0, 8, 8), depth=3)
+        >>> h = tree.insert([[0, 0, 2, 2]]); c = tree.insert_circles([[2, 2]], 1.0)
+        >>> tree.query_point(1.5, 1.5).tolist(), tree.query_point(2, 1).tolist()
+        ([0, 1], [])
+        """
+        found = _core.tree_query_point(self._t, x, y)  # None: not two numbers read directly
+        if found is not None:
+            return found
+        return self._t.query_point(_real(x, "x"), _real(y, "y"))
+
+    def boxes(self, handles: ArrayLike) -> NDArray[np.float64]:
+        """The boxes of objects, as stored (a circle's: its outward-rounded bounding box).
+
+        Parameters
+        ----------
+        handles : int or array_like of int
+            One handle (the result has shape (4,)) or several ((n, 4)).
+
+        Examples
+        --------
+        >>> import broadphase as bp
+        >>> tree = bp.LinearQuadtree((0, 0, 8, 8), depth=3)
+        >>> h = tree.insert([[0, 0, 1, 2], [3, 3, 4, 4]])
+        >>> tree.boxes(h[1]).tolist(), tree.boxes(h).shape
+        ([3.0, 3.0, 4.0, 4.0], (2, 4))
+        """
+        one = _core.tree_box(self._t, handles)  # None: not a live handle read directly
+        if one is not None:
+            return one
+        h = _handle_array(handles)
+        self._check(h, -1)
+        out = np.array([self._t.box_of(int(k)) for k in h], np.float64).reshape(-1, 4)
+        return out[0] if np.ndim(handles) == 0 else out
+
+    def circles(self, handles: ArrayLike) -> NDArray[np.float64]:
+        """Centres and radii ``x, y, r`` of circle objects.
+
+        Parameters
+        ----------
+        handles : int or array_like of int
+            One circle's handle (the result has shape (3,)) or several ((n, 3)).
+
+        Examples
+        --------
+        >>> import broadphase as bp
+        >>> tree = bp.LinearQuadtree((0, 0, 8, 8), depth=3)
+        >>> h = tree.insert_circles([[1, 2]], 0.5)
+        >>> tree.circles(h[0]).tolist()
+        [1.0, 2.0, 0.5]
+        """
+        h = _handle_array(handles)
+        self._check(h, CIRCLE)
+        out = np.array([self._t.circle_of(int(k)) for k in h], np.float64).reshape(-1, 3)
+        return out[0] if np.ndim(handles) == 0 else out
+
+    def locate(self, handle: int) -> tuple[int, int]:
+        """The seeds' cell of an object: ``(level, index)``, as :func:`broadphase.morton.locate`.
+
+        A box straddling a split line far above its size sits in a high
+        cell; the tree then enters it in the few smaller cells it overlaps
+        instead (:meth:`stats` counts objects by the level they are entered
+        at).
+
+        Examples
+        --------
+        >>> import broadphase as bp
+        >>> tree = bp.LinearQuadtree((0, 0, 8, 8), depth=3)
+        >>> h = tree.insert([[3, 6, 3.5, 6.5], [3.5, 3.5, 4.5, 4.5]])
+        >>> tree.locate(h[0]), tree.locate(h[1])
+        ((3, 45), (0, 0))
+        """
+        level, index = self._t.locate(self._one(handle))
+        return int(level), int(index)
