@@ -19,7 +19,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import broadphase as bp
-from broadphase import _tree_queries
 
 pygame = pytest.importorskip("pygame")
 
@@ -317,13 +316,6 @@ def test_query_many_speaks_of_region_rows_when_there_are_too_many():
         tree.query_many([[0, 0, 16, 16], [0, 0, 4, 4]], max_rows=2)
     assert str(err.value) == ("5 region rows (query, handle) found, more than max_rows=2; "
                               "query fewer or smaller boxes at a time, or raise max_rows")
-    # past the memory (not reachable in a test): the core's words, as the bindings write them
-    core = ("12,345,678,901 colliding pairs: the result alone would take 184.0 GiB, more than "
-            "the memory available; split the input or filter it (groups, categories, masks)")
-    assert _tree_queries._too_many_rows(core, None) == (
-        "12,345,678,901 region rows (query, handle) found: the result alone would take "
-        "184.0 GiB, more than the memory available; query fewer or smaller boxes at a time")
-    assert _tree_queries._too_many_rows("out of memory", None) is None  # passed on unchanged
 
 
 def test_query_many_on_many_threads_is_the_same():

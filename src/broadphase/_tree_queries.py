@@ -14,7 +14,6 @@ the core's direct path for Python numbers, tuples and rects (``_core.tree_*``,
 from __future__ import annotations
 
 import numbers
-import re
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -27,28 +26,6 @@ __all__: list[str] = []
 
 #: How the core words a result too big for its budget (``results::too_many``
 #: in the bindings), whatever the rows are: "1,234 colliding pairs: ...".
-_CORE_TOO_MANY = re.compile(r"([0-9,]+) colliding pairs: ")
-
-
-def _too_many_rows(core_words: str, max_rows: int | None) -> str | None:
-    """``query_many``'s ``MemoryError`` in its own terms: region rows, not colliding pairs.
-
-    The count is read from the core's message (``None`` for any other
-    ``MemoryError``, which passes unchanged).  With ``max_rows`` the budget
-    was ``max_rows``; without, the available memory.
-    """
-    found = _CORE_TOO_MANY.match(core_words)
-    if found is None:
-        return None
-    rows = int(found.group(1).replace(",", ""))
-    if max_rows is not None:
-        return (f"{rows:,} region rows (query, handle) found, more than max_rows={max_rows:,}; "
-                "query fewer or smaller boxes at a time, or raise max_rows")
-    return (f"{rows:,} region rows (query, handle) found: the result alone would take "
-            f"{rows * 16 / 2**30:.1f} GiB, more than the memory available; query fewer or "
-            "smaller boxes at a time")
-
-
 class _TreeQueries(_TreeBase):
     """The questions about objects and regions of :class:`LinearQuadtree`."""
 
@@ -143,13 +120,7 @@ class _TreeQueries(_TreeBase):
                     or max_rows < 0:
                 raise ValueError(f"max_rows: expected an int >= 0, found {max_rows!r}")
             max_rows = min(int(max_rows), 2**64 - 1)
-        try:
-            found = self._t.query_many(q, max_rows)
-        except MemoryError as e:
-            words = _too_many_rows(str(e), max_rows)
-            if words is None:
-                raise
-            raise MemoryError(words) from None
+        found = self._t.query_many(q, max_rows)  # MemoryError: counts the region rows
         if type(found) is _core.BadRow:  # a row written by another thread since it was checked
             self._raise(found, None, BOX, q, "boxes")
         return found

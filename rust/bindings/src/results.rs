@@ -66,6 +66,24 @@ pub fn too_many(TooMany(count): TooMany) -> PyErr {
     ))
 }
 
+/// The `MemoryError` of `count` region rows `(query, handle)`: more than
+/// `max_rows` when that was the limit, else more than the memory holds.
+pub fn too_many_rows(TooMany(count): TooMany, max_rows: Option<u64>) -> PyErr {
+    let rows = grouped(count);
+    PyMemoryError::new_err(match max_rows {
+        Some(m) if count > m => format!(
+            "{rows} region rows (query, handle) found, more than max_rows={}; query fewer \
+             or smaller boxes at a time, or raise max_rows",
+            grouped(m)
+        ),
+        _ => format!(
+            "{rows} region rows (query, handle) found: the result alone would take {:.1} GiB, \
+             more than the memory available; query fewer or smaller boxes at a time",
+            (count as f64) * 16.0 / (1u64 << 30) as f64
+        ),
+    })
+}
+
 /// The memory of a big result array: it goes back to the core's scratch
 /// pool when NumPy frees the array, so the next search of about that size
 /// writes its pairs into pages it already has (`scratch::result`).

@@ -289,7 +289,10 @@ impl PyTree {
             Ok::<_, PyErr>(Ok(inner.query_many(&q, ex, max_rows)))
         })??;
         match found {
-            Ok(rows) => crate::pairs_array(py, rows.map_err(too_many)?),
+            Ok(rows) => crate::pairs_array(
+                py,
+                rows.map_err(|t| crate::results::too_many_rows(t, max_rows))?,
+            ),
             Err(bad) => Ok(Bound::new(py, bad)?.into_any().unbind()),
         }
     }
