@@ -20,17 +20,11 @@ __all__ = ["METHODS", "find_pairs", "find_circle_pairs", "find_pairs_between"]
 #: Names accepted by ``method=`` besides ``"auto"``.
 METHODS: tuple[str, ...] = ("brute", "sweep", "grid", "quadtree")
 _CHOICES = ("auto",) + METHODS
-_MAX_OBJECTS = 2**31 - 1  # pair slices hold object indices in 32 bits
 _FLOAT64 = np.dtype(np.float64)
 
 
 def _empty() -> NDArray[np.intp]:
     return np.empty((0, 2), np.intp)
-
-
-def _count(n: int, name: str) -> None:
-    if n > _MAX_OBJECTS:
-        raise ValueError(f"{name}: at most 2**31 - 1 objects supported, found {n}")
 
 
 def find_pairs(
@@ -121,7 +115,7 @@ def find_pairs(
     [[0, 1]]
     """
     if (format is None and type(boxes) is np.ndarray and boxes.dtype == _FLOAT64 and boxes.ndim == 2
-            and boxes.shape[1] == 4 and boxes.shape[0] <= _MAX_OBJECTS
+            and boxes.shape[1] == 4 and boxes.shape[0] <= _cast.MAX_OBJECTS
             and boxes.flags.c_contiguous and boxes.flags.aligned and type(method) is str
             and method in _CHOICES and groups is None and categories is None and masks is None
             and workers is None):
@@ -133,7 +127,7 @@ def find_pairs(
         n = arr.shape[0]
         method = _cast.method(method, _CHOICES)
         filters = _cast.filters(n, groups, categories, masks)
-        _count(n, "boxes")
+        _cast.count(n, "boxes")
         out = _core.find_pairs(arr, method, workers=nthreads, **filters)
     if type(out) is _core.BadRow:
         raise ValueError(_cast.box_problem(arr, "boxes", out.row, out.code))
@@ -198,7 +192,7 @@ def find_circle_pairs(
     n = xyr.shape[0]
     method = _cast.method(method, _CHOICES)
     filters = _cast.filters(n, groups, categories, masks)
-    _count(n, "centers")
+    _cast.count(n, "centers")
     out = _core.find_pairs(None, method, circles=xyr, workers=nthreads, **filters)
     if type(out) is _core.BadRow:
         raise ValueError(_cast.circle_problem(xyr, radii, out.row, out.code))
@@ -243,7 +237,7 @@ def find_pairs_between(
     na, nb = a.shape[0], b.shape[0]
     if na == 0 or nb == 0:
         return _empty()
-    _count(na + nb, "boxes_a and boxes_b together")
+    _cast.count(na + nb, "boxes_a and boxes_b together")
     # One search over both sets; group -1 / -2 keeps pairs within a set out.
     groups = np.concatenate([np.full(na, -1, np.int64), np.full(nb, -2, np.int64)])
     both = np.concatenate([a, b])

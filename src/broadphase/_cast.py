@@ -336,6 +336,16 @@ def filters(n: int, groups, categories, masks) -> dict[str, np.ndarray | None]:
     }
 
 
+#: Most objects of one call: pair slices hold object indices in 32 bits.
+MAX_OBJECTS = 2**31 - 1
+
+
+def count(n: int, name: str) -> None:
+    """Refuse more objects than :data:`MAX_OBJECTS`, naming the argument."""
+    if n > MAX_OBJECTS:
+        raise ValueError(f"{name}: at most 2**31 - 1 objects supported, found {n}")
+
+
 def workers(value) -> int | None:
     """``None`` (all threads) or a positive thread count, at most 2**31 - 1.
 

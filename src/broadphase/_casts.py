@@ -23,7 +23,6 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import _cast, _core, _ray_args
-from ._api import _count
 
 __all__ = ["cast_rays", "cast_rays_circles", "find_swept_pairs", "find_swept_circle_pairs"]
 
@@ -111,7 +110,7 @@ def cast_rays(
     nthreads = _cast.workers(workers)
     arr = _cast.box_rows(boxes, "boxes", format)
     n = arr.shape[0]
-    _count(n, "boxes")
+    _cast.count(n, "boxes")
     hits = _ray_args.hits(hits)
     rays = _ray_args.rays(origins, directions, max_t, ray_categories, ray_masks, ignore, n)
     out = _core.cast_rays(arr, rays.pop("origins"), rays.pop("directions"), rays.pop("max_t"),
@@ -170,7 +169,7 @@ def cast_rays_circles(
     nthreads = _cast.workers(workers)
     xyr = _cast.circle_rows(centers, radii)
     n = xyr.shape[0]
-    _count(n, "centers")
+    _cast.count(n, "centers")
     hits = _ray_args.hits(hits)
     rays = _ray_args.rays(origins, directions, max_t, ray_categories, ray_masks, ignore, n)
     out = _core.cast_rays(None, rays.pop("origins"), rays.pop("directions"), rays.pop("max_t"),
@@ -240,7 +239,7 @@ def find_swept_pairs(
     n = a.shape[0]
     if b.shape[0] != n:
         raise ValueError(f"end: expected {n} rows (one per start row), found {b.shape[0]}")
-    _count(n, "start")
+    _cast.count(n, "start")
     filters = _cast.filters(n, groups, categories, masks)
     out = _core.swept_pairs(a, b, workers=nthreads, **filters)
     return _swept(out, lambda which, bad: _cast.box_problem(
@@ -295,7 +294,7 @@ def find_swept_circle_pairs(
     if c1.shape[0] != n:
         raise ValueError(f"end_centers: expected {n} rows (one per start centre), "
                          f"found {c1.shape[0]}")
-    _count(n, "start_centers")
+    _cast.count(n, "start_centers")
     xyr1 = xyr0.copy()
     xyr1[:, :2] = c1
     filters = _cast.filters(n, groups, categories, masks)

@@ -12,7 +12,6 @@ from __future__ import annotations
 import numpy as np
 
 from . import _cast
-from ._api import _count
 
 _HITS = ("first", "all", "any")
 
@@ -90,7 +89,7 @@ def rays(origins, directions, max_t, ray_categories, ray_masks, ignore, n: int) 
     m = o.shape[0]
     if d.shape[0] != m:
         raise ValueError(f"directions: expected {m} rows (one per origin), found {d.shape[0]}")
-    _count(m, "origins")
+    _cast.count(m, "origins")
     return {
         "origins": o,
         "directions": d,
