@@ -9,7 +9,7 @@
 //! the lower object index.
 //!
 //! # How
-//! The objects go into a uniform grid (`grid`); each ray visits the cells
+//! The objects go into a uniform grid (`grid`); each ray walks (`walk`) the cells
 //! it passes through, in order along the ray, testing each object of those
 //! cells once (a stamp per object and ray) against the filters, then
 //! exactly.  For the first hit, cells whose points lie beyond the best
@@ -25,6 +25,7 @@
 
 mod grid;
 mod targets;
+mod walk;
 
 pub use grid::RayGrid;
 pub use targets::{Boxes, Circles, Mixed, MixedEntry, Target};
@@ -292,11 +293,17 @@ fn one_ray<T: Target>(
             }
         }
     };
-    let walked = grid.visit(o, d, s_max, &|| limit.get(), &mut |cell| {
-        for &j in cell {
-            test(j as usize);
-        }
-    });
+    let walked = grid.visit(
+        o,
+        d,
+        s_max,
+        || limit.get(),
+        |cell| {
+            for &j in cell {
+                test(j as usize);
+            }
+        },
+    );
     if !walked {
         (0..target.boxes().len()).for_each(&mut test);
     }
