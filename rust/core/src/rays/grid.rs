@@ -121,6 +121,11 @@ impl RayGrid {
         2 * (usize::BITS - (self.side - 1).leading_zeros())
     }
 
+    /// The objects of the cell holding the point `p` (finite).
+    pub fn cell_of(&self, p: [f64; 2]) -> &[u32] {
+        self.cell(self.column(p[0]), self.row(p[1]))
+    }
+
     /// Whether no cell holds an object.
     pub(super) fn is_empty(&self) -> bool {
         self.items.is_empty()

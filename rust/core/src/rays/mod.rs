@@ -184,9 +184,17 @@ fn run<T: Target>(target: &T, cast: &Cast, ex: &Exec) -> Hits {
             let ks = &order[bounds[c]..bounds[c + 1]];
             for (q, &k) in ks.iter().enumerate() {
                 // the rays come in the objects' order, not their own
-                if let Some(&next) = ks.get(q + AHEAD) {
+                if let Some(&next) = ks.get(q + 2 * AHEAD) {
                     prefetch(&cast.rays.origins[next as usize]);
                     prefetch(&cast.rays.directions[next as usize]);
+                }
+                // the cell of a coming ray's origin (most rays' first cell,
+                // often their only one): its objects' rows and stamps
+                if let Some(&next) = ks.get(q + AHEAD) {
+                    for &j in grid.cell_of(cast.rays.origins[next as usize]) {
+                        prefetch(&stamp[j as usize]);
+                        target.prefetch(j as usize);
+                    }
                 }
                 one_ray(target, &grid, cast, k as usize, stamp, &mut part);
             }
