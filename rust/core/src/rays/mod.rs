@@ -9,7 +9,7 @@
 //! the lower object index.
 //!
 //! # How
-//! The objects go into a uniform grid (`grid`); each ray visits the cells
+//! The objects go into a uniform grid (`grid`); each ray walks (`walk`) the cells
 //! it passes through, in order along the ray, testing each object of those
 //! cells once (a stamp per object and ray) against the filters, then
 //! exactly.  For the first hit, cells whose points lie beyond the best
@@ -25,6 +25,7 @@
 
 mod grid;
 mod targets;
+mod walk;
 
 pub use grid::RayGrid;
 pub use targets::{Boxes, Circles, Mixed, MixedEntry, Target};
@@ -183,9 +184,17 @@ fn run<T: Target>(target: &T, cast: &Cast, ex: &Exec) -> Hits {
             let ks = &order[bounds[c]..bounds[c + 1]];
             for (q, &k) in ks.iter().enumerate() {
                 // the rays come in the objects' order, not their own
-                if let Some(&next) = ks.get(q + AHEAD) {
+                if let Some(&next) = ks.get(q + 2 * AHEAD) {
                     prefetch(&cast.rays.origins[next as usize]);
                     prefetch(&cast.rays.directions[next as usize]);
+                }
+                // the cell of a coming ray's origin (most rays' first cell,
+                // often their only one): its objects' rows and stamps
+                if let Some(&next) = ks.get(q + AHEAD) {
+                    for &j in grid.cell_of(cast.rays.origins[next as usize]) {
+                        prefetch(&stamp[j as usize]);
+                        target.prefetch(j as usize);
+                    }
                 }
                 one_ray(target, &grid, cast, k as usize, stamp, &mut part);
             }
@@ -292,11 +301,17 @@ fn one_ray<T: Target>(
             }
         }
     };
-    let walked = grid.visit(o, d, s_max, &|| limit.get(), &mut |cell| {
-        for &j in cell {
-            test(j as usize);
-        }
-    });
+    let walked = grid.visit(
+        o,
+        d,
+        s_max,
+        || limit.get(),
+        |cell| {
+            for &j in cell {
+                test(j as usize);
+            }
+        },
+    );
     if !walked {
         (0..target.boxes().len()).for_each(&mut test);
     }

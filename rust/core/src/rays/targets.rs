@@ -2,6 +2,7 @@
 //! (`param::shapes`) and the exact order of two entries along one ray
 //! (across kinds: `param::cross`).
 
+use crate::hints::prefetch_ptr;
 use crate::narrow::CIRCLE;
 use crate::param::shapes::{ray_box, ray_circle};
 use crate::param::{cross, linear, quadratic};
@@ -15,6 +16,8 @@ pub trait Target: Sync {
     fn boxes(&self) -> &[[f64; 4]];
     /// Where the ray `o + s d`, `s` in `[0, s_max]`, enters object `j`.
     fn hit(&self, j: usize, o: [f64; 2], d: [f64; 2], s_max: f64) -> Option<Self::Entry>;
+    /// Hint that [`Target::hit`] will soon read object `j`'s row.
+    fn prefetch(&self, j: usize);
     /// The exact order of two entries of one ray.
     fn cmp(a: &Self::Entry, b: &Self::Entry) -> Ordering;
     /// The entry as a double.
@@ -34,6 +37,10 @@ impl Target for Boxes<'_> {
     #[inline]
     fn hit(&self, j: usize, o: [f64; 2], d: [f64; 2], s_max: f64) -> Option<linear::Entry> {
         ray_box(&self.0[j], o, d, s_max)
+    }
+    #[inline(always)]
+    fn prefetch(&self, j: usize) {
+        prefetch_ptr(self.0.as_ptr().wrapping_add(j));
     }
     fn cmp(a: &linear::Entry, b: &linear::Entry) -> Ordering {
         linear::cmp_entries(a, b)
@@ -62,6 +69,10 @@ impl Target for Circles<'_> {
     #[inline]
     fn hit(&self, j: usize, o: [f64; 2], d: [f64; 2], s_max: f64) -> Option<quadratic::Entry> {
         ray_circle(&self.circles[j], o, d, s_max)
+    }
+    #[inline(always)]
+    fn prefetch(&self, j: usize) {
+        prefetch_ptr(self.circles.as_ptr().wrapping_add(j));
     }
     fn cmp(a: &quadratic::Entry, b: &quadratic::Entry) -> Ordering {
         quadratic::cmp_entries(a, b)
@@ -107,6 +118,12 @@ impl Target for Mixed<'_> {
         } else {
             ray_box(&self.boxes[j], o, d, s_max).map(MixedEntry::Box)
         }
+    }
+    #[inline(always)]
+    fn prefetch(&self, j: usize) {
+        // the kind, and the box (a circle's row is read after the kind)
+        prefetch_ptr(self.kinds.as_ptr().wrapping_add(j));
+        prefetch_ptr(self.boxes.as_ptr().wrapping_add(j));
     }
     fn cmp(a: &MixedEntry, b: &MixedEntry) -> Ordering {
         use MixedEntry::{Box, Circle};
