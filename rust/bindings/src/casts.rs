@@ -19,29 +19,12 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use crate::filters::FilterArgs;
+use crate::filters::{of_length, FilterArgs};
 use crate::results::{bad_row, pairs_array, too_many};
 use crate::watch::{self, Watch};
 use crate::{owned, rows, slice, Boxes};
 
 pub(crate) type U64s<'py> = Option<PyReadonlyArray1<'py, u64>>;
-
-/// `a` of `n` values, or `None`; `ValueError` naming it for another length.
-pub(crate) fn of_len<'a, T: numpy::Element>(
-    a: &'a Option<PyReadonlyArray1<'_, T>>,
-    name: &str,
-    n: usize,
-) -> PyResult<Option<&'a [T]>> {
-    let Some(a) = a else { return Ok(None) };
-    let s = slice(a, name)?;
-    if s.len() != n {
-        return Err(PyValueError::new_err(format!(
-            "{name}: expected shape ({n},), found ({},)",
-            s.len()
-        )));
-    }
-    Ok(Some(s))
-}
 
 pub(crate) fn copy_opt<T: Copy + Send + Sync>(
     a: Option<&[T]>,
@@ -98,9 +81,9 @@ impl OwnedRays {
             )));
         }
         let (rc, rm, ig) = (
-            of_len(ray_categories, "ray_categories", m)?,
-            of_len(ray_masks, "ray_masks", m)?,
-            of_len(ignore, "ignore", m)?,
+            of_length(ray_categories, "ray_categories", m)?,
+            of_length(ray_masks, "ray_masks", m)?,
+            of_length(ignore, "ignore", m)?,
         );
         let serial = Exec::serial();
         Ok(OwnedRays {

@@ -33,8 +33,9 @@ pub struct OwnedFilters {
     masks: Option<Vec<u64>>,
 }
 
-/// A C-contiguous array of `n` values, or `None`; `ValueError` for another length.
-fn of_length<'a, T: numpy::Element>(
+/// A C-contiguous array of `n` values, or `None`; `ValueError` naming it
+/// for another length (the filters' and the rays' per-item arguments).
+pub(crate) fn of_length<'a, T: numpy::Element>(
     a: &'a Option<PyReadonlyArray1<'_, T>>,
     name: &str,
     n: usize,

@@ -150,6 +150,20 @@ fn union(a: [f64; 4], b: [f64; 4]) -> [f64; 4] {
     ]
 }
 
+/// The box of a valid circle `x, y, r`, rounded outward (each side one
+/// double past the rounded `x - r` etc.), so that it holds the whole disk:
+/// the one rule for every circle's box.
+#[inline]
+pub fn circle_box(c: &[f64; 3]) -> [f64; 4] {
+    let [x, y, r] = *c;
+    [
+        (x - r).next_down(),
+        (y - r).next_down(),
+        (x + r).next_up(),
+        (y + r).next_up(),
+    ]
+}
+
 /// Outward-rounded bounding boxes of `(x, y, r)` rows, or the first bad row.
 ///
 /// `x - r` may round up; stepping one ulp outwards makes every box contain
@@ -169,12 +183,7 @@ pub fn circle_boxes(circles: &[[f64; 3]], ex: &Exec) -> Result<Vec<[f64; 4]>, Ba
             } else if r < 0.0 {
                 Problem::NegativeRadius
             } else {
-                *b = [
-                    (x - r).next_down(),
-                    (y - r).next_down(),
-                    (x + r).next_up(),
-                    (y + r).next_up(),
-                ];
+                *b = circle_box(&[x, y, r]);
                 continue;
             };
             return Some(BadRow {

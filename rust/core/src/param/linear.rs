@@ -82,9 +82,9 @@ pub fn cmp_root_value(p: &Lin, sp: i32, v: f64) -> Ordering {
 
 /// The infimum of `{s in [0, s_max] : every constraint holds}`, `None` for
 /// the empty set; `s_max >= 0`, possibly infinite.  [`quick`] first, the
-/// exact comparisons ([`solve_exact`]) for what it leaves.  (The shapes
-/// read their constraints straight from the inputs: [`solve_with`].)
-#[allow(dead_code)] // constraints as a slice: the tests, and shapes to come
+/// exact comparisons ([`solve_exact`]) for what it leaves: for built
+/// constraints (a box against a circle, `super::rounded`; the shapes that
+/// read theirs straight from the inputs use [`solve_with`]).
 #[inline]
 pub fn solve(cons: &[Lin], s_max: f64) -> Option<Entry> {
     match quick(cons.len(), |k| short(&cons[k]), s_max) {
@@ -279,7 +279,6 @@ pub fn quick(n: usize, read: impl Fn(usize) -> Option<(f64, f64)>, s_max: f64) -
 
 /// `fl(a)` and `fl(b)` of a constraint whose sums have at most two terms
 /// (correctly rounded, finite, with the exact signs), else `None`.
-#[allow(dead_code)] // read by `solve`
 #[inline(always)]
 pub fn short(c: &Lin) -> Option<(f64, f64)> {
     Some((c.a.short_f64()?, c.b.short_f64()?))

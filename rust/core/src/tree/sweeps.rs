@@ -23,6 +23,7 @@
 //! canonical order of rows is that of handles.
 
 use super::Tree;
+use crate::check;
 use crate::narrow::{Shapes, CIRCLE};
 use crate::pairs::TooMany;
 use crate::par::Exec;
@@ -57,17 +58,6 @@ impl Previous {
         }
         Ok(())
     }
-}
-
-/// The outward-rounded box of a circle (as `check::circle_boxes`).
-fn circle_box(c: &[f64; 3]) -> [f64; 4] {
-    let [x, y, r] = *c;
-    [
-        (x - r).next_down(),
-        (y - r).next_down(),
-        (x + r).next_up(),
-        (y + r).next_up(),
-    ]
 }
 
 impl Tree {
@@ -114,7 +104,7 @@ impl Tree {
                     .map(|k| [circles[k][0], circles[k][1], c0[k][2]])
                     .collect();
                 for k in (0..n).filter(|&k| is_circle(k)) {
-                    end[k] = circle_box(&c1[k]);
+                    end[k] = check::circle_box(&c1[k]);
                 }
             }
             let union = unions(&start, &end, ex);
