@@ -11,7 +11,7 @@ import pytest
 
 pygame = pytest.importorskip("pygame")
 bpg = pytest.importorskip("broadphase.pygame")
-from broadphase import _sprites  # noqa: E402
+from broadphase import _core, _sprites  # noqa: E402
 
 SpriteIndex = bpg.SpriteIndex
 
@@ -32,9 +32,10 @@ class World:
     comes back is a new life), ordered as the index orders its pairs.
     """
 
-    def __init__(self, seed, n=60, world=200, frects=False):
+    def __init__(self, seed, n=60, world=200, frects=False, still=0.0):
         self.rng = np.random.default_rng(seed)
         self.world, self.frects = world, frects
+        self.still = still  # the share of frames where no sprite joins or leaves
         self.index = SpriteIndex((0, 0, world, world))
         self.life, self.who, self.count = {}, {}, 0
         self.last = None  # the reference pairs at the last contacts()
@@ -73,6 +74,8 @@ class World:
                 s.rect = self.rect()
             elif u < 0.58:
                 s.rect.inflate_ip(*rng.integers(-8, 9, 2).tolist())
+        if self.still and rng.random() < self.still:
+            return
         for s in members:
             u = rng.random()
             if u < 0.04:
@@ -118,10 +121,11 @@ def same(got, want):
     return list(map(ids, got)) == list(map(ids, want))
 
 
+@pytest.mark.parametrize("still", [0.0, 0.7], ids=["churn", "still"])
 @pytest.mark.parametrize("frects", [False, True, "mixed"], ids=["Rect", "FRect", "mixed"])
 @pytest.mark.parametrize("seed", range(5))
-def test_frames_match_pygame(seed, frects):
-    w = World(seed, frects=frects)
+def test_frames_match_pygame(seed, frects, still):
+    w = World(seed, frects=frects, still=still)
     index = w.index
     for frame in range(40):
         if frame:
@@ -229,24 +233,31 @@ def test_membership_is_live_and_rects_are_read_by_refresh():
     index._check()
 
 
-def test_refresh_moves_only_what_changed(monkeypatch):
+@pytest.mark.parametrize("compiled", [True, False])
+def test_refresh_moves_only_what_changed(monkeypatch, compiled):
+    if not compiled:  # the Python path, taken when a rect is not read in one compiled pass
+        monkeypatch.setattr(_core, "refresh_rects", lambda *args: None)
     sprites = [pygame.sprite.Sprite() for _ in range(50)]
     for k, s in enumerate(sprites):
         s.rect = pygame.Rect(3 * k, 0, 5, 5)
     index = SpriteIndex((0, 0, 200, 200), sprites)
     index.pairs()
-    moved = []
-    real = index._tree.move
-    monkeypatch.setattr(index._tree, "move", lambda h, b: (moved.append(h.tolist()), real(h, b)))
+    before = index._box_at
     index.refresh()
-    assert moved == []
+    assert index._box_at is before  # nothing differs: nothing moved, nothing copied
     sprites[7].rect.x += 1
     sprites[30].rect = pygame.Rect(0, 100, 5, 5)
     sprites[31].rect.w = 0  # collides with nothing from now on
     index.refresh()
-    assert len(moved) == 1
-    assert [index._sprite_at[h] for h in moved[0]] == [sprites[7], sprites[30], sprites[31]]
+    changed = np.flatnonzero((index._box_at != before).any(axis=1))
+    assert [index._sprite_at[h] for h in changed] == [sprites[7], sprites[30], sprites[31]]
+    assert index._box_at[index._handle[sprites[30]]].tolist() == [0, 100, 5, 105]
+    h = index._handles
+    assert np.array_equal(index._tree.boxes(h), index._box_at[h])  # the tree has them
     assert sprites[31] not in {s for p in index.pairs() for s in p}
+    want = [(a, b) for k, a in enumerate(sprites) for b in sprites[k + 1:]
+            if a.rect.colliderect(b.rect)]
+    assert index.pairs() == want
 
 
 def test_a_sprite_class_with_its_own_rect_is_read_through_it():

@@ -158,6 +158,16 @@ def read_rects(
     whose box differs from ``box_at[handles]`` and ``box_at`` with them
     replaced (``box_at`` itself when none differs).
     """
+def refresh_rects(
+    tree: Tree, sprites: list[object], attr: str, handles: _I64, box_at: _F64
+) -> _F64 | None:
+    """Read each sprite's rect (as ``read_rects``) and move the changed in ``tree``, in one pass.
+
+    Sprite ``k`` is box object ``handles[k]``, last read as ``box_at[handles[k]]``;
+    those whose rect now differs are moved to it.  Returns ``box_at`` with those
+    rows replaced (a new array; ``box_at`` itself when none differs), or ``None``
+    having read and moved nothing when a rect is not read here.
+    """
 def pick_pairs(objects: NDArray[np.object_], rows: _I64) -> list[tuple[object, object]]:
     """``[(objects[i], objects[j]) for i, j in rows]``; ``ValueError`` naming a row out of range."""
 def release_scratch() -> None:

@@ -147,9 +147,10 @@ class SpriteIndex(Collide, SpriteCasts, pygame.sprite.Group):
         self._attr = _rects.RECT              # the attribute _order's rects are read by
         self._start_at = self._box_at          # handle -> box at the previous refresh
         self._joined: list = []                # handles given since the last refresh
-        self._current: np.ndarray | None = None  # canonical serial pairs, as of the last read
-        self._current_handles = _NO_PAIRS        # the same pairs as handles
+        self._current: np.ndarray | None = None  # the pairs as of the last read, as handles
+        self._current_serials: np.ndarray | None = None  # the same as serials: canonical
         self._last: np.ndarray | None = None     # the pairs of the last contacts()
+        self._last_handles: np.ndarray | None = None  # the same as handles, if _monotone then
         super().__init__(*sprites)
 
     # ------------------------------------------------------------------
@@ -226,8 +227,14 @@ class SpriteIndex(Collide, SpriteCasts, pygame.sprite.Group):
         start = self._box_at  # becomes _start_at: not written again
         handles = self._handles
         if self._order:
-            boxes, changed, after = _rects.read(self._order, self._attr, handles, start)
-            if changed.size:
+            # one compiled pass reads, compares and moves; else the full path
+            after = _core.refresh_rects(self._tree._t, self._order, self._attr, handles, start)
+            if after is not None:
+                if after is not start:
+                    self._box_at = after
+                    self._current = None
+            elif (got := _rects.read(self._order, self._attr, handles, start))[1].size:
+                boxes, changed, after = got
                 if changed.size < len(handles):
                     handles, boxes = handles[changed], boxes[changed]
                 self._tree.move(handles, boxes)
@@ -262,8 +269,8 @@ class SpriteIndex(Collide, SpriteCasts, pygame.sprite.Group):
         >>> [(s.index(a), s.index(b)) for a, b in index.pairs()]  # the group's order
         [(2, 1), (0, 1)]
         """
-        self._pairs()
-        return _core.pick_pairs(self._sprite_at, self._current_handles)
+        rows = self._pairs()  # first: it may grow _sprite_at
+        return _core.pick_pairs(self._sprite_at, rows)
 
     def contacts(self) -> tuple[list[tuple], list[tuple]]:
         """The pairs that began and that ended colliding since the last call.
@@ -291,11 +298,20 @@ class SpriteIndex(Collide, SpriteCasts, pygame.sprite.Group):
         >>> t.rect.x = 30; index.refresh(); index.contacts() == ([], [(s, t)])
         True
         """
-        now = self._pairs()
-        last = _NO_PAIRS if self._last is None else self._last
-        _, began, ended = _core.contact_events(last, now)
+        handles = self._pairs()
+        now = self._serial_pairs()
+        if self._last_handles is not None and self._monotone and not self._gone:
+            # no sprite left since: each handle is the same sprite then and now, and
+            # the handles' order is the group's (then and now)
+            _, began, ended = _core.contact_events(self._last_handles, handles)
+            out = (_core.pick_pairs(self._sprite_at, began),
+                   _core.pick_pairs(self._sprite_at, ended))
+        else:
+            last = _NO_PAIRS if self._last is None else self._last
+            _, began, ended = _core.contact_events(last, now)
+            out = self._sprites_of(began), self._sprites_of(ended)
         self._last = now
-        out = self._sprites_of(began), self._sprites_of(ended)
+        self._last_handles = handles if self._monotone else None
         for serial in self._gone:  # reported: no pair names them any more
             del self._by_serial[serial]
         self._gone = []
@@ -375,18 +391,29 @@ class SpriteIndex(Collide, SpriteCasts, pygame.sprite.Group):
         return self._tree.pairs() if self._tree is not None else _NO_PAIRS
 
     def _pairs(self) -> np.ndarray:
-        """The colliding pairs as canonical rows of serials (the group's order)."""
+        """The colliding pairs as rows of handles, in the group's order.
+
+        The same rows as serials are canonical (:meth:`_serial_pairs`).
+        """
         if self._current is None or self._arrived or self._dropped:
             handles = self._pairs_as_handles()  # first: it may grow _serial_at
-            serials = self._serial_at[handles]
+            serials = None
             if not self._monotone:  # else the tree's order (by handle) is already ours
+                serials = self._serial_at[handles]
                 swap = serials[:, 0] > serials[:, 1]
                 serials[swap] = serials[swap, ::-1]
                 handles[swap] = handles[swap, ::-1]
                 order = np.argsort(serials[:, 0] << 32 | serials[:, 1])
                 serials, handles = serials[order], handles[order]
-            self._current, self._current_handles = serials, handles
+            self._current, self._current_serials = handles, serials
         return self._current
+
+    def _serial_pairs(self) -> np.ndarray:
+        """The colliding pairs as canonical rows of serials."""
+        handles = self._pairs()
+        if self._current_serials is None:
+            self._current_serials = self._serial_at[handles]
+        return self._current_serials
 
     def _sprites_of(self, serial_pairs: np.ndarray) -> list[tuple]:
         by = self._by_serial
@@ -439,4 +466,6 @@ class SpriteIndex(Collide, SpriteCasts, pygame.sprite.Group):
             assert self._sprite_at[h] is s and self._serial_at[h] == self._serial[s]
             assert self._by_serial[self._serial[s]] is s
         assert not self._gone or self._last is not None
+        if self._last_handles is not None and not self._gone:  # the same sprites then and now
+            assert (self._serial_at[self._last_handles] == self._last).all()
         assert self._start_at.shape == self._box_at.shape == (len(self._sprite_at), 4)

@@ -31,6 +31,7 @@ mod filters;
 mod owned;
 mod pick;
 mod rects;
+mod refresh;
 mod results;
 mod tiles;
 mod tree;
@@ -371,6 +372,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(contacts::contact_events, m)?)?;
     casts::register(m)?;
     rects::register(m)?;
+    refresh::register(m)?;
     pick::register(m)?;
     tree::register(m)?;
     tree_casts::register(m)?;

@@ -4,6 +4,7 @@
 
 use numpy::{PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
@@ -28,23 +29,38 @@ pub fn pick_pairs<'py>(
     let flat = rows
         .as_slice()
         .map_err(|_| PyTypeError::new_err("rows: expected a C-contiguous int64 array"))?;
-    let get = |k: usize, v: i64| {
-        usize::try_from(v)
-            .ok()
-            .and_then(|v| objects.get(v))
-            .map(|o| o.clone_ref(py))
-            .ok_or_else(|| {
-                PyValueError::new_err(format!(
+    // every index checked before anything is built
+    let pairs = flat.as_chunks::<2>().0;
+    for (k, row) in pairs.iter().enumerate() {
+        for &v in row {
+            if usize::try_from(v).map_or(true, |v| v >= objects.len()) {
+                return Err(PyValueError::new_err(format!(
                     "rows[{k}]: expected indices in [0, {}), found {v}",
                     objects.len()
-                ))
-            })
-    };
-    let mut out = Vec::with_capacity(flat.len() / 2);
-    for (k, &[i, j]) in flat.as_chunks::<2>().0.iter().enumerate() {
-        out.push(PyTuple::new(py, [get(k, i)?, get(k, j)?])?);
+                )));
+            }
+        }
     }
-    PyList::new(py, out)
+    let list = PyList::empty(py);
+    for &[i, j] in pairs {
+        // in range: checked above
+        let (a, b) = (&objects[i as usize], &objects[j as usize]);
+        list.append(pair(py, a, b)?)?;
+    }
+    Ok(list)
+}
+
+/// The tuple `(a, b)`, built in place (a 2-tuple from CPython's free list).
+fn pair<'py>(py: Python<'py>, a: &Py<PyAny>, b: &Py<PyAny>) -> PyResult<Bound<'py, PyTuple>> {
+    // SAFETY: the GIL is held; `PyTuple_New(2)` gives a new tuple (or NULL
+    // with an exception set, turned into the error) whose two slots
+    // `PyTuple_SetItem` fills, each taking the new reference made for it.
+    unsafe {
+        let t = Bound::from_owned_ptr_or_err(py, ffi::PyTuple_New(2))?;
+        ffi::PyTuple_SetItem(t.as_ptr(), 0, a.clone_ref(py).into_ptr());
+        ffi::PyTuple_SetItem(t.as_ptr(), 1, b.clone_ref(py).into_ptr());
+        Ok(t.cast_into_unchecked())
+    }
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

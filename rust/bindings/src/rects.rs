@@ -167,7 +167,10 @@ fn frect_box([x, y, w, h]: [f32; 4]) -> Option<[f64; 4]> {
 }
 
 /// The corners of `sprites[k].<attr>` for every `k`, or `None`.
-fn read(sprites: &Bound<'_, PyList>, attr: &Bound<'_, PyString>) -> Option<Vec<[f64; 4]>> {
+pub(crate) fn read(
+    sprites: &Bound<'_, PyList>,
+    attr: &Bound<'_, PyString>,
+) -> Option<Vec<[f64; 4]>> {
     let layout = Layout::get(sprites.py())?;
     let mut out = Vec::with_capacity(sprites.len());
     for k in 0..sprites.len() {
@@ -230,25 +233,24 @@ pub fn read_rects(
 }
 
 /// `(n, 4)` rows as a float64 array.
-fn array(py: Python<'_>, rows: Vec<[f64; 4]>) -> PyResult<Bound<'_, PyAny>> {
+pub(crate) fn array(py: Python<'_>, rows: Vec<[f64; 4]>) -> PyResult<Bound<'_, PyAny>> {
     let n = rows.len();
-    let flat: Vec<f64> = rows.into_iter().flatten().collect();
-    Ok(Array2::from_shape_vec((n, 4), flat)
+    Ok(Array2::from_shape_vec((n, 4), rows.into_flattened())
         .map_err(|e| PyValueError::new_err(format!("boxes: {e}")))?
         .into_pyarray(py)
         .into_any())
 }
 
 /// Which rows changed, and the rows by handle after the change.
-struct Diff {
+pub(crate) struct Diff {
     /// Positions `k` where `boxes[k] != box_at[handles[k]]`.
-    changed: Vec<i64>,
+    pub changed: Vec<i64>,
     /// A copy of `box_at` with those rows replaced; `None` if none changed.
-    after: Option<Vec<[f64; 4]>>,
+    pub after: Option<Vec<[f64; 4]>>,
 }
 
 impl Diff {
-    fn of(boxes: &[[f64; 4]], handles: &[i64], box_at: &[[f64; 4]]) -> PyResult<Diff> {
+    pub fn of(boxes: &[[f64; 4]], handles: &[i64], box_at: &[[f64; 4]]) -> PyResult<Diff> {
         if handles.len() != boxes.len() {
             return Err(PyValueError::new_err(format!(
                 "handles: expected {} (one per sprite), found {}",
@@ -256,26 +258,22 @@ impl Diff {
                 handles.len()
             )));
         }
-        let mut at = Vec::with_capacity(handles.len());
-        for (k, &h) in handles.iter().enumerate() {
-            match usize::try_from(h).ok().filter(|&h| h < box_at.len()) {
-                Some(h) => at.push(h),
-                None => {
-                    return Err(PyValueError::new_err(format!(
-                        "handles[{k}]: expected a row of box_at (0 <= h < {}), found {h}",
-                        box_at.len()
-                    )))
-                }
+        let mut changed = Vec::new();
+        for (k, (&h, b)) in handles.iter().zip(boxes).enumerate() {
+            let Some(was) = usize::try_from(h).ok().and_then(|h| box_at.get(h)) else {
+                return Err(PyValueError::new_err(format!(
+                    "handles[{k}]: expected a row of box_at (0 <= h < {}), found {h}",
+                    box_at.len()
+                )));
+            };
+            if b != was {
+                changed.push(k as i64);
             }
         }
-        let changed: Vec<i64> = (0..boxes.len())
-            .filter(|&k| boxes[k].iter().zip(&box_at[at[k]]).any(|(p, q)| p != q))
-            .map(|k| k as i64)
-            .collect();
         let after = (!changed.is_empty()).then(|| {
             let mut after = box_at.to_vec();
             for &k in &changed {
-                after[at[k as usize]] = boxes[k as usize];
+                after[handles[k as usize] as usize] = boxes[k as usize];
             }
             after
         });
