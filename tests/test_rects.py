@@ -177,6 +177,25 @@ def test_bad_handles_are_errors_not_crashes():
         _core.pick_pairs(objs, np.array([[1, 2], [3, 0]]))
 
 
+def test_refresh_rects_moves_the_changed_and_refuses_what_is_not_its_own():
+    import broadphase as bp
+
+    tree = bp.LinearQuadtree((0, 0, 64, 64), 3)
+    h = tree.insert([[0, 0, 1, 1], [5, 5, 6, 6]]).astype(np.int64)
+    c = tree.insert_circles([[9, 9]], 1.0).astype(np.int64)
+    box_at = np.array([[0, 0, 1, 1], [5, 5, 6, 6], [0, 0, 0, 0]], float)
+    s = sprites_of([pygame.Rect(0, 0, 1, 1), pygame.Rect(0, 0, 7, 7)])
+    after = _core.refresh_rects(tree._t, s, "rect", h, box_at)
+    assert after.tolist() == [[0, 0, 1, 1], [0, 0, 7, 7], [0, 0, 0, 0]]
+    assert box_at[1].tolist() == [5, 5, 6, 6]  # never written
+    assert tree.boxes(h).tolist() == after[:2].tolist() and tree.pairs().tolist() == [[0, 1]]
+    assert _core.refresh_rects(tree._t, s, "rect", h, after) is after  # nothing changed
+    with pytest.raises(ValueError, match="handles: not the sprites' box objects"):
+        _core.refresh_rects(tree._t, s, "rect", np.array([0, c[0]]), box_at)
+    assert tree.boxes(h).tolist() == after[:2].tolist()  # nothing moved
+    assert _core.refresh_rects(tree._t, [s[0], object()], "rect", h, box_at) is None
+
+
 def test_the_index_reads_subclasses_and_names_the_sprite():
     a, b = pygame.sprite.Sprite(), pygame.sprite.Sprite()
     a.rect, b.rect = MyRect(0, 0, 10, 10), MyFRect(5, 5, 10, 10)
