@@ -11,7 +11,7 @@ import pytest
 
 pygame = pytest.importorskip("pygame")
 bpg = pytest.importorskip("broadphase.pygame")
-from broadphase import _core, _sprites  # noqa: E402
+from broadphase import _core, _sprite_members  # noqa: E402
 
 SpriteIndex = bpg.SpriteIndex
 
@@ -316,7 +316,7 @@ def test_frect_sums_are_float32_as_pygame():
 
 
 def test_serials_renumber_without_changing_answers(monkeypatch):
-    monkeypatch.setattr(_sprites, "_SERIAL_LIMIT", 70)
+    monkeypatch.setattr(_sprite_members, "_SERIAL_LIMIT", 70)
     w = World(3, n=50)
     for frame in range(30):
         if frame:

@@ -20,11 +20,14 @@ What holds (``_check`` tests it):
   rect collides with nothing (zero width or height, NaN); ``_start_at[h]``
   is its box at the previous ``refresh`` (its current box if it joined
   since), where its sweep starts;
-* pairs and events are rows of serials, canonical (``a < b``, sorted), so
-  their order is the group's order and a serial never names two sprites.
+* events are rows of serials, canonical (``a < b``, sorted), so their
+  order is the group's order and a serial never names two sprites; the
+  pairs are kept as rows of handles in that order (their serials gathered
+  when events are asked).
 
 Boxes overlap in the tree exactly when ``colliderect`` says the rects
 collide: ``_rects`` owns that reading.  The questions are split by concern:
+membership (pygame's hooks, the tree kept up) in ``_sprite_members``,
 pygame's ``spritecollide`` and ``groupcollide`` in ``_sprite_collide``,
 casts and swept pairs in ``_sprite_casts`` (base classes reading this
 state).
@@ -42,15 +45,15 @@ import pygame  # noqa: E402
 from . import _core, _rects  # noqa: E402
 from ._sprite_casts import SpriteCasts  # noqa: E402
 from ._sprite_collide import Collide  # noqa: E402
+from ._sprite_members import Members  # noqa: E402
 from ._tree import LinearQuadtree  # noqa: E402
 
 __all__ = ["SpriteIndex"]
 
 _NO_PAIRS = np.empty((0, 2), np.int64)
-_SERIAL_LIMIT = 2**31 - 1  # the core's event rows hold indices below 2**31
 
 
-class SpriteIndex(Collide, SpriteCasts, pygame.sprite.Group):
+class SpriteIndex(Members, Collide, SpriteCasts, pygame.sprite.Group):
     """A sprite group that knows which of its sprites collide, frame after frame.
 
     A ``pygame.sprite.Group`` (draw it, update it, add, remove and kill its
@@ -152,33 +155,6 @@ class SpriteIndex(Collide, SpriteCasts, pygame.sprite.Group):
         self._last: np.ndarray | None = None     # the pairs of the last contacts()
         self._last_handles: np.ndarray | None = None  # the same as handles, if _monotone then
         super().__init__(*sprites)
-
-    # ------------------------------------------------------------------
-    # pygame's hooks: every join and leave goes through these
-
-    def add_internal(self, sprite, layer=None) -> None:  # noqa: D102 (pygame's hook)
-        if self._next >= _SERIAL_LIMIT:
-            self._renumber()
-        super().add_internal(sprite)
-        self._serial[sprite] = self._next
-        self._by_serial[self._next] = sprite
-        self._next += 1
-        self._arrived.append(sprite)
-
-    def remove_internal(self, sprite) -> None:  # noqa: D102 (pygame's hook)
-        super().remove_internal(sprite)
-        serial = self._serial.pop(sprite)
-        h = self._handle.pop(sprite, None)
-        if h is None:  # never reached the tree: no pair ever named it
-            del self._by_serial[serial]
-            return
-        self._dropped.append(h)
-        if self._last is None:
-            del self._by_serial[serial]
-        else:  # kept until contacts() has reported its pairs' end
-            self._gone.append(serial)
-            if len(self._gone) > 2 * self._last.size + 1024:
-                self._forget_unnamed()
 
     def copy(self) -> SpriteIndex:
         """A new index over the same world with the same sprites (and settings).
@@ -341,51 +317,6 @@ class SpriteIndex(Collide, SpriteCasts, pygame.sprite.Group):
     # ------------------------------------------------------------------
     # internals
 
-    def _new_tree(self, depth: int) -> LinearQuadtree:
-        x, y, w, h = self._world
-        return LinearQuadtree((x, y, x + w, y + h), depth, margin=self._margin)
-
-    def _apply(self) -> None:
-        """Bring the tree's membership up to the group's: one remove, one insert."""
-        if not (self._arrived or self._dropped):
-            return
-        arrived = [s for s in dict.fromkeys(self._arrived)
-                   if s in self._serial and s not in self._handle]
-        boxes = _rects.read(arrived) if arrived else None  # may raise: nothing changed yet
-        if self._tree is None:
-            self._tree = self._new_tree(_rects.depth(self._world, boxes))
-        if self._dropped:
-            dropped = np.array(self._dropped, np.int64)
-            self._tree.remove(dropped)
-            self._sprite_at[dropped] = None
-            self._dropped = []
-        if arrived:
-            handles = self._tree.insert(boxes).astype(np.int64)
-            self._grow(int(handles.max()) + 1)
-            for s, h in zip(arrived, handles.tolist(), strict=True):
-                self._handle[s] = h
-                self._sprite_at[h] = s  # one element at a time: never read as a sequence
-            self._serial_at[handles] = [self._serial[s] for s in arrived]
-            self._box_at[handles] = boxes
-            self._start_at[handles] = boxes
-            self._joined += handles.tolist()
-        self._arrived = []
-        self._order = list(self.spritedict)
-        self._handles = np.fromiter(map(self._handle.__getitem__, self._order), np.int64,
-                                    len(self._order))
-        self._monotone = bool((self._handles[1:] > self._handles[:-1]).all())
-        plain = all(map(_rects.plain_rect, set(map(type, self._order))))
-        self._attr = _rects.PRIVATE_RECT if plain else _rects.RECT
-        self._current = None
-
-    def _grow(self, size: int) -> None:
-        if size > len(self._sprite_at):
-            more = max(size, 2 * len(self._sprite_at)) - len(self._sprite_at)
-            self._sprite_at = np.concatenate([self._sprite_at, np.empty(more, object)])
-            self._serial_at = np.concatenate([self._serial_at, np.zeros(more, np.int64)])
-            self._box_at = np.concatenate([self._box_at, np.full((more, 4), _rects.FAR)])
-            self._start_at = np.concatenate([self._start_at, np.full((more, 4), _rects.FAR)])
-
     def _pairs_as_handles(self) -> np.ndarray:
         self._apply()
         return self._tree.pairs() if self._tree is not None else _NO_PAIRS
@@ -424,34 +355,6 @@ class SpriteIndex(Collide, SpriteCasts, pygame.sprite.Group):
         if not self._monotone:
             handles = handles[np.argsort(self._serial_at[handles])]
         return self._sprite_at[handles].tolist()
-
-    def _forget_unnamed(self) -> None:
-        """Drop the sprites that left and that no pair of the last contacts() names.
-
-        Only those pairs can be reported as ended: a sprite that joined and
-        left between two contacts() calls is never reported.  Keeps what is
-        kept bounded when contacts() is not called for a long time.
-        """
-        named = set(np.unique(self._last).tolist())
-        for serial in self._gone:
-            if serial not in named:
-                del self._by_serial[serial]
-        self._gone = [serial for serial in self._gone if serial in named]
-
-    def _renumber(self) -> None:
-        """Serials 0, 1, ... again, in the same order (they would pass 2**31 - 1)."""
-        old = sorted(self._by_serial)
-        new = {o: k for k, o in enumerate(old)}
-        self._by_serial = {k: self._by_serial[o] for k, o in enumerate(old)}
-        self._serial = {s: new[o] for s, o in self._serial.items()}
-        self._gone = [new[o] for o in self._gone]
-        remap = np.array(old, np.int64)
-        if self._last is not None:  # a monotone map keeps it canonical
-            self._last = np.searchsorted(remap, self._last).astype(np.int64)
-        self._current = None
-        for s, h in self._handle.items():
-            self._serial_at[h] = self._serial[s]
-        self._next = len(old)
 
     def _check(self) -> None:
         """Assert the invariants of the module's doc (for tests)."""
