@@ -106,6 +106,12 @@ def test_results_are_unchanged_by_a_later_write_to_the_input():
     ("bp.LinearQuadtree((0, 0, 1, 1), depth=12)", "depth", 100),
     ("bp.LinearQuadtree((0, 0, 1, 1), depth=4).insert(np.broadcast_to("
      "np.array([0., 0, 1e-9, 1e-9]), (3_000_000, 4)))", "boxes", 600),
+    # every ray through every box: 45,000,000 hits, 2 GiB of rows and t
+    ("bp.cast_rays(np.tile([[0., 0, 1, 1]], (3000, 1)), np.tile([[-1., 0.5]], (15000, 1)), "
+     "np.tile([[2., 0]], (15000, 1)), hits='all')", "ray hits", 600),
+    ("t = bp.LinearQuadtree((0, 0, 1, 1), 3); t.insert(np.tile([[0., 0, 1, 1]], (3000, 1))); "
+     "t.cast_rays(np.tile([[-1., 0.5]], (15000, 1)), np.tile([[2., 0]], (15000, 1)), "
+     "hits='all')", "ray hits", 600),
 ])
 def test_memory_limit_gives_memory_error_not_abort(code, named, room_mib):
     out = _run(f"""

@@ -91,6 +91,9 @@ def cast_rays(
         Bad boxes (as :func:`find_pairs`), non-finite origins or directions,
         a negative or NaN ``max_t``, lengths that differ, an unknown ``hits``,
         an ``ignore`` that is no box index (each naming its row).
+    MemoryError
+        With ``hits="all"``, when the hits would not fit in the available
+        memory (the message gives their number).
 
     Examples
     --------

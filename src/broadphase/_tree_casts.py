@@ -83,6 +83,9 @@ class _TreeCasts(_TreeBase):
             Non-finite origins or directions, a negative or NaN ``max_t``,
             lengths that differ, an unknown ``hits``, an ``ignore`` below -1
             (each naming its row).
+        MemoryError
+            With ``hits="all"``, when the hits would not fit in the available
+            memory (the message gives their number).
 
         Notes
         -----

@@ -20,7 +20,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 use crate::filters::{of_length, FilterArgs};
-use crate::results::{bad_row, pairs_array, too_many};
+use crate::results::{bad_row, pairs_array, too_many, too_many_hits};
 use crate::watch::{self, Watch};
 use crate::{owned, rows, slice, Boxes};
 
@@ -170,6 +170,7 @@ pub fn cast_rays(
             rays: rays.rays(),
             objects: filters.filters(),
             mode: rays.mode,
+            max_hits: None,
         };
         Ok::<_, PyErr>(match (&circ, &given) {
             (Some(c), _) => match check::circle_boxes(c, ex) {
@@ -185,7 +186,7 @@ pub fn cast_rays(
     })??;
     match result {
         Err(bad) => bad_row(py, bad),
-        Ok(hits) => hits_object(py, hits),
+        Ok(hits) => hits_object(py, hits.map_err(too_many_hits)?),
     }
 }
 

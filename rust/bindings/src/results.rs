@@ -66,6 +66,17 @@ pub fn too_many(TooMany(count): TooMany) -> PyErr {
     ))
 }
 
+/// The `MemoryError` of a cast of every hit (`hits="all"`) finding
+/// `count` rows `(ray, object)`, more than the memory holds.
+pub fn too_many_hits(TooMany(count): TooMany) -> PyErr {
+    PyMemoryError::new_err(format!(
+        "{} ray hits (ray, object) found: the result alone would take {:.1} GiB, more than \
+         the memory available; cast fewer rays at a time, or ask for the first hit only",
+        grouped(count),
+        (count as f64) * 24.0 / (1u64 << 30) as f64
+    ))
+}
+
 /// The `MemoryError` of `count` region rows `(query, handle)`: more than
 /// `max_rows` when that was the limit, else more than the memory holds.
 pub fn too_many_rows(TooMany(count): TooMany, max_rows: Option<u64>) -> PyErr {

@@ -15,7 +15,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 use crate::casts::{hits_object, OwnedRays, U64s};
-use crate::results::{pairs_array, too_many};
+use crate::results::{pairs_array, too_many, too_many_hits};
 use crate::tree::PyTree;
 use crate::watch::{watched, Watch};
 
@@ -56,7 +56,7 @@ pub fn tree_cast_rays(
         inner.cast_rays(&rays.rays(), rays.mode, ex)
     })?;
     drop(guard);
-    hits_object(py, hits)
+    hits_object(py, hits.map_err(too_many_hits)?)
 }
 
 /// The swept pairs since the last call, in handles: `(pairs, t)`.

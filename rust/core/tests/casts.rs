@@ -5,6 +5,7 @@
 //! subnormal to huge, and random floats.
 
 use broadphase_core::naive::{self, RayHits};
+use broadphase_core::pairs::TooMany;
 use broadphase_core::rays::{cast_boxes, cast_circles, Cast, Hits, Mode, Rays};
 use broadphase_core::swept::{swept_boxes, swept_circles, Motion};
 use broadphase_core::{check, find_pairs, Exec, Filters, Search};
@@ -117,8 +118,13 @@ proptest! {
             categories: None, masks: (filt == 1).then_some(&rmasks[..]),
             ignore: (filt == 2).then_some(&ignore[..]),
         };
-        let cast = Cast { rays, objects, mode };
-        let got = cast_boxes(&s.boxes, &cast, &Exec::new(Some(workers)));
+        let cast = Cast {
+            rays,
+            objects,
+            mode,
+            max_hits: None,
+        };
+        let got = cast_boxes(&s.boxes, &cast, &Exec::new(Some(workers))).unwrap();
         let hits = |k: usize| naive::ray_boxes(&s.boxes, s.origins[k], s.directions[k],
                                                s.max_t[k], |j| passes(&rays, &objects, k, j));
         prop_assert_eq!(got, reference(&hits, m, mode));
@@ -132,8 +138,13 @@ proptest! {
         let boxes = check::circle_boxes(&circles, &Exec::serial()).unwrap();
         let rays = Rays { origins: &s.origins, directions: &s.directions, max_t: &s.max_t,
                           categories: None, masks: None, ignore: None };
-        let cast = Cast { rays, objects: Filters::default(), mode };
-        let got = cast_circles(&circles, &boxes, &cast, &Exec::new(Some(workers)));
+        let cast = Cast {
+            rays,
+            objects: Filters::default(),
+            mode,
+            max_hits: None,
+        };
+        let got = cast_circles(&circles, &boxes, &cast, &Exec::new(Some(workers))).unwrap();
         let hits = |k: usize| naive::ray_circles(&circles, s.origins[k], s.directions[k],
                                                  s.max_t[k], |_| true);
         prop_assert_eq!(got, reference(&hits, s.origins.len(), mode));
@@ -188,8 +199,13 @@ proptest! {
         let rays = Rays { origins: &origins, directions: &directions, max_t: &[f64::INFINITY],
                           categories: None, masks: None, ignore: None };
         for mode in [Mode::First, Mode::All] {
-            let cast = Cast { rays, objects: Filters::default(), mode };
-            let got = cast_boxes(&boxes, &cast, &Exec::serial());
+            let cast = Cast {
+            rays,
+            objects: Filters::default(),
+            mode,
+            max_hits: None,
+        };
+            let got = cast_boxes(&boxes, &cast, &Exec::serial()).unwrap();
             let hits = |k: usize| naive::ray_boxes(&boxes, origins[k], directions[k],
                                                    f64::INFINITY, |_| true);
             prop_assert_eq!(got, reference(&hits, origins.len(), mode));
@@ -218,8 +234,9 @@ fn huge_coordinates_and_tiny_directions() {
         rays,
         objects: Filters::default(),
         mode: Mode::All,
+        max_hits: None,
     };
-    let got = cast_boxes(&boxes, &cast, &Exec::serial());
+    let got = cast_boxes(&boxes, &cast, &Exec::serial()).unwrap();
     let mut want_rows = vec![];
     let mut want_t = vec![];
     for k in 0..3 {
@@ -295,8 +312,9 @@ fn rays_grazing_lattice_points_and_lines_meet_every_object() {
                 rays,
                 objects: Filters::default(),
                 mode,
+                max_hits: None,
             };
-            let got = cast_boxes(&boxes, &cast, &Exec::serial());
+            let got = cast_boxes(&boxes, &cast, &Exec::serial()).unwrap();
             let hits = |k: usize| {
                 naive::ray_boxes(&boxes, origins[k], directions[k], f64::INFINITY, |_| true)
             };
@@ -305,6 +323,54 @@ fn rays_grazing_lattice_points_and_lines_meet_every_object() {
                 reference(&hits, origins.len(), mode),
                 "scale {scale:e}"
             );
+        }
+    }
+}
+
+/// Every hit of many rays through many boxes: more than `max_hits` is
+/// `TooMany` with the exact count, for any thread count; exactly as many
+/// is the answer.
+#[test]
+fn all_hits_beyond_the_limit_are_counted_not_stored() {
+    let boxes: Vec<[f64; 4]> = (0..40)
+        .map(|k| {
+            let x = f64::from(k) * 2.0;
+            [x, 0.0, x + 1.0, 10.0]
+        })
+        .collect();
+    let origins: Vec<[f64; 2]> = (0..3000).map(|k| [-1.0, f64::from(k % 9) + 0.5]).collect();
+    let directions = vec![[100.0, 0.0]; origins.len()];
+    let rays = Rays {
+        origins: &origins,
+        directions: &directions,
+        max_t: &[1.0],
+        categories: None,
+        masks: None,
+        ignore: None,
+    };
+    let total = 40 * 3000;
+    for workers in [1, 2] {
+        let ex = Exec::new(Some(workers));
+        for (max_hits, want) in [
+            (Some(total - 1), Err(TooMany(total))),
+            (Some(0), Err(TooMany(total))),
+            (Some(total), Ok(total)),
+            (None, Ok(total)),
+        ] {
+            let cast = Cast {
+                rays,
+                objects: Filters::default(),
+                mode: Mode::All,
+                max_hits,
+            };
+            let got = cast_boxes(&boxes, &cast, &ex).map(|h| match h {
+                Hits::All { rows, t } => {
+                    assert_eq!(rows.len(), 2 * t.len());
+                    t.len() as u64
+                }
+                _ => unreachable!("asked for every hit"),
+            });
+            assert_eq!(got, want, "workers {workers}, max_hits {max_hits:?}");
         }
     }
 }

@@ -23,19 +23,23 @@
 //! nothing but its own walk and is put back at the ray's place, so the
 //! result is the same for any thread count.  Each thread keeps one stamp array (one `u32` per object).
 
+mod budget;
 mod grid;
 mod targets;
 mod walk;
 
+use budget::RowBudget;
 pub use grid::RayGrid;
 pub use targets::{Boxes, Circles, Mixed, MixedEntry, Target};
 
 use crate::check::bounds_of;
 use crate::hints::prefetch;
 use crate::narrow::Filters;
+use crate::pairs::TooMany;
 use crate::par::{chunk_count, even_bounds, Exec, MAX_CHUNKS};
 use std::cell::Cell;
 use std::cmp::Ordering;
+use std::sync::atomic::Ordering as Atomic;
 
 /// Rays from this many on are split among threads.
 const PARALLEL_FROM: usize = 1024;
@@ -113,6 +117,9 @@ pub struct Cast<'a> {
     pub objects: Filters<'a>,
     /// What to report.
     pub mode: Mode,
+    /// Most rows [`Mode::All`] may store (`None`: what the available
+    /// memory holds); beyond them the cast only counts ([`TooMany`]).
+    pub max_hits: Option<u64>,
 }
 
 /// The answer of a cast.
@@ -147,22 +154,30 @@ struct Part {
     spans: Vec<(usize, usize)>,
 }
 
-/// Cast the rays at boxes (valid: finite, `min <= max`).
-pub fn cast_boxes(boxes: &[[f64; 4]], cast: &Cast, ex: &Exec) -> Hits {
+/// Cast the rays at boxes (valid: finite, `min <= max`); [`TooMany`] when
+/// [`Mode::All`] finds more rows than `cast.max_hits` (or the memory) holds.
+pub fn cast_boxes(boxes: &[[f64; 4]], cast: &Cast, ex: &Exec) -> Result<Hits, TooMany> {
     run(&Boxes(boxes), cast, ex)
 }
 
-/// Cast the rays at circles (valid; `boxes` their outward-rounded boxes).
-pub fn cast_circles(circles: &[[f64; 3]], boxes: &[[f64; 4]], cast: &Cast, ex: &Exec) -> Hits {
+/// Cast the rays at circles (valid; `boxes` their outward-rounded boxes);
+/// [`TooMany`] as [`cast_boxes`].
+pub fn cast_circles(
+    circles: &[[f64; 3]],
+    boxes: &[[f64; 4]],
+    cast: &Cast,
+    ex: &Exec,
+) -> Result<Hits, TooMany> {
     run(&Circles { circles, boxes }, cast, ex)
 }
 
-/// Cast the rays at boxes and circles together (valid; [`Mixed`]).
-pub fn cast_mixed(objects: &Mixed, cast: &Cast, ex: &Exec) -> Hits {
+/// Cast the rays at boxes and circles together (valid; [`Mixed`]);
+/// [`TooMany`] as [`cast_boxes`].
+pub fn cast_mixed(objects: &Mixed, cast: &Cast, ex: &Exec) -> Result<Hits, TooMany> {
     run(objects, cast, ex)
 }
 
-fn run<T: Target>(target: &T, cast: &Cast, ex: &Exec) -> Hits {
+fn run<T: Target>(target: &T, cast: &Cast, ex: &Exec) -> Result<Hits, TooMany> {
     let (m, n) = (cast.rays.len(), target.boxes().len());
     assert!(
         m < u32::MAX as usize && n < u32::MAX as usize,
@@ -173,6 +188,7 @@ fn run<T: Target>(target: &T, cast: &Cast, ex: &Exec) -> Hits {
     let bounds = even_bounds(m, chunk_count(m, GRAIN, MAX_CHUNKS));
     let nch = bounds.len() - 1;
     let ex = ex.for_work(m, PARALLEL_FROM);
+    let budget = RowBudget::new(cast.max_hits);
     let states = ex.fold(
         nch,
         || (Vec::<u32>::new(), Vec::<(usize, Part)>::new()),
@@ -196,16 +212,19 @@ fn run<T: Target>(target: &T, cast: &Cast, ex: &Exec) -> Hits {
                         target.prefetch(j as usize);
                     }
                 }
-                one_ray(target, &grid, cast, k as usize, stamp, &mut part);
+                one_ray(target, &grid, cast, k as usize, stamp, &budget, &mut part);
             }
             parts.push((c, part));
         },
     );
+    if let Some(too_many) = budget.exceeded() {
+        return Err(too_many);
+    }
     let mut parts: Vec<(usize, Part)> = states.into_iter().flat_map(|s| s.1).collect();
     parts.sort_unstable_by_key(|p| p.0);
     // each ray's answer back at its own place
     let rays = |c: usize| order[bounds[c]..bounds[c + 1]].iter().map(|&k| k as usize);
-    match cast.mode {
+    Ok(match cast.mode {
         Mode::First => {
             let (mut index, mut t) = (vec![-1; m], vec![f64::INFINITY; m]);
             for (c, p) in &parts {
@@ -232,7 +251,8 @@ fn run<T: Target>(target: &T, cast: &Cast, ex: &Exec) -> Hits {
                     at[k] = (w, p.spans[q].0, p.spans[q].1);
                 }
             }
-            let (mut rows, mut t) = (Vec::new(), Vec::new());
+            let stored = budget.stored.load(Atomic::Relaxed) as usize;
+            let (mut rows, mut t) = (Vec::with_capacity(2 * stored), Vec::with_capacity(stored));
             for (w, first, len) in at {
                 let p = &parts[w].1;
                 rows.extend_from_slice(&p.rows[2 * first..2 * (first + len)]);
@@ -240,7 +260,7 @@ fn run<T: Target>(target: &T, cast: &Cast, ex: &Exec) -> Hits {
             }
             Hits::All { rows, t }
         }
-    }
+    })
 }
 
 /// The rays in the order of their origins' cells (Morton), ties by index:
@@ -263,6 +283,7 @@ fn one_ray<T: Target>(
     cast: &Cast,
     k: usize,
     stamp: &mut [u32],
+    budget: &RowBudget,
     out: &mut Part,
 ) {
     let rays = &cast.rays;
@@ -328,6 +349,9 @@ fn one_ray<T: Target>(
             }
         },
         Mode::All => {
+            if !budget.take(hits.len()) {
+                hits.clear(); // counted: the cast ends in `TooMany`
+            }
             hits.sort_unstable_by_key(|h| h.0);
             out.spans.push((out.t.len(), hits.len()));
             for (j, e) in hits {

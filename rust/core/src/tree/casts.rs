@@ -13,6 +13,7 @@
 
 use super::Tree;
 use crate::narrow::{Narrow, Shapes};
+use crate::pairs::TooMany;
 use crate::par::Exec;
 use crate::rays::{cast_boxes, cast_circles, cast_mixed, Cast, Hits, Mixed, Mode, Rays};
 
@@ -36,7 +37,8 @@ impl Tree {
     /// Cast `rays` at the live objects with their categories and masks;
     /// `rays.ignore` holds handles (one not live ignores nothing).  The
     /// answer names objects by handle.
-    pub fn cast_rays(&self, rays: &Rays, mode: Mode, ex: &Exec) -> Hits {
+    /// [`TooMany`] as [`crate::rays::cast_boxes`].
+    pub fn cast_rays(&self, rays: &Rays, mode: Mode, ex: &Exec) -> Result<Hits, TooMany> {
         self.live_rows(|boxes, narrow, ids| {
             let ignore: Option<Vec<i64>> = match (rays.ignore, ids) {
                 (Some(g), Some(ids)) => Some(g.iter().map(|&h| row_of(ids, h)).collect()),
@@ -49,6 +51,7 @@ impl Tree {
                 },
                 objects: narrow.filters,
                 mode,
+                max_hits: None,
             };
             let hits = match narrow.shapes {
                 Shapes::Boxes => cast_boxes(boxes, &cast, ex),
@@ -67,10 +70,10 @@ impl Tree {
                     ex,
                 ),
             };
-            match ids {
+            hits.map(|hits| match ids {
                 None => hits,
                 Some(ids) => to_handles(hits, ids),
-            }
+            })
         })
     }
 }
