@@ -7,7 +7,10 @@ process, ``Rect.collidelistall`` over 200 rects and each one-object call of
 :class:`broadphase.LinearQuadtree` with plain Python arguments (ints, float
 tuples, pygame rects) on a tree of 10,000 boxes, and prints a table: the
 call, its time per call (the best of ``--repeats`` runs of ``--calls``
-calls), and its ratio to ``collidelistall``.
+calls), and its ratio to ``collidelistall``; then a ray cast of one
+segment ten sprites long, which walks the tree's own cells (not a
+one-object call: for scale), and the same cast with no end (``max_t``
+infinite), which builds a grid over all the objects.
 
     python benchmarks/one_object.py
     python benchmarks/one_object.py --objects 10000 --calls 20000 --repeats 7
@@ -72,6 +75,9 @@ def main() -> None:
         return (r.x + 0.5 * (k & 1), r.y, r.x + size + 0.5 * (k & 1), r.y + size)
 
     moves = [moved(k) for k in range(calls)]
+    angle = rng.uniform(0, 2 * np.pi, calls)
+    shots = [[(10 * size * np.cos(a), 10 * size * np.sin(a))] for a in angle.tolist()]
+    from_ = [[p] for p in points]
     move_rects = [pygame.Rect(rects[h].x + (k & 1), rects[h].y, size, size)
                   for k, h in enumerate(hs)]
 
@@ -85,12 +91,16 @@ def main() -> None:
         ("move(h, Rect)", lambda k: tree.move(hs[k], move_rects[k])),
         ("h in tree", lambda k: hs[k] in tree),
         ("boxes(h)", lambda k: tree.boxes(hs[k])),
+        ("cast_rays: one segment", lambda k: tree.cast_rays(from_[k], shots[k], max_t=1.0)),
+        ("cast_rays: one ray, no end", lambda k: tree.cast_rays(from_[k], shots[k])),
     ]
     if args.only_inserts:
         rows = rows[:1]
     results = []
     for name, fn in rows:
-        if name.startswith("move"):
+        if name.endswith("no end"):  # a grid of every object per call: fewer calls
+            results.append((name, per_call(fn, max(calls // 100, 10), repeats)))
+        elif name.startswith("move"):
             results.append((name, per_call(fn, calls, repeats)))
             tree.pairs()  # the moves placed: the next calls start from a tree in sync
         else:

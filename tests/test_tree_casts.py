@@ -134,6 +134,18 @@ def test_tree_casts_equal_the_static_ones(seed, shapes, ints):
                          rays_bits=rbits)
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(SHAPES), st.booleans())
+def test_few_short_rays_walk_the_trees_cells_and_equal_the_static_ones(seed, shapes, ints):
+    # a few finite rays on a tree of hundreds: the cast walks the tree's own cells
+    tree, live, is_circle, bits = scene(seed, shapes, n=400, ints=ints)
+    o, d, max_t = rays(seed, m=3, ints=ints)
+    max_t = np.where(np.isinf(max_t), 2.0, max_t)
+    check_against_static(tree, live, is_circle, bits, o, d, max_t)
+    ignore = np.random.default_rng(seed).choice(live, len(o)).tolist()
+    check_against_static(tree, live, is_circle, bits, o, d, max_t, ignore=ignore)
+
+
 def exact_entry(tree, h, circle, o, d, s_max):
     if circle:
         hit, t = ref.ray_circle(tree.circles([h])[0].tolist(), o, d, s_max)

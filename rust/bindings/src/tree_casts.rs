@@ -48,9 +48,11 @@ pub fn tree_cast_rays(
     )?;
     let m = rays.len();
     let tree = tree.get();
-    let guard = tree.lock()?;
+    let mut guard = tree.lock()?;
     let ex = Exec::new(workers.or(guard.workers));
-    let inner = &guard.inner;
+    // a cast syncs the tree's lists (when it walks them), as a query does;
+    // a stop leaves them valid (the next reader goes on): nothing to report
+    let inner = &mut guard.inner;
     let work = m.saturating_add(inner.len());
     let hits = watched(py, work, &ex, Watch::Stateless, |ex| {
         inner.cast_rays(&rays.rays(), rays.mode, ex)

@@ -24,11 +24,13 @@
 //! result is the same for any thread count.  Each thread keeps one stamp array (one `u32` per object).
 
 mod budget;
+mod cells;
 mod grid;
 mod targets;
 mod walk;
 
 use budget::RowBudget;
+pub use cells::Cells;
 pub use grid::RayGrid;
 pub use targets::{Boxes, Circles, Mixed, MixedEntry, Target};
 
@@ -178,13 +180,26 @@ pub fn cast_mixed(objects: &Mixed, cast: &Cast, ex: &Exec) -> Result<Hits, TooMa
 }
 
 fn run<T: Target>(target: &T, cast: &Cast, ex: &Exec) -> Result<Hits, TooMany> {
-    let (m, n) = (cast.rays.len(), target.boxes().len());
-    assert!(
-        m < u32::MAX as usize && n < u32::MAX as usize,
-        "too many rays or objects"
-    );
     let grid = RayGrid::new(target.boxes(), bounds_of(target.boxes()), ex);
     let order = ray_order(&grid, cast.rays.origins, ex);
+    cast_over(target, &grid, &order, cast, ex)
+}
+
+/// Cast the rays, taken in `order` (a permutation of the rays: the
+/// answers do not depend on it), at `target`'s objects, the candidates of
+/// each ray coming from `cells` ([`Cells`]); [`TooMany`] as [`cast_boxes`].
+pub fn cast_over<T: Target, C: Cells>(
+    target: &T,
+    cells: &C,
+    order: &[u32],
+    cast: &Cast,
+    ex: &Exec,
+) -> Result<Hits, TooMany> {
+    let (m, n) = (cast.rays.len(), target.boxes().len());
+    assert!(
+        m < u32::MAX as usize && n < u32::MAX as usize && order.len() == m,
+        "too many rays or objects, or an order of other rays"
+    );
     let bounds = even_bounds(m, chunk_count(m, GRAIN, MAX_CHUNKS));
     let nch = bounds.len() - 1;
     let ex = ex.for_work(m, PARALLEL_FROM);
@@ -207,12 +222,12 @@ fn run<T: Target>(target: &T, cast: &Cast, ex: &Exec) -> Result<Hits, TooMany> {
                 // the cell of a coming ray's origin (most rays' first cell,
                 // often their only one): its objects' rows and stamps
                 if let Some(&next) = ks.get(q + AHEAD) {
-                    for &j in grid.cell_of(cast.rays.origins[next as usize]) {
+                    for &j in cells.first_cell(cast.rays.origins[next as usize]) {
                         prefetch(&stamp[j as usize]);
                         target.prefetch(j as usize);
                     }
                 }
-                one_ray(target, &grid, cast, k as usize, stamp, &budget, &mut part);
+                one_ray(target, cells, cast, k as usize, stamp, &budget, &mut part);
             }
             parts.push((c, part));
         },
@@ -277,9 +292,9 @@ fn ray_order(grid: &RayGrid, origins: &[[f64; 2]], ex: &Exec) -> Vec<u32> {
 }
 
 /// Ray `k`'s walk and answer, appended to `out`.
-fn one_ray<T: Target>(
+fn one_ray<T: Target, C: Cells>(
     target: &T,
-    grid: &RayGrid,
+    cells: &C,
     cast: &Cast,
     k: usize,
     stamp: &mut [u32],
@@ -322,7 +337,7 @@ fn one_ray<T: Target>(
             }
         }
     };
-    let walked = grid.visit(
+    let walked = cells.visit(
         o,
         d,
         s_max,

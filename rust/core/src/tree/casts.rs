@@ -1,21 +1,32 @@
 //! Ray casts at the tree's live objects, answered in handles.
 //!
-//! A cast reads the live objects as rows (the slots themselves when none is
-//! free, else the live slots gathered in ascending order, `live_rows`) and
-//! hands them to [`crate::rays`], which builds its uniform grid over them
-//! for the call: O(n) to gather and grid n objects, then each ray's walk.
-//! Rows ascend with handles, so the rays' rule "ties go to the lower
-//! index" is "to the lower handle" and rows `(ray, object)` sorted by row
-//! are sorted by handle: mapping rows to handles keeps every answer's
-//! order.  The tree is only read: a cast needs no settled placement, the
-//! boxes are stored by every move.  Shapes: plain boxes, or boxes and
-//! circles together ([`crate::rays::Mixed`], exact across kinds).
+//! Two ways, the same answers (both exact, each tested against the naive
+//! casts):
+//! * few short rays walk the tree's own cells (`ray_cells`): the lists
+//!   brought up to date, then each ray's candidates are the objects of the
+//!   cells along it, at every level; rows are slots, so handles;
+//! * otherwise (many rays, or an infinite one) the live objects are read as
+//!   rows (the slots themselves when none is free, else the live slots
+//!   gathered in ascending order, `live_rows`) and handed to
+//!   [`crate::rays`], which builds its uniform grid over them for the call.
+//!   Rows ascend with handles, so the rays' rule "ties go to the lower
+//!   index" is "to the lower handle" and rows `(ray, object)` sorted by row
+//!   are sorted by handle: mapping rows to handles keeps every answer's
+//!   order.
+//!
+//! The policy's `ray_walk_share` chooses (a cast's rays' pieces against
+//! the live objects: a walk costs its pieces, a grid a pass or two over the
+//! objects).  Shapes: plain boxes, or boxes and circles together
+//! ([`crate::rays::Mixed`], exact across kinds).
 
+use super::ray_cells::TreeCells;
 use super::Tree;
 use crate::narrow::{Narrow, Shapes};
 use crate::pairs::TooMany;
 use crate::par::Exec;
-use crate::rays::{cast_boxes, cast_circles, cast_mixed, Cast, Hits, Mixed, Mode, Rays};
+use crate::rays::{
+    cast_boxes, cast_circles, cast_mixed, cast_over, Boxes, Cast, Circles, Hits, Mixed, Mode, Rays,
+};
 
 impl Tree {
     /// `f` of the live objects as rows: their boxes, their narrow phase
@@ -36,9 +47,14 @@ impl Tree {
 
     /// Cast `rays` at the live objects with their categories and masks;
     /// `rays.ignore` holds handles (one not live ignores nothing).  The
-    /// answer names objects by handle.
-    /// [`TooMany`] as [`crate::rays::cast_boxes`].
-    pub fn cast_rays(&self, rays: &Rays, mode: Mode, ex: &Exec) -> Result<Hits, TooMany> {
+    /// answer names objects by handle; [`TooMany`] as
+    /// [`crate::rays::cast_boxes`].  Few rays walk the tree's own cells
+    /// (`ray_cells`), many a grid built for the call: the same answers.
+    pub fn cast_rays(&mut self, rays: &Rays, mode: Mode, ex: &Exec) -> Result<Hits, TooMany> {
+        if self.walks(rays) {
+            self.sync(ex);
+            return self.cast_along_cells(rays, mode, ex);
+        }
         self.live_rows(|boxes, narrow, ids| {
             let ignore: Option<Vec<i64>> = match (rays.ignore, ids) {
                 (Some(g), Some(ids)) => Some(g.iter().map(|&h| row_of(ids, h)).collect()),
@@ -75,6 +91,57 @@ impl Tree {
                 Some(ids) => to_handles(hits, ids),
             })
         })
+    }
+
+    /// Whether a cast of `rays` walks the tree's cells: every ray finite
+    /// and their pieces at most the policy's share of the live objects.
+    fn walks(&self, rays: &Rays) -> bool {
+        let cells = TreeCells::new(self);
+        let mut pieces = 0.0;
+        for k in 0..rays.len() {
+            let s_max = rays.max_t[if rays.max_t.len() == 1 { 0 } else { k }];
+            match cells.pieces(rays.directions[k], s_max) {
+                Some(p) => pieces += p as f64,
+                None => return false,
+            }
+        }
+        pieces <= self.policy.ray_walk_share * self.objects.len() as f64
+    }
+
+    /// The cast of [`Tree::cast_rays`] along the tree's cells (lists in
+    /// sync): rows are slots, so handles, and `ignore` needs no mapping.
+    fn cast_along_cells(&self, rays: &Rays, mode: Mode, ex: &Exec) -> Result<Hits, TooMany> {
+        let cells = TreeCells::new(self);
+        let order: Vec<u32> = (0..rays.len() as u32).collect();
+        let narrow = self.objects.narrow();
+        let boxes = &self.objects.boxes;
+        let cast = Cast {
+            rays: *rays,
+            objects: narrow.filters,
+            mode,
+            max_hits: None,
+        };
+        match narrow.shapes {
+            Shapes::Boxes => cast_over(&Boxes(boxes), &cells, &order, &cast, ex),
+            Shapes::Circles(circles) => {
+                cast_over(&Circles { circles, boxes }, &cells, &order, &cast, ex)
+            }
+            Shapes::Mixed {
+                kinds,
+                circles,
+                boxes,
+            } => cast_over(
+                &Mixed {
+                    kinds,
+                    circles,
+                    boxes,
+                },
+                &cells,
+                &order,
+                &cast,
+                ex,
+            ),
+        }
     }
 }
 

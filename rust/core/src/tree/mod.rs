@@ -24,7 +24,8 @@
 //! * `store` and `moves`: insert, remove and move;
 //! * `frame`: a frame (`pairs()`, `update()`), its choices (on the pool
 //!   or not, incremental or from scratch) and the search from scratch;
-//! * `casts`: ray casts at the live objects, in handles;
+//! * `casts`: ray casts at the live objects, in handles (`ray_cells`: a
+//!   ray through the tree's own cells, for casts of few rays);
 //! * `sweeps`: swept pairs between `swept_pairs()` calls, and where each
 //!   object was at the last one;
 //! * `reported`: the pairs the last `update()` left, so that `update()`'s
@@ -81,6 +82,7 @@ mod objects;
 mod placement;
 mod policy;
 mod queries;
+mod ray_cells;
 mod regions;
 mod reported;
 mod store;

@@ -48,6 +48,13 @@ pub struct Policy {
     /// Kept pairs per chunk of the parallel merge of base and delta; twice
     /// as many make it parallel.  Default 2^14.
     pub merge_grain: usize,
+    /// A ray cast walks the tree's own cells when its rays, cut into
+    /// pieces of about a finest cell, have at most this share of the live
+    /// objects' count in pieces (every ray finite); else it builds a
+    /// uniform grid over the objects for the call.  Default 0.1: a grid
+    /// costs a pass or two over the objects, a piece the few cells it
+    /// covers at each level.
+    pub ray_walk_share: f64,
 }
 
 impl Default for Policy {
@@ -61,6 +68,7 @@ impl Default for Policy {
             query_parallel: 512,
             sync_grain: 256,
             merge_grain: 1 << 14,
+            ray_walk_share: 0.1,
         }
     }
 }
