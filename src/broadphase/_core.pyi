@@ -279,12 +279,6 @@ class Tree:
         """``(began, ended)`` since the last ``update()``, whatever ``pairs()`` came between."""
     def query(self, q: Sequence[float]) -> _IP:
         """Sorted handles of the objects overlapping a valid box."""
-    def query_many(self, boxes: _F64, max_rows: int | None = None) -> _IP | BadRow:
-        """Rows ``(query, handle)`` of the objects overlapping each valid box, ``(k, 2)``, sorted.
-
-        ``MemoryError`` past ``max_rows`` (default: the memory); the bad row
-        if a row changed since the caller checked it.
-        """
     def query_point(self, x: float, y: float) -> _IP:
         """Sorted handles of the objects strictly containing ``(x, y)``."""
     def touching(self, h: int) -> _IP:
@@ -343,3 +337,10 @@ def tree_cast_rays(
     """
 def tree_swept_pairs(tree: Tree) -> tuple[_IP, _F64]:
     """The pairs swept since the last call, in handles, and their ``t``; keeps the places."""
+
+def tree_query_many(tree: Tree, boxes: _F64, max_rows: int | None = None) -> _IP | BadRow:
+    """Rows ``(query, handle)`` of the objects overlapping each valid box, ``(k, 2)``, sorted.
+
+    ``MemoryError`` past ``max_rows`` (default: the memory); the bad row
+    if a row changed since the caller checked it.
+    """

@@ -120,7 +120,7 @@ class _TreeQueries(_TreeBase):
                     or max_rows < 0:
                 raise ValueError(f"max_rows: expected an int >= 0, found {max_rows!r}")
             max_rows = min(int(max_rows), 2**64 - 1)
-        found = self._t.query_many(q, max_rows)  # MemoryError: counts the region rows
+        found = _core.tree_query_many(self._t, q, max_rows)  # MemoryError: counts the region rows
         if type(found) is _core.BadRow:  # a row written by another thread since it was checked
             self._raise(found, None, BOX, q, "boxes")
         return found
