@@ -263,6 +263,49 @@ def test_bools_and_bad_values_are_refused_as_on_the_full_path():
     tree.validate()
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(["first", "all", "any"]))
+def test_a_few_rays_of_python_numbers_are_the_full_paths_answer(seed, hits):
+    rng = np.random.default_rng(seed)
+    tree = bp.LinearQuadtree((0, 0, 64, 64), depth=4)
+    xy = rng.integers(-4, 64, (60, 2))
+    h = tree.insert(np.hstack([xy, xy + rng.integers(0, 6, (60, 2))]).astype(float))
+    tree.insert_circles(rng.integers(0, 64, (10, 2)).astype(float), 1.5)
+    tree.remove(h[::7])
+    tree.move(h[1::7], np.hstack([xy[1::7] + 1, xy[1::7] + 3]).astype(float))
+    m = int(rng.integers(1, 6))
+    o = rng.integers(-8, 72, (m, 2)).tolist()
+    d = [(float(a), float(b)) for a, b in rng.integers(-9, 10, (m, 2)).tolist()]
+    for max_t in (0.5, 3, math.inf):
+        for ignore in (None, int(h[2]), -1):
+            got = tree.cast_rays(o, d, max_t=max_t, hits=hits, ignore=ignore)
+            want = tree.cast_rays(np.array(o, float), np.array(d), max_t=np.float64(max_t),
+                                  hits=hits, ignore=np.int64(-1 if ignore is None else ignore))
+            for g, w in zip(got if hits != "any" else [got], want if hits != "any" else [want],
+                            strict=True):
+                assert g.dtype == w.dtype and np.array_equal(g, w)
+    tree.validate()
+
+
+def test_a_few_rays_with_bad_values_are_refused_as_on_the_full_path():
+    tree, _ = new_tree([(0, 0, 1, 1), (2, 2, 3, 3)], [])
+    with pytest.raises(ValueError, match=r"origins\[0\]: x is nan"):
+        tree.cast_rays([(float("nan"), 0)], [(1, 0)])
+    with pytest.raises(ValueError, match=r"max_t: expected a number >= 0"):
+        tree.cast_rays([(0, 0)], [(1, 0)], max_t=-1.0)
+    with pytest.raises(ValueError, match="hits: expected one of"):
+        tree.cast_rays([(0, 0)], [(1, 0)], hits="every")
+    with pytest.raises(ValueError, match="directions: expected 1 rows"):
+        tree.cast_rays([(0, 0)], [(1, 0), (0, 1)])
+    with pytest.raises(ValueError, match="ignore: expected a handle or -1"):
+        tree.cast_rays([(0, 0)], [(1, 0)], ignore=-2)
+    assert tree.cast_rays([(0.5, 0.5)], [(1, 1)], ignore=0)[0].tolist() == [1]
+    with pytest.raises(TypeError, match="max_t"):
+        tree.cast_rays([(0.5, 0.5)], [(1, 1)], max_t=True)
+    with pytest.raises(TypeError, match="ignore"):
+        tree.cast_rays([(0.5, 0.5)], [(1, 1)], ignore=True)
+
+
 def test_a_rect_is_read_as_pygame_means_it():
     tree = bp.LinearQuadtree((0, 0, 100, 100), depth=4)
     h = int(tree.insert(pygame.Rect(10, 20, 5, 6))[0])

@@ -335,6 +335,20 @@ def tree_cast_rays(
 
     ``mode`` as in :func:`cast_rays`; ``workers`` ``None``: the tree's.
     """
+def tree_cast_few(
+    tree: Tree,
+    origins: object,
+    directions: object,
+    max_t: object,
+    mode: str,
+    ignore: object,
+) -> tuple[_IP, _F64] | NDArray[np.bool_] | None:
+    """``tree_cast_rays`` of one to 16 rays given as Python numbers, or ``None`` having done nothing.
+
+    Read directly: tuples or lists of ``(x, y)`` pairs of finite numbers, a
+    ``max_t`` >= 0 (``inf`` allowed), ``ignore`` ``None`` or one integer >= -1;
+    anything else is ``None``, for the full path to read and word.
+    """
 def tree_swept_pairs(tree: Tree) -> tuple[_IP, _F64]:
     """The pairs swept since the last call, in handles, and their ``t``; keeps the places."""
 

@@ -110,6 +110,11 @@ class _TreeCasts(_TreeBase):
         >>> tree.cast_rays([[0, 0]], [[1, 0]], max_t=2.5, hits="any").tolist()
         [False]
         """
+        if ray_categories is None and ray_masks is None and workers is None:
+            # a few rays of Python numbers (a line of sight, a shot): read directly
+            out = _core.tree_cast_few(self._t, origins, directions, max_t, hits, ignore)
+            if out is not None:
+                return out
         nthreads = _cast.workers(workers) if workers is not None else None
         hits = _ray_args.hits(hits)
         rays = _ray_args.rays(origins, directions, max_t, ray_categories, ray_masks, None, 0)

@@ -37,6 +37,7 @@ mod tiles;
 mod tree;
 mod tree_casts;
 mod tree_one;
+mod tree_ray_one;
 mod tree_regions;
 mod tree_values;
 mod watch;
@@ -378,6 +379,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     tree::register(m)?;
     tree_casts::register(m)?;
     tree_regions::register(m)?;
+    tree_ray_one::register(m)?;
     tiles::register(m)?;
     m.add("NOT_FINITE", check::Problem::NotFinite as u8)?;
     m.add("X_REVERSED", check::Problem::XReversed as u8)?;

@@ -82,7 +82,7 @@ fn rect_types(py: Python<'_>) -> Option<&Vec<Py<PyType>>> {
 }
 
 /// An integer value of `v` (an `int` or a NumPy integer), exactly.
-fn integer(v: &Bound<'_, PyAny>) -> Option<i64> {
+pub(crate) fn integer(v: &Bound<'_, PyAny>) -> Option<i64> {
     if v.is_exact_instance_of::<PyInt>() || (!v.is_instance_of::<PyInt>() && is_np_integer(v)) {
         v.extract::<i64>().ok()
     } else {
@@ -91,7 +91,7 @@ fn integer(v: &Bound<'_, PyAny>) -> Option<i64> {
 }
 
 /// A number float64 holds exactly, finite (see the module's doc).
-fn number(v: &Bound<'_, PyAny>) -> Option<f64> {
+pub(crate) fn number(v: &Bound<'_, PyAny>) -> Option<f64> {
     if let Ok(f) = v.cast::<PyFloat>() {
         let x = f.value();
         return x.is_finite().then_some(x);
@@ -166,7 +166,7 @@ fn rect(b: &Bound<'_, PyAny>) -> Option<[f64; 4]> {
 /// or, for a question (`asks`: it brings the lists up to date first) with
 /// many objects to bring up to date, on the pool, watched (see the
 /// module's doc).
-fn run<R: Send>(
+pub(crate) fn run<R: Send>(
     tree: &PyTree,
     py: Python<'_>,
     asks: bool,

@@ -1,0 +1,110 @@
+//! A few rays of `LinearQuadtree.cast_rays` read from Python numbers: what
+//! a game asks for a line of sight or a shot, with no NumPy array on the
+//! way in (`crate::tree_one`'s rule for what is read here).
+//!
+//! Read here: `origins` and `directions` a `tuple` or `list` of one to
+//! [`FEW`] pairs (each a `tuple` or `list` of two finite numbers, as
+//! `crate::tree_one` reads numbers), of the same length; `max_t` a `float`
+//! that is not NaN and `>= 0` (`inf` allowed) or an `int` `>= 0` that float64
+//! holds exactly; `ignore` `None` or one integer `>= -1` for every ray; no
+//! rays' categories or masks.  Anything else returns `None` having done
+//! nothing, and the Python layer takes its full path, which reads
+//! everything else and words every error.  The answers are the full
+//! path's.
+
+use broadphase_core::rays::{Mode, Rays};
+use pyo3::prelude::*;
+use pyo3::types::{PyFloat, PyList, PyTuple};
+
+use crate::casts::hits_object;
+use crate::results::too_many_hits;
+use crate::tree::PyTree;
+use crate::tree_one::{integer, number, run};
+
+/// Most rays read here.
+const FEW: usize = 16;
+
+/// The items of a `tuple` or `list` (exactly those types), if at most `most`.
+fn items<'py>(v: &Bound<'py, PyAny>, most: usize) -> Option<Vec<Bound<'py, PyAny>>> {
+    let out: Vec<_> = if let Ok(t) = v.cast_exact::<PyTuple>() {
+        (t.len() <= most).then(|| t.iter().collect())?
+    } else if let Ok(l) = v.cast_exact::<PyList>() {
+        (l.len() <= most).then(|| l.iter().collect())?
+    } else {
+        return None;
+    };
+    Some(out)
+}
+
+/// `(x, y)`: two finite numbers.
+fn pair(v: &Bound<'_, PyAny>) -> Option<[f64; 2]> {
+    match items(v, 2)?.as_slice() {
+        [x, y] => Some([number(x)?, number(y)?]),
+        _ => None,
+    }
+}
+
+/// Pairs of a sequence of at most [`FEW`].
+fn pairs(v: &Bound<'_, PyAny>) -> Option<Vec<[f64; 2]>> {
+    items(v, FEW)?.iter().map(pair).collect()
+}
+
+/// `max_t`: a float, not NaN, `>= 0`, or an exact integer `>= 0`.
+fn max_t_of(v: &Bound<'_, PyAny>) -> Option<f64> {
+    let s = match v.cast::<PyFloat>() {
+        Ok(f) => f.value(),
+        Err(_) => number(v)?,
+    };
+    (s >= 0.0).then_some(s)
+}
+
+/// `tree.cast_rays(origins, directions, max_t=..., hits=mode, ignore=...)`
+/// of rays read directly: the full path's answer, or `None` (see the
+/// module's doc).
+#[pyfunction]
+pub fn tree_cast_few(
+    py: Python<'_>,
+    tree: &Bound<'_, PyTree>,
+    origins: &Bound<'_, PyAny>,
+    directions: &Bound<'_, PyAny>,
+    max_t: &Bound<'_, PyAny>,
+    mode: &str,
+    ignore: &Bound<'_, PyAny>,
+) -> PyResult<Option<Py<PyAny>>> {
+    let mode = match mode {
+        "first" => Mode::First,
+        "all" => Mode::All,
+        "any" => Mode::Any,
+        _ => return Ok(None),
+    };
+    let (Some(o), Some(d), Some(s)) = (pairs(origins), pairs(directions), max_t_of(max_t)) else {
+        return Ok(None);
+    };
+    let ignore: Option<Vec<i64>> = if ignore.is_none() {
+        None
+    } else {
+        match integer(ignore) {
+            Some(h) if h >= -1 => Some(vec![h; o.len()]),
+            _ => return Ok(None),
+        }
+    };
+    if o.is_empty() || o.len() != d.len() {
+        return Ok(None);
+    }
+    let hits = run(tree.get(), py, true, |t, ex| {
+        let rays = Rays {
+            origins: &o,
+            directions: &d,
+            max_t: &[s],
+            categories: None,
+            masks: None,
+            ignore: ignore.as_deref(),
+        };
+        t.cast_rays(&rays, mode, ex)
+    })?;
+    Ok(Some(hits_object(py, hits.map_err(too_many_hits)?)?))
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(tree_cast_few, m)?)
+}
