@@ -343,7 +343,7 @@ def tree_cast_few(
     mode: str,
     ignore: object,
 ) -> tuple[_IP, _F64] | NDArray[np.bool_] | None:
-    """``tree_cast_rays`` of one to 16 rays given as Python numbers, or ``None`` having done nothing.
+    """``tree_cast_rays`` of 1 to 16 rays of Python numbers, or ``None`` having done nothing.
 
     Read directly: tuples or lists of ``(x, y)`` pairs of finite numbers, a
     ``max_t`` >= 0 (``inf`` allowed), ``ignore`` ``None`` or one integer >= -1;
