@@ -41,13 +41,22 @@ pub fn pick_pairs<'py>(
             }
         }
     }
-    let list = PyList::empty(py);
-    for &[i, j] in pairs {
-        // in range: checked above
+    // SAFETY: the GIL is held; `PyList_New(k)` gives a new list of `k`
+    // empty slots (or NULL with an exception set, turned into the error),
+    // each filled below by `PyList_SetItem`, which takes the tuple's
+    // reference; on an error the list is dropped with its empty slots.
+    let list = unsafe { Bound::from_owned_ptr_or_err(py, ffi::PyList_New(pairs.len() as isize))? };
+    for (k, &[i, j]) in pairs.iter().enumerate() {
+        // in range: checked above.  The slots are read (their references
+        // taken) only once the tuple is made: making it may run Python code
+        // (a collection, a finalizer) that puts other objects in them.
         let (a, b) = (&objects[i as usize], &objects[j as usize]);
-        list.append(pair(py, a, b)?)?;
+        let t = pair(py, a, b)?;
+        // SAFETY: `k` is a slot of the list, empty until now
+        unsafe { ffi::PyList_SetItem(list.as_ptr(), k as isize, t.into_ptr()) };
     }
-    Ok(list)
+    // SAFETY: a list, made above
+    Ok(unsafe { list.cast_into_unchecked() })
 }
 
 /// The tuple `(a, b)`, built in place (a 2-tuple from CPython's free list).
