@@ -293,8 +293,9 @@ def test_a_few_rays_with_bad_values_are_refused_as_on_the_full_path():
         tree.cast_rays([(float("nan"), 0)], [(1, 0)])
     with pytest.raises(ValueError, match=r"max_t: expected a number >= 0"):
         tree.cast_rays([(0, 0)], [(1, 0)], max_t=-1.0)
-    with pytest.raises(ValueError, match="hits: expected one of"):
-        tree.cast_rays([(0, 0)], [(1, 0)], hits="every")
+    for hits in ("every", None, 1):
+        with pytest.raises(ValueError, match="hits: expected one of"):
+            tree.cast_rays([(0, 0)], [(1, 0)], hits=hits)
     with pytest.raises(ValueError, match="directions: expected 1 rows"):
         tree.cast_rays([(0, 0)], [(1, 0), (0, 1)])
     with pytest.raises(ValueError, match="ignore: expected a handle or -1"):

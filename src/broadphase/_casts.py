@@ -24,6 +24,10 @@ from numpy.typing import ArrayLike, NDArray
 
 from . import _cast, _core, _ray_args
 
+#: What a cast returns: ``(index, t)`` (``hits="first"``), ``(pairs, t)`` (``"all"``) or a
+#: bool per ray (``"any"``).
+CastResult = tuple[NDArray[np.intp], NDArray[np.float64]] | NDArray[np.bool_]
+
 __all__ = ["cast_rays", "cast_rays_circles", "find_swept_pairs", "find_swept_circle_pairs"]
 
 
@@ -41,7 +45,7 @@ def cast_rays(
     ignore: int | ArrayLike | None = None,
     workers: int | None = None,
     format: str | None = None,
-):
+) -> CastResult:
     """Cast many rays (or segments) at boxes: first hits, all hits, or line of sight.
 
     Ray ``k`` is the set of points ``origins[k] + s * directions[k]`` for
@@ -139,7 +143,7 @@ def cast_rays_circles(
     ray_masks: ArrayLike | None = None,
     ignore: int | ArrayLike | None = None,
     workers: int | None = None,
-):
+) -> CastResult:
     """Cast many rays (or segments) at circles: first hits, all hits, or line of sight.
 
     As :func:`cast_rays`, the objects being circles: a ray hits one when a
@@ -223,7 +227,8 @@ def find_swept_pairs(
     pairs : ndarray of intp, shape (k, 2)
         Each pair once, ``i < j``, rows sorted.
     t : ndarray of float64, shape (k,)
-        When each pair starts to overlap, in ``[0, 1)``.
+        When each pair starts to overlap, in ``[0, 1]`` (the exact moment
+        is below 1; its float64 may round to 1.0).
 
     Examples
     --------

@@ -340,7 +340,7 @@ def tree_cast_few(
     origins: object,
     directions: object,
     max_t: object,
-    mode: str,
+    mode: object,
     ignore: object,
 ) -> tuple[_IP, _F64] | NDArray[np.bool_] | None:
     """``tree_cast_rays`` of 1 to 16 rays of Python numbers, or ``None`` having done nothing.

@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from . import _casts, _rects
 
@@ -33,8 +34,9 @@ from . import _casts, _rects
 class SpriteCasts:
     """Ray casts and swept pairs in sprites, on the rects as of the last ``refresh()``."""
 
-    def cast_rays(self, origins, directions, *, max_t=math.inf, hits: str = "first",
-                  ignore=None):
+    def cast_rays(self, origins: ArrayLike, directions: ArrayLike, *,
+                  max_t: float | ArrayLike = math.inf, hits: str = "first",
+                  ignore: object = None) -> tuple[list, NDArray[np.float64]] | NDArray[np.bool_]:
         """Cast many rays (or segments) at the sprites: first hits, all hits, or line of sight.
 
         Ray ``k`` is the points ``origins[k] + s * directions[k]`` for ``0 <=

@@ -25,7 +25,7 @@ _RECT, _FRECT = pygame.Rect, pygame.FRect
 class Collide:
     """pygame's ``spritecollide`` and ``groupcollide`` on an index's sprites."""
 
-    def collide(self, sprite, dokill: bool = False) -> list:
+    def collide(self, sprite: object, dokill: bool = False) -> list:
         """The sprites whose rect collides with ``sprite``'s rect: pygame's ``spritecollide``.
 
         The same list as ``pygame.sprite.spritecollide(sprite, index,
@@ -68,7 +68,7 @@ class Collide:
                 s.kill()
         return found
 
-    def groupcollide(self, groupa, groupb, dokilla: bool = False,
+    def groupcollide(self, groupa: object, groupb: object, dokilla: bool = False,
                      dokillb: bool = False) -> dict:
         """Which sprites of ``groupa`` collide with which of ``groupb``: pygame's ``groupcollide``.
 

@@ -127,7 +127,8 @@ class SpriteIndex(Members, Collide, SpriteCasts, pygame.sprite.Group):
     ['c']
     """
 
-    def __init__(self, world, *sprites, depth: int | None = None, margin: float = 0.0) -> None:
+    def __init__(self, world: object, *sprites: object, depth: int | None = None,
+                 margin: float = 0.0) -> None:
         self._world = _rects.world_rect(world)
         self._depth = depth
         self._margin = margin
@@ -293,7 +294,7 @@ class SpriteIndex(Members, Collide, SpriteCasts, pygame.sprite.Group):
         self._gone = []
         return out
 
-    def touching(self, sprite) -> list:
+    def touching(self, sprite: object) -> list:
         """The sprites colliding with ``sprite`` (itself left out), in the group's order.
 
         ``sprite`` must be in the index; as of the last :meth:`refresh`.

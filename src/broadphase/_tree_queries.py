@@ -24,8 +24,6 @@ from ._tree_base import BOX, CIRCLE, _TreeBase
 
 __all__: list[str] = []
 
-#: How the core words a result too big for its budget (``results::too_many``
-#: in the bindings), whatever the rows are: "1,234 colliding pairs: ...".
 class _TreeQueries(_TreeBase):
     """The questions about objects and regions of :class:`LinearQuadtree`."""
 

@@ -6,15 +6,15 @@
 //! [`FEW`] pairs (each a `tuple` or `list` of two finite numbers, as
 //! `crate::tree_one` reads numbers), of the same length; `max_t` a `float`
 //! that is not NaN and `>= 0` (`inf` allowed) or an `int` `>= 0` that float64
-//! holds exactly; `ignore` `None` or one integer `>= -1` for every ray; no
-//! rays' categories or masks.  Anything else returns `None` having done
+//! holds exactly; `hits` one of its three names (a `str`); `ignore` `None`
+//! or one integer `>= -1` for every ray; no rays' categories or masks.  Anything else returns `None` having done
 //! nothing, and the Python layer takes its full path, which reads
 //! everything else and words every error.  The answers are the full
 //! path's.
 
 use broadphase_core::rays::{Mode, Rays};
 use pyo3::prelude::*;
-use pyo3::types::{PyFloat, PyList, PyTuple};
+use pyo3::types::{PyFloat, PyList, PyString, PyTuple};
 
 use crate::casts::hits_object;
 use crate::results::too_many_hits;
@@ -68,10 +68,13 @@ pub fn tree_cast_few(
     origins: &Bound<'_, PyAny>,
     directions: &Bound<'_, PyAny>,
     max_t: &Bound<'_, PyAny>,
-    mode: &str,
+    mode: &Bound<'_, PyAny>,
     ignore: &Bound<'_, PyAny>,
 ) -> PyResult<Option<Py<PyAny>>> {
-    let mode = match mode {
+    let Ok(mode) = mode.cast_exact::<PyString>() else {
+        return Ok(None);
+    };
+    let mode = match mode.to_str()? {
         "first" => Mode::First,
         "all" => Mode::All,
         "any" => Mode::Any,
