@@ -7,7 +7,8 @@ process, ``Rect.collidelistall`` over 200 rects and each one-object call of
 :class:`broadphase.LinearQuadtree` with plain Python arguments (ints, float
 tuples, pygame rects) on a tree of 10,000 boxes, and prints a table: the
 call, its time per call (the best of ``--repeats`` runs of ``--calls``
-calls), and its ratio to ``collidelistall``; then a ray cast of one
+calls), and its ratio to ``collidelistall`` (the circles' calls on circles
+put in the tree for them); then a ray cast of one
 segment ten sprites long, which walks the tree's own cells (not a
 one-object call: for scale), and the same cast with no end (``max_t``
 infinite), which builds a grid over all the objects.
@@ -113,7 +114,10 @@ def main() -> None:
             got = []
             t = time.perf_counter_ns()
             for k in range(calls):
-                got.append(tree.insert(boxes[k] if kind == "tuple" else qrects[k]))
+                if kind == "circle":
+                    got.append(tree.insert_circles(points[k], size / 2))
+                else:
+                    got.append(tree.insert(boxes[k] if kind == "tuple" else qrects[k]))
             best_in = min(best_in, (time.perf_counter_ns() - t) / calls)
             new = [int(h[0]) for h in got]
             t = time.perf_counter_ns()
@@ -128,6 +132,14 @@ def main() -> None:
     results.append(("remove(h)", out))
     ins, _ = insert_remove("rect")
     results.append(("insert(Rect)", ins))
+    ins, _ = insert_remove("circle")
+    results.append(("insert_circles((x, y), r)", ins))
+    # moves of circles: a hundred of them in the tree for the purpose
+    circles = tree.insert_circles(np.array(points[:100]), size / 2).tolist()
+    tree.pairs()
+    results.append(("move_circles(h, (x, y))", per_call(
+        lambda k: tree.move_circles(circles[k % 100], points[k]), calls, repeats)))
+    tree.remove(circles)
     tree.validate()
 
     base = results[0][1]

@@ -307,6 +307,57 @@ def test_a_few_rays_with_bad_values_are_refused_as_on_the_full_path():
         tree.cast_rays([(0.5, 0.5)], [(1, 1)], ignore=True)
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_one_circle_in_python_numbers_is_the_full_path(seed):
+    rng = np.random.default_rng(seed)
+    plain, full = (bp.LinearQuadtree((0, 0, 32, 32), depth=3) for _ in range(2))
+    xy = rng.uniform(0, 30, (20, 2))
+    for tree in (plain, full):
+        tree.insert(np.hstack([xy, xy + 1.5]))
+    hp, hf = [], []
+    for _ in range(12):
+        x, y = rng.integers(-4, 36, 2).tolist()
+        r = float(rng.choice([0.0, 0.5, 2.0, 3.25]))
+        hp.append(int(plain.insert_circles((x, y), r)[0]))
+        hf.append(int(full.insert_circles(np.array([[x, y]], float), np.array([r]))[0]))
+    for _ in range(20):
+        k = int(rng.integers(len(hp)))
+        x, y = rng.uniform(-4, 36, 2).tolist()
+        if rng.random() < 0.5:
+            plain.move_circles(hp[k], [x, y])
+            full.move_circles(np.array([hf[k]]), np.array([[x, y]]))
+        else:
+            r = int(rng.integers(0, 4))
+            plain.move_circles(hp[k], (x, y), r)
+            full.move_circles(np.array([hf[k]]), np.array([[x, y]]), np.array([float(r)]))
+    assert hp == hf
+    assert np.array_equal(plain.circles(hp), full.circles(hf))
+    assert np.array_equal(plain.boxes(hp), full.boxes(hf))
+    assert np.array_equal(plain.pairs(), full.pairs())
+    plain.validate()
+
+
+def test_one_circle_with_bad_values_is_refused_as_on_the_full_path():
+    tree, _ = new_tree([(0, 0, 1, 1)], [])
+    with pytest.raises(ValueError, match="radii"):
+        tree.insert_circles((5, 5), -1.0)
+    with pytest.raises(ValueError, match="finite"):
+        tree.insert_circles((float("nan"), 5), 1.0)
+    with pytest.raises(TypeError):
+        tree.insert_circles((5, 5), True)
+    c = int(tree.insert_circles((5, 5), 1)[0])
+    with pytest.raises(ValueError, match="is a box"):
+        tree.move_circles(0, (5, 5))
+    with pytest.raises(KeyError):
+        tree.move_circles(9, (5, 5))
+    with pytest.raises(ValueError, match="finite"):
+        tree.move_circles(c, (5, float("inf")))
+    tree.move_circles(c, (6, 5))
+    assert tree.circles([c]).tolist() == [[6, 5, 1]] and len(tree) == 2
+    tree.validate()
+
+
 def test_a_rect_is_read_as_pygame_means_it():
     tree = bp.LinearQuadtree((0, 0, 100, 100), depth=4)
     h = int(tree.insert(pygame.Rect(10, 20, 5, 6))[0])

@@ -335,6 +335,10 @@ def tree_cast_rays(
 
     ``mode`` as in :func:`cast_rays`; ``workers`` ``None``: the tree's.
     """
+def tree_insert_circle(tree: Tree, center: object, r: object) -> _IP | None:
+    """``insert_circles(center, r)`` of one circle read directly (default filters), or ``None``."""
+def tree_move_circle(tree: Tree, h: object, center: object, r: object = None) -> bool:
+    """``move_circles(h, center[, r])`` of one live circle read directly: whether it was done."""
 def tree_cast_few(
     tree: Tree,
     origins: object,

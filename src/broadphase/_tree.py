@@ -298,6 +298,10 @@ class LinearQuadtree(_TreeQueries, _TreeFrames, _TreeCasts):
         >>> tree.pairs().tolist()
         [[0, 1]]
         """
+        if groups is None and categories is None and masks is None and radii is not None:
+            h = _core.tree_insert_circle(self._t, centers, radii)  # None: not read directly
+            if h is not None:
+                return h
         xyr, bxs = _cast.circles(_one_or_many(centers, 2), radii)
         filters = _cast.filters(xyr.shape[0], groups, categories, masks)
         return self._t.insert(bxs, xyr, **filters)
@@ -365,6 +369,8 @@ class LinearQuadtree(_TreeQueries, _TreeFrames, _TreeCasts):
         >>> tree.pairs().tolist()
         [[0, 1]]
         """
+        if _core.tree_move_circle(self._t, handles, centers, radii):
+            return
         h = _handle_array(handles)
         self._check(h, CIRCLE)
         c, r = _cast.center_rows(_one_or_many(centers, 2), radii)

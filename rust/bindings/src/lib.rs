@@ -36,6 +36,7 @@ mod results;
 mod tiles;
 mod tree;
 mod tree_casts;
+mod tree_circle_one;
 mod tree_one;
 mod tree_ray_one;
 mod tree_regions;
@@ -380,6 +381,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     tree_casts::register(m)?;
     tree_regions::register(m)?;
     tree_ray_one::register(m)?;
+    tree_circle_one::register(m)?;
     tiles::register(m)?;
     m.add("NOT_FINITE", check::Problem::NotFinite as u8)?;
     m.add("X_REVERSED", check::Problem::XReversed as u8)?;

@@ -100,6 +100,26 @@ pub(crate) fn number(v: &Bound<'_, PyAny>) -> Option<f64> {
     (i.unsigned_abs() <= EXACT_INT).then_some(i as f64)
 }
 
+/// The items of a `tuple` or `list` (exactly those types), if at most `most`.
+pub(crate) fn items<'py>(v: &Bound<'py, PyAny>, most: usize) -> Option<Vec<Bound<'py, PyAny>>> {
+    let out: Vec<_> = if let Ok(t) = v.cast_exact::<PyTuple>() {
+        (t.len() <= most).then(|| t.iter().collect())?
+    } else if let Ok(l) = v.cast_exact::<PyList>() {
+        (l.len() <= most).then(|| l.iter().collect())?
+    } else {
+        return None;
+    };
+    Some(out)
+}
+
+/// `(x, y)`: two finite numbers.
+pub(crate) fn pair(v: &Bound<'_, PyAny>) -> Option<[f64; 2]> {
+    match items(v, 2)?.as_slice() {
+        [x, y] => Some([number(x)?, number(y)?]),
+        _ => None,
+    }
+}
+
 /// Four numbers of a tuple, a list or a float64 array.
 fn four(b: &Bound<'_, PyAny>) -> Option<[f64; 4]> {
     let mut out = [0.0; 4];
@@ -191,7 +211,7 @@ pub(crate) fn run<R: Send>(
 
 /// `f(tree, h)` for `h` checked live (of shape `kind` if given), in the
 /// same lock; `None` for a handle that names no such object.
-fn on_live<R: Send>(
+pub(crate) fn on_live<R: Send>(
     tree: &PyTree,
     py: Python<'_>,
     h: i64,

@@ -14,35 +14,15 @@
 
 use broadphase_core::rays::{Mode, Rays};
 use pyo3::prelude::*;
-use pyo3::types::{PyFloat, PyList, PyString, PyTuple};
+use pyo3::types::{PyFloat, PyString};
 
 use crate::casts::hits_object;
 use crate::results::too_many_hits;
 use crate::tree::PyTree;
-use crate::tree_one::{integer, number, run};
+use crate::tree_one::{integer, items, number, pair, run};
 
 /// Most rays read here.
 const FEW: usize = 16;
-
-/// The items of a `tuple` or `list` (exactly those types), if at most `most`.
-fn items<'py>(v: &Bound<'py, PyAny>, most: usize) -> Option<Vec<Bound<'py, PyAny>>> {
-    let out: Vec<_> = if let Ok(t) = v.cast_exact::<PyTuple>() {
-        (t.len() <= most).then(|| t.iter().collect())?
-    } else if let Ok(l) = v.cast_exact::<PyList>() {
-        (l.len() <= most).then(|| l.iter().collect())?
-    } else {
-        return None;
-    };
-    Some(out)
-}
-
-/// `(x, y)`: two finite numbers.
-fn pair(v: &Bound<'_, PyAny>) -> Option<[f64; 2]> {
-    match items(v, 2)?.as_slice() {
-        [x, y] => Some([number(x)?, number(y)?]),
-        _ => None,
-    }
-}
 
 /// Pairs of a sequence of at most [`FEW`].
 fn pairs(v: &Bound<'_, PyAny>) -> Option<Vec<[f64; 2]>> {
