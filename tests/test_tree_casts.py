@@ -326,3 +326,38 @@ def test_a_fast_bullet_through_a_thin_wall_is_reported():
     assert t.tolist() == [0.4, 0.45]
     # next frame, nothing moved: no tunnelling pair stays
     assert tree.swept_pairs()[0].tolist() == []
+
+
+def test_a_circle_that_grows_or_shrinks_sweeps_with_its_larger_radius():
+    tree = bp.LinearQuadtree((-8, -8, 8, 8), depth=3)
+    c = int(tree.insert_circles([[0, 0]], 1.0)[0])
+    b = int(tree.insert([[2.5, -1, 3.5, 1]])[0])
+    assert tree.swept_pairs()[0].tolist() == []
+    tree.move_circles(c, [0, 0], 3.0)  # grows into the box where it stands
+    assert tree.pairs().tolist() == [[c, b]]
+    pairs, t = tree.swept_pairs()
+    assert pairs.tolist() == [[c, b]] and t.tolist() == [0.0]
+    tree.move_circles(c, [0, 0], 1.0)  # shrinks out of it: the pair was there at the start
+    pairs, t = tree.swept_pairs()
+    assert tree.pairs().tolist() == [] and pairs.tolist() == [[c, b]] and t.tolist() == [0.0]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_circles_changing_radius_are_the_static_sweep_with_the_larger_radius(seed):
+    rng = np.random.default_rng(seed)
+    n = 30
+    tree = bp.LinearQuadtree((0, 0, 32, 32), depth=3)
+    c0 = rng.integers(0, 32, (n, 2)).astype(float)
+    r0 = rng.integers(0, 4, n).astype(float)
+    h = tree.insert_circles(c0, r0)
+    tree.swept_pairs()
+    c1 = c0 + rng.integers(-6, 7, (n, 2))
+    r1 = np.where(rng.random(n) < 0.5, r0, rng.integers(0, 4, n)).astype(float)
+    tree.move_circles(h, c1, r1)
+    now = set(map(tuple, tree.pairs().tolist()))
+    pairs, t = tree.swept_pairs()
+    want_p, want_t = bp.find_swept_circle_pairs(c0, c1, np.maximum(r0, r1))
+    assert np.array_equal(pairs, h[want_p]) and np.array_equal(t, want_t)
+    assert now <= set(map(tuple, pairs.tolist()))
+

@@ -140,8 +140,9 @@ class _TreeCasts(_TreeBase):
         that crossed a wall between two frames is caught, though the two
         never overlap at a frame's end.  The rules are those of
         :meth:`pairs` (exact shapes, groups and category/mask filters);
-        boxes and circles may be mixed.  A circle keeps the radius it had at
-        the start over the frame.  Each call then keeps every object's place
+        boxes and circles may be mixed.  A circle whose radius changed
+        sweeps with the larger of its two radii over the frame, so the pairs
+        at both ends of the frame are among the swept pairs.  Each call then keeps every object's place
         as the next start; :meth:`pairs` and :meth:`update` neither read nor
         change it.  When nothing moved the pairs are those of :meth:`pairs`
         with ``t == 0``.

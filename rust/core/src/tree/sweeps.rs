@@ -6,9 +6,13 @@
 //! Each live object moves linearly, `s` from 0 to 1, from its *start* to
 //! its current box (circle): its start is where it was at the previous
 //! `swept_pairs()` call, or, for an object inserted since (or before the
-//! first call), where it is now.  A circle keeps its start radius over the
-//! frame (as [`crate::swept::swept_circles`]); its box for the candidates
-//! is the outward-rounded box of its end centre with that radius.  The
+//! first call), where it is now.  A circle whose radius changed sweeps
+//! with the larger of its two radii over the whole frame (its centre
+//! moving as [`crate::swept::swept_circles`] moves it), so the pairs at the
+//! start and at the end of the frame are swept pairs, and so is every pair
+//! that met while the radius went linearly from one to the other; its
+//! boxes for the candidates are the outward-rounded boxes of its two
+//! centres with that radius.  The
 //! pairs are those of [`crate::swept`] on those rows: canonical, in
 //! handles, with the filters of the tree (groups, categories, masks), and
 //! `t` the first moment of strict overlap.  When nothing moved they are
@@ -77,7 +81,7 @@ impl Tree {
                 Shapes::Boxes => (None, &[]),
             };
             let is_circle = |k: usize| kinds.is_some_and(|kd| kd[k] == CIRCLE);
-            let start: Vec<[f64; 4]> = (0..n)
+            let mut start: Vec<[f64; 4]> = (0..n)
                 .map(|k| {
                     let h = handle(k);
                     if known(h) {
@@ -90,13 +94,16 @@ impl Tree {
             let (mut c0, mut c1) = (Vec::new(), Vec::new());
             let mut end = boxes.to_vec();
             if kinds.is_some() {
+                // a circle sweeps with the larger of its two radii
                 c0 = (0..n)
                     .map(|k| {
                         let h = handle(k);
+                        let now = circles[k];
                         if known(h) && is_circle(k) {
-                            prev.circles[h]
+                            let was = prev.circles[h];
+                            [was[0], was[1], was[2].max(now[2])]
                         } else {
-                            circles[k]
+                            now
                         }
                     })
                     .collect();
@@ -104,6 +111,7 @@ impl Tree {
                     .map(|k| [circles[k][0], circles[k][1], c0[k][2]])
                     .collect();
                 for k in (0..n).filter(|&k| is_circle(k)) {
+                    start[k] = check::circle_box(&c0[k]);
                     end[k] = check::circle_box(&c1[k]);
                 }
             }
