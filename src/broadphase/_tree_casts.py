@@ -143,9 +143,9 @@ class _TreeCasts(_TreeBase):
         boxes and circles may be mixed.  A circle whose radius changed
         sweeps with the larger of its two radii over the frame, so the pairs
         at both ends of the frame are among the swept pairs.  Each call then
-        keeps every object's place as the next start; :meth:`pairs` and :meth:`update` neither read nor
-        change it.  When nothing moved the pairs are those of :meth:`pairs`
-        with ``t == 0``.
+        keeps every object's place as the next start; :meth:`pairs` and
+        :meth:`update` neither read nor change it.  When nothing moved the
+        pairs are those of :meth:`pairs` with ``t == 0``.
 
         Returns
         -------
