@@ -72,6 +72,16 @@ fn scene() -> impl Strategy<Value = Scene> {
     })
 }
 
+/// A cast of `rays` with no filters on the objects, every hit kept.
+fn plain(rays: Rays, mode: Mode) -> Cast {
+    Cast {
+        rays,
+        objects: Filters::default(),
+        mode,
+        max_hits: None,
+    }
+}
+
 /// Whether ray `k` may hit object `j`: the filters, spelled out.
 fn passes(rays: &Rays, objects: &Filters, k: usize, j: usize) -> bool {
     let bits = |c: Option<&[u64]>, i: usize| c.map_or(u64::MAX, |c| c[i]);
@@ -138,12 +148,7 @@ proptest! {
         let boxes = check::circle_boxes(&circles, &Exec::serial()).unwrap();
         let rays = Rays { origins: &s.origins, directions: &s.directions, max_t: &s.max_t,
                           categories: None, masks: None, ignore: None };
-        let cast = Cast {
-            rays,
-            objects: Filters::default(),
-            mode,
-            max_hits: None,
-        };
+        let cast = plain(rays, mode);
         let got = cast_circles(&circles, &boxes, &cast, &Exec::new(Some(workers))).unwrap();
         let hits = |k: usize| naive::ray_circles(&circles, s.origins[k], s.directions[k],
                                                  s.max_t[k], |_| true);
@@ -199,12 +204,7 @@ proptest! {
         let rays = Rays { origins: &origins, directions: &directions, max_t: &[f64::INFINITY],
                           categories: None, masks: None, ignore: None };
         for mode in [Mode::First, Mode::All] {
-            let cast = Cast {
-            rays,
-            objects: Filters::default(),
-            mode,
-            max_hits: None,
-        };
+            let cast = plain(rays, mode);
             let got = cast_boxes(&boxes, &cast, &Exec::serial()).unwrap();
             let hits = |k: usize| naive::ray_boxes(&boxes, origins[k], directions[k],
                                                    f64::INFINITY, |_| true);
@@ -308,12 +308,7 @@ fn rays_grazing_lattice_points_and_lines_meet_every_object() {
             ignore: None,
         };
         for mode in [Mode::All, Mode::First] {
-            let cast = Cast {
-                rays,
-                objects: Filters::default(),
-                mode,
-                max_hits: None,
-            };
+            let cast = plain(rays, mode);
             let got = cast_boxes(&boxes, &cast, &Exec::serial()).unwrap();
             let hits = |k: usize| {
                 naive::ray_boxes(&boxes, origins[k], directions[k], f64::INFINITY, |_| true)
