@@ -96,3 +96,37 @@ def passes(k, j, cats, masks, rcats, rmasks, ignore):
     if ignore is not None and int(ignore[k]) == j:
         return False
     return bits(rcats, k) & bits(masks, j) != 0 and bits(cats, j) & bits(rmasks, k) != 0
+
+
+def quadratic_within(p, v, r, t, rel):
+    """Whether the double ``t`` is within a relative ``rel`` of the entry of a hit of
+    ``|p + s v| < r``, decided exactly: the entry ``s-`` is 0 (then ``t`` must be 0) or
+    the smaller root of ``f(s) = A s^2 + 2 B s + C``, which decreases from ``f(0) = C > 0``
+    to the vertex ``w = -B / A`` past ``s-``; so ``lo <= s-`` exactly when ``lo >= w`` is
+    false and ``f(lo) >= 0``, and ``s- <= hi`` exactly when ``hi >= w`` or ``f(hi) <= 0``.
+    """
+    t, rel = F(t), F(rel)
+    A = v[0] * v[0] + v[1] * v[1]
+    B = p[0] * v[0] + p[1] * v[1]
+    C = p[0] * p[0] + p[1] * p[1] - r * r
+    if C <= 0:
+        return t == 0
+    assert A > 0 and B < 0 and B * B - A * C > 0, "not a hit"
+
+    def f(s):
+        return A * s * s + 2 * B * s + C
+    w = -B / A
+    lo, hi = t / (1 + rel), t / (1 - rel)
+    return t > 0 and lo < w and f(lo) >= 0 and (hi >= w or f(hi) <= 0)
+
+
+def ray_circle_within(c, o, d, t, rel):
+    c, o, d = [F(v) for v in c], [F(v) for v in o], [F(v) for v in d]
+    return quadratic_within((o[0] - c[0], o[1] - c[1]), d, c[2], t, rel)
+
+
+def swept_circles_within(a0, a1, b0, b1, ra, rb, t, rel):
+    a0, a1, b0, b1 = ([F(v) for v in x] for x in (a0, a1, b0, b1))
+    p = (a0[0] - b0[0], a0[1] - b0[1])
+    v = tuple((a1[k] - a0[k]) - (b1[k] - b0[k]) for k in range(2))
+    return quadratic_within(p, v, F(ra) + F(rb), t, rel)

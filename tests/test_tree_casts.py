@@ -361,3 +361,127 @@ def test_circles_changing_radius_are_the_static_sweep_with_the_larger_radius(see
     assert np.array_equal(pairs, h[want_p]) and np.array_equal(t, want_t)
     assert now <= set(map(tuple, pairs.tolist()))
 
+
+# boxes that change size over the frame, with groups and bits: against Fractions
+resized = st.lists(st.tuples(st.integers(-6, 6), st.integers(-6, 6), st.integers(0, 4),
+                             st.integers(0, 4), st.integers(-6, 6), st.integers(-6, 6),
+                             st.integers(0, 4), st.integers(0, 4)), min_size=1, max_size=14)
+
+
+def filtered_reference(start, end, groups, cats, masks, exact):
+    """Every pair ``i < j`` the filters let through, with ``exact(i, j)`` (or None)."""
+    out = {}
+    for i in range(len(start)):
+        for j in range(i + 1, len(start)):
+            if groups[i] and groups[i] == groups[j]:
+                continue
+            if not (cats[i] & masks[j] and cats[j] & masks[i]):
+                continue
+            e = exact(i, j)
+            if e is not None:
+                out[(i, j)] = e
+    return out
+
+
+@settings(max_examples=150, deadline=None)
+@given(resized, st.sampled_from([1.0, 0.5, 2.0**500]), st.data())
+def test_tree_swept_boxes_that_change_size_with_groups(rows, k, data):
+    n = len(rows)
+    start = [[x * k, y * k, (x + w) * k, (y + h) * k] for x, y, w, h, *_ in rows]
+    end = [[x * k, y * k, (x + w) * k, (y + h) * k] for *_, x, y, w, h in rows]
+    groups = data.draw(st.lists(st.integers(0, 2), min_size=n, max_size=n))
+    cats = data.draw(st.lists(st.integers(1, 3), min_size=n, max_size=n))
+    masks = data.draw(st.lists(st.integers(1, 3), min_size=n, max_size=n))
+    tree = bp.LinearQuadtree((-8, -8, 8, 8), depth=3)
+    hs = tree.insert(start, groups=groups, categories=cats, masks=masks)
+    assert hs.tolist() == list(range(n))
+    tree.swept_pairs()  # the frame's start
+    tree.move(hs, end)
+    pairs, t = tree.swept_pairs()
+    want = filtered_reference(start, end, groups, cats, masks,
+                              lambda i, j: ref.swept_boxes(start[i], end[i], start[j], end[j]))
+    assert pairs.dtype == np.intp
+    assert pairs.tolist() == [list(p) for p in want]  # sorted: i, then j ascend
+    assert t.tolist() == [float(e) for e in want.values()]  # correctly rounded
+    # the same frame, static
+    p2, t2 = bp.find_swept_pairs(start, end, groups=groups, categories=cats, masks=masks)
+    np.testing.assert_array_equal(p2, pairs)
+    np.testing.assert_array_equal(t2, t)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_tree_swept_circles_with_groups_within_the_bound(seed):
+    rng = np.random.default_rng(seed)
+    n = 30
+    c0 = rng.uniform(-20, 20, (n, 2))
+    c1 = c0 + rng.normal(0, 8, (n, 2))
+    r = rng.uniform(0, 3, n)
+    groups = rng.integers(0, 3, n)
+    cats, masks = rng.integers(1, 4, n), rng.integers(1, 4, n)
+    tree = bp.LinearQuadtree((-32, -32, 32, 32), depth=3)
+    hs = tree.insert_circles(c0, r, groups=groups, categories=cats, masks=masks)
+    tree.swept_pairs()
+    tree.move_circles(hs, c1)
+    pairs, t = tree.swept_pairs()
+    c0, c1, r = c0.tolist(), c1.tolist(), r.tolist()
+    want = filtered_reference(c0, c1, groups.tolist(), cats.tolist(), masks.tolist(),
+                              lambda i, j: ref.swept_circles(c0[i], c1[i], c0[j], c1[j], r[i],
+                                                             r[j])[1])
+    assert pairs.tolist() == [list(p) for p in want]
+    for (i, j), tk in zip(want, t.tolist(), strict=True):
+        assert ref.swept_circles_within(c0[i], c1[i], c0[j], c1[j], r[i], r[j], tk, 2.0**-36)
+
+
+def test_tree_swept_t_can_round_up_to_one():
+    a0, a1 = [-2.0**71, 0, -2.0**70, 1], [2.0**69, 0, 2.0**70, 1]
+    wall = [2.0**70 - 2.0**17, 0, 2.0**71, 1]
+    assert ref.swept_boxes(a0, a1, wall, wall) == 1 - F(1, 2**54)  # rounds to 1.0
+    tree = bp.LinearQuadtree((-2.0**72, -4, 2.0**72, 4), depth=4)
+    wall_h, box = tree.insert([wall, a0])
+    tree.swept_pairs()
+    tree.move(box, a1)
+    pairs, t = tree.swept_pairs()
+    assert pairs.tolist() == [[wall_h, box]] and t.tolist() == [1.0]
+
+
+def big_scene(workers, seed=21, n=20_000):
+    """A tree of boxes and circles after a frame of moves (every object moves)."""
+    rng = np.random.default_rng(seed)
+    tree = bp.LinearQuadtree((0, 0, 1000, 1000), depth=7, workers=workers)
+    xy = rng.uniform(0, 1000, (n, 2))
+    boxes = np.hstack([xy, xy + rng.uniform(0.5, 5, (n, 2))])
+    hb = tree.insert(boxes, groups=rng.integers(0, 50, n))
+    c = rng.uniform(0, 1000, (n // 4, 2))
+    hc = tree.insert_circles(c, rng.uniform(0.2, 3, n // 4))
+    tree.swept_pairs()
+    tree.move(hb, boxes + np.repeat(rng.uniform(-6, 6, (n, 2)), 2, axis=0).reshape(n, 4))
+    tree.move_circles(hc, c + rng.uniform(-6, 6, (n // 4, 2)))
+    return tree
+
+
+def test_tree_swept_pairs_do_not_depend_on_threads():
+    one, many = big_scene(1), big_scene(None)
+    p1, t1 = one.swept_pairs()
+    p2, t2 = many.swept_pairs()
+    assert len(p1) > 20_000  # several chunks of candidates
+    np.testing.assert_array_equal(p1, p2)
+    np.testing.assert_array_equal(t1, t2)
+
+
+def test_tree_casts_do_not_depend_on_threads():
+    tree = big_scene(None)
+    rng = np.random.default_rng(22)
+    o = rng.uniform(0, 1000, (5000, 2))
+    d = rng.normal(size=(5000, 2))
+    max_t = rng.choice([INF, 30.0, 300.0], 5000)
+    ignore = rng.integers(-1, 20_000, 5000)
+    for hits in ("first", "all", "any"):
+        one = tree.cast_rays(o, d, max_t=max_t, hits=hits, ignore=ignore, workers=1)
+        many = tree.cast_rays(o, d, max_t=max_t, hits=hits, ignore=ignore, workers=2)
+        default = tree.cast_rays(o, d, max_t=max_t, hits=hits, ignore=ignore)
+        one, many, default = (x if isinstance(x, tuple) else (x,) for x in (one, many, default))
+        assert len(one[0]) >= 5000
+        for a, b, c in zip(one, many, default, strict=True):
+            np.testing.assert_array_equal(a, b)
+            np.testing.assert_array_equal(a, c)
