@@ -171,24 +171,24 @@ fn accurate(e: Est) -> bool {
 /// The infimum as a double, within a relative `2^-36` (see the module docs).
 ///
 /// Scaling `p`, `v` and `r` by one factor leaves the roots alone and scales
-/// `B` and `C` by its square, `D` by its fourth power: so when the
-/// estimates are not accurate, `B`, `C`, `D` are computed exactly, scaled
-/// by `2^k` and `2^2k` (exact) to magnitudes near 1, and rounded.
+/// `B` and `C` by its square, `D` by its fourth power.  So when the
+/// estimates are not accurate, `B`, `C`, `D` are computed exactly; the
+/// denominator `sqrt(D) - B` is worked out from `B 2^k` and `D 2^2k`, the
+/// numerator from `C 2^j`, each scaled (exactly) to magnitudes near 1 on
+/// its own (the two may lie a thousand binades apart, for an entry far
+/// along a ray), and their quotient scaled back by `2^(k - j)`, exactly.
 pub fn entry_f64(e: &Entry) -> f64 {
     let Entry::Root(q) = e else { return 0.0 };
     let (b, c, d) = (q.b::<Est>(), q.c::<Est>(), q.d::<Est>());
-    let (b, c, d) = if accurate(b) && accurate(c) && accurate(d) {
-        (b.v, c.v, d.v)
-    } else {
-        let (b, c, d) = (q.b::<Dyadic>(), q.c::<Dyadic>(), q.d::<Dyadic>());
-        let k = -(b.log2().max(c.log2()).max((d.log2() + 1) / 2));
-        (
-            b.times_pow2(k).to_f64(),
-            c.times_pow2(k).to_f64(),
-            d.times_pow2(2 * k).to_f64(),
-        )
-    };
-    c / (d.sqrt() - b)
+    if accurate(b) && accurate(c) && accurate(d) {
+        return c.v / (d.v.sqrt() - b.v);
+    }
+    let (b, c, d) = (q.b::<Dyadic>(), q.c::<Dyadic>(), q.d::<Dyadic>());
+    let k = -(b.log2().max((d.log2() + 1) / 2));
+    let j = -c.log2();
+    let den = d.times_pow2(2 * k).to_f64().sqrt() - b.times_pow2(k).to_f64();
+    let quotient = c.times_pow2(j).to_f64() / den;
+    Dyadic::of(quotient).times_pow2(k - j).to_f64()
 }
 
 /// An upper bound of the entry: [`entry_f64`] raised past its error.

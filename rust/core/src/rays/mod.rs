@@ -351,12 +351,15 @@ fn one_ray<T: Target, C: Cells>(
     if !walked {
         (0..target.boxes().len()).for_each(&mut test);
     }
+    // the exact entry is at most `s_max`; a circle's, within its bound, may
+    // be given past it
+    let t_of = |e: &T::Entry| T::t(e).min(s_max);
     match cast.mode {
         Mode::Any => out.any.push(best.is_some()),
         Mode::First => match best {
             Some((j, e)) => {
                 out.index.push(j as i64);
-                out.t.push(T::t(&e));
+                out.t.push(t_of(&e));
             }
             None => {
                 out.index.push(-1);
@@ -371,7 +374,7 @@ fn one_ray<T: Target, C: Cells>(
             out.spans.push((out.t.len(), hits.len()));
             for (j, e) in hits {
                 out.rows.extend([k as isize, j as isize]);
-                out.t.push(T::t(&e));
+                out.t.push(t_of(&e));
             }
         }
     }
