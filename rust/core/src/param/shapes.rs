@@ -12,7 +12,8 @@
 //! * Circles moving linearly: `p = ca0 - cb0`, `v = (ca1 - ca0) - (cb1 - cb0)`,
 //!   radius `ra + rb` (the radii do not change).
 
-use super::linear::{self, Lin};
+use super::ends;
+use super::linear::{self, Lin, Quick};
 use super::quadratic::{self, Quad};
 use super::{exact_sum, Sum};
 use crate::narrow::boxes_overlap;
@@ -54,10 +55,12 @@ pub fn ray_box(b: &[f64; 4], o: [f64; 2], d: [f64; 2], s_max: f64) -> Option<lin
 /// strictly (`s` in `[0, 1]`), or `None`.
 ///
 /// Constraint `k`: axis `k / 2`, the hi of `b` above the lo of `a` for even
-/// `k`, the other way for odd; read in floating point when both motions
-/// `hi1 - hi0` and `lo1 - lo0` are doubles (TwoSum; then `b` has at most
-/// two terms, as [`Sum::motion`] builds it).  Boxes that overlap strictly
-/// at the start (every `a > 0`, four exact comparisons) enter at 0.
+/// `k`, the other way for odd.  Boxes that overlap strictly at the start
+/// (every `a > 0`, four exact comparisons) enter at 0.  Then the gaps at
+/// both ends of the frame decide most candidates ([`ends::quick`]); what
+/// they leave is read in floating point when both motions `hi1 - hi0` and
+/// `lo1 - lo0` are doubles (TwoSum; then `b` has at most two terms, as
+/// [`Sum::motion`] builds it), and compared exactly when still too close.
 #[inline]
 pub fn swept_boxes(
     a0: &[f64; 4],
@@ -68,8 +71,11 @@ pub fn swept_boxes(
     if boxes_overlap(a0, b0) {
         return Some(linear::Entry::Zero);
     }
+    // the constraints' gaps at both ends of the frame (see `ends`)
+    let gaps = |a: &[f64; 4], b: &[f64; 4]| [b[2] - a[0], a[2] - b[0], b[3] - a[1], a[3] - b[1]];
+    let quick = ends::quick(gaps(a0, b0), gaps(a1, b1));
     // (hi at 0, hi at 1, lo at 0, lo at 1)
-    let ends = |k: usize| {
+    let sides = |k: usize| {
         let x = k / 2;
         let ((h0, h1), (l0, l1)) = match k % 2 {
             0 => ((b0, b1), (a0, a1)),
@@ -77,20 +83,27 @@ pub fn swept_boxes(
         };
         (h0[x + 2], h1[x + 2], l0[x], l1[x])
     };
+    let lin = |k: usize| {
+        let (h0, h1, l0, l1) = sides(k);
+        Lin {
+            a: Sum::diff(h0, l0),
+            b: Sum::motion(h0, h1, l0, l1),
+        }
+    };
+    match quick {
+        Quick::Empty => return None,
+        Quick::Zero => return Some(linear::Entry::Zero),
+        Quick::Root(k) => return Some(linear::Entry::Root(lin(k))),
+        Quick::Unsure => {}
+    }
     linear::solve_with::<4>(
         |k| {
-            let (h0, h1, l0, l1) = ends(k);
+            let (h0, h1, l0, l1) = sides(k);
             let (dh, dl) = (exact_sum(h1, -h0)?, exact_sum(l1, -l0)?);
             let (a, b) = (h0 - l0, dh - dl);
             (a.is_finite() && b.is_finite()).then_some((a, b))
         },
-        |k| {
-            let (h0, h1, l0, l1) = ends(k);
-            Lin {
-                a: Sum::diff(h0, l0),
-                b: Sum::motion(h0, h1, l0, l1),
-            }
-        },
+        lin,
         1.0,
     )
 }
