@@ -58,49 +58,51 @@ use super::linear::Quick;
 pub fn quick<const N: usize>(f0: [f64; N], f1: [f64; N]) -> Quick {
     const REL: f64 = f64::from_bits((1023 - 50) << 52); // 2^-50
     const ABS: f64 = f64::from_bits(1 << 4); // 2^-1070
-                                             // the emptiness bounds: max(0, lower roots' low ends), min(1, upper roots' high ends)
+
+    // a gap closed at both ends: the set is empty (the common miss); a gap
+    // is never NaN (a difference of finite doubles, at most an overflow)
+    let closed = (0..N).fold(false, |c, k| c | ((f0[k] <= 0.0) & (f1[k] <= 0.0)));
+    if closed {
+        return Quick::Empty;
+    }
+    // Every step below is a selection, not a branch: which gaps cross and
+    // where is as random as the candidates.
+    // the emptiness bounds: max(0, lower roots' low ends), min(1, upper roots' high ends)
     let (mut low, mut high) = (0.0f64, 1.0f64);
     // the other way: an upper bound of max(L, 0), a lower bound of min(U, 1)
     let (mut low_hi, mut high_lo) = (0.0f64, 1.0f64);
     let mut read_all = true;
-    // the lower root above 0 with the greatest interval: its index and low
-    // end, and the greatest high end of the other lower roots above 0
-    let mut entry: Option<(usize, f64, f64)> = None;
+    // the lower root above 0 with the greatest interval (index N: none
+    // yet), and the greatest high end of the other lower roots above 0
+    let (mut best, mut best_lo, mut best_hi) = (N, f64::NEG_INFINITY, f64::NEG_INFINITY);
     let mut others_hi = f64::NEG_INFINITY;
     for k in 0..N {
         let (p, q) = (f0[k], f1[k]);
-        let rising = q > 0.0;
-        if (p > 0.0) == rising {
-            if rising {
-                continue; // holds on all of [0, 1]
-            }
-            return Quick::Empty; // holds nowhere
-        }
         let d = p - q;
-        if !(p.is_finite() && d.is_finite()) {
-            read_all = false;
-            continue;
-        }
-        let r = p / d; // in [0, 1]
+        let r = p / d; // in [0, 1] when the gap crosses zero
         let e = r * REL + ABS;
         let (lo, hi) = (r - e, r + e);
-        if rising {
-            low = low.max(lo);
-            if p < 0.0 {
-                low_hi = low_hi.max(hi);
-                match entry {
-                    Some((_, best_lo, best_hi)) if lo > best_lo => {
-                        others_hi = others_hi.max(best_hi);
-                        entry = Some((k, lo, hi));
-                    }
-                    Some(_) => others_hi = others_hi.max(hi),
-                    None => entry = Some((k, lo, hi)),
-                }
-            }
+        let fine = p.is_finite() & d.is_finite();
+        let crossing = (p > 0.0) != (q > 0.0);
+        read_all &= !crossing | fine;
+        // p <= 0 < q (not closed): a lower root; p > 0 >= q: an upper one
+        let lower = crossing & fine & (q > 0.0);
+        let upper = crossing & fine & (p > 0.0);
+        low = if lower { low.max(lo) } else { low };
+        high = if upper { high.min(hi) } else { high };
+        high_lo = if upper { high_lo.min(lo) } else { high_lo };
+        let entering = lower & (p < 0.0);
+        low_hi = if entering { low_hi.max(hi) } else { low_hi };
+        let better = entering & (lo > best_lo);
+        let beaten = if better { best_hi } else { hi };
+        others_hi = if entering {
+            others_hi.max(beaten)
         } else {
-            high = high.min(hi);
-            high_lo = high_lo.min(lo);
-        }
+            others_hi
+        };
+        best = if better { k } else { best };
+        best_lo = if better { lo } else { best_lo };
+        best_hi = if better { hi } else { best_hi };
     }
     if low >= high {
         return Quick::Empty;
@@ -108,10 +110,12 @@ pub fn quick<const N: usize>(f0: [f64; N], f1: [f64; N]) -> Quick {
     if !(read_all && low_hi < high_lo) {
         return Quick::Unsure;
     }
-    match entry {
-        None => Quick::Zero,
-        Some((p, p_lo, _)) if others_hi < p_lo => Quick::Root(p),
-        Some(_) => Quick::Unsure,
+    if best == N {
+        Quick::Zero
+    } else if others_hi < best_lo {
+        Quick::Root(best)
+    } else {
+        Quick::Unsure
     }
 }
 
@@ -151,24 +155,41 @@ mod tests {
     }
 
     /// Small integers times `2^e`, some moved by an ulp; a few of the
-    /// extremes of the doubles.
+    /// extremes of the doubles; finite.
     fn value(v: i64, e: i32, ulp: u8) -> f64 {
         let x = match v {
             10_000 => f64::MAX,
             -10_000 => -f64::MAX,
             10_001 => f64::from_bits(1),
-            _ => v as f64 * (e as f64).exp2(),
+            // past the doubles: the greatest (inputs are finite)
+            _ => (v as f64 * (e as f64).exp2()).clamp(-f64::MAX, f64::MAX),
         };
-        match ulp % 4 {
+        let y = match ulp % 4 {
             1 => x.next_up(),
             2 => x.next_down(),
             _ => x,
+        };
+        if y.is_finite() {
+            y
+        } else {
+            x
         }
     }
 
-    fn gaps(v: &[i64], e: i32, ulps: &[u8], still: u8) -> [Gap; 4] {
+    /// Four gaps of the values `v`; gap `k` does not move for bit `k` of
+    /// `still`, and is open (or touching) at the start for bit `k` of
+    /// `open`, at the end for bit `k + 4` (so that many sets are not empty).
+    fn gaps(v: &[i64], e: i32, ulps: &[u8], still: u8, open: u8) -> [Gap; 4] {
         std::array::from_fn(|k| {
             let f = |t: usize| value(v[4 * k + t], e, ulps[4 * k + t]);
+            let (mut h0, mut h1, mut l0, mut l1) = (f(0), f(1), f(2), f(3));
+            if (open >> k) & 1 == 1 && h0 < l0 {
+                (h0, l0) = (l0, h0);
+            }
+            if (open >> (k + 4)) & 1 == 1 && h1 < l1 {
+                (h1, l1) = (l1, h1);
+            }
+            let f = |t: usize| [h0, h1, l0, l1][t];
             let (h0, l0) = (f(0), f(2));
             // constraint k may not move (both ends the same gap)
             let (h1, l1) = match (still >> k) & 1 {
@@ -193,9 +214,9 @@ mod tests {
                 16),
             e in prop_oneof![-1074i32..-1000, -60i32..60, 960i32..1023],
             ulps in proptest::collection::vec(any::<u8>(), 16),
-            still in any::<u8>(),
+            still in any::<u8>(), open in any::<u8>(),
         ) {
-            let g = gaps(&v, e, &ulps, still);
+            let g = gaps(&v, e, &ulps, still, open);
             if let Some(got) = quick_of(&g) {
                 prop_assert_eq!(got, exact_of(&g));
             }

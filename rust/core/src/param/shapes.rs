@@ -16,7 +16,6 @@ use super::ends;
 use super::linear::{self, Lin, Quick};
 use super::quadratic::{self, Quad};
 use super::{exact_sum, Sum};
-use crate::narrow::boxes_overlap;
 
 /// Where the ray `o + s d`, `s` in `[0, s_max]`, first is strictly inside
 /// the box `b` (`minx, miny, maxx, maxy`), or `None`.
@@ -68,12 +67,14 @@ pub fn swept_boxes(
     b0: &[f64; 4],
     b1: &[f64; 4],
 ) -> Option<linear::Entry> {
-    if boxes_overlap(a0, b0) {
+    // the constraints' gaps at both ends of the frame (see `ends`); all
+    // open at the start: the boxes overlap there (`boxes_overlap`)
+    let gaps = |a: &[f64; 4], b: &[f64; 4]| [b[2] - a[0], a[2] - b[0], b[3] - a[1], a[3] - b[1]];
+    let g0 = gaps(a0, b0);
+    if g0.iter().fold(true, |all, &g| all & (g > 0.0)) {
         return Some(linear::Entry::Zero);
     }
-    // the constraints' gaps at both ends of the frame (see `ends`)
-    let gaps = |a: &[f64; 4], b: &[f64; 4]| [b[2] - a[0], a[2] - b[0], b[3] - a[1], a[3] - b[1]];
-    let quick = ends::quick(gaps(a0, b0), gaps(a1, b1));
+    let quick = ends::quick(g0, gaps(a1, b1));
     // (hi at 0, hi at 1, lo at 0, lo at 1)
     let sides = |k: usize| {
         let x = k / 2;
