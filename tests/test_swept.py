@@ -262,3 +262,11 @@ def test_circles_entering_late_within_the_bound():
 def test_errors_name_the_argument_and_row(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+def test_circles_meeting_at_the_end_of_the_frame_are_given_t_no_later_than_1():
+    # the exact moment is just below 1; its estimate within 2**-36 may pass 1
+    start = [[1.5492169287941464, -14.287273380746884], [0, 0]]
+    end = [[0.5423253667082716, -0.8401685525088037], [0, 0]]
+    pairs, t = bp.find_swept_circle_pairs(start, end, 0.5)
+    assert pairs.tolist() == [[0, 1]] and 0 < t[0] <= 1.0

@@ -23,8 +23,9 @@ use crate::check::bounds_of;
 use crate::hints::prefetch;
 use crate::narrow::{Filters, Narrow, Shapes};
 use crate::pairs::TooMany;
-use crate::par::{chunk_count, even_bounds, Exec, MAX_CHUNKS};
+use crate::par::{chunk_count, even_bounds, split_at_bounds, Exec, MAX_CHUNKS};
 use crate::param::{linear, quadratic, shapes};
+use crate::scratch;
 use crate::search::{find_pairs, Method, Search};
 
 /// Candidates per chunk of the exact tests, at least.
@@ -49,8 +50,7 @@ pub type SweptPairs = (Vec<isize>, Vec<f64>);
 /// Pairs of boxes (`minx, miny, maxx, maxy`) that overlap strictly at some
 /// `s` in `[0, 1]`, with the first such `s`.
 pub fn swept_boxes(m: &Motion<4>, ex: &Exec) -> Result<SweptPairs, TooMany> {
-    let union = unions(m.start, m.end, ex);
-    candidates_then(&union, m.filters, [m.start, m.end], ex, |i, j| {
+    candidates_then([m.start, m.end], m.filters, [m.start, m.end], ex, |i, j| {
         shapes::swept_boxes(&m.start[i], &m.end[i], &m.start[j], &m.end[j])
             .map(|e| linear::entry_f64(&e))
     })
@@ -70,8 +70,7 @@ pub fn swept_circles(
         .zip(m.end)
         .map(|(a, b)| [b[0], b[1], a[2]])
         .collect();
-    let union = unions(boxes[0], boxes[1], ex);
-    candidates_then(&union, m.filters, [m.start, &end], ex, |i, j| {
+    candidates_then(boxes, m.filters, [m.start, &end], ex, |i, j| {
         shapes::swept_circles(&m.start[i], &end[i], &m.start[j], &end[j])
             .map(|e| quadratic::entry_f64(&e))
     })
@@ -80,7 +79,7 @@ pub fn swept_circles(
 /// The union of each start box and end box, in parallel for many (the
 /// candidates' boxes: every box an object takes on the way lies inside).
 pub fn unions(start: &[[f64; 4]], end: &[[f64; 4]], ex: &Exec) -> Vec<[f64; 4]> {
-    let mut out = Vec::new();
+    let mut out = scratch::take(start.len());
     ex.for_work(start.len(), 16 * GRAIN)
         .collect_into(&mut out, start.len(), GRAIN, |k| {
             let (a, b) = (&start[k], &end[k]);
@@ -94,20 +93,28 @@ pub fn unions(start: &[[f64; 4]], end: &[[f64; 4]], ex: &Exec) -> Vec<[f64; 4]> 
     out
 }
 
-/// The pairs of `union` (with the filters), each kept with its `t` when
-/// `test(i, j)` gives one; `objects` what `test` reads of an object (asked
-/// for `AHEAD` candidates before it is tested: the second objects of
-/// consecutive candidates lie anywhere in memory); in order: canonical rows.
+/// The pairs of the union boxes of `boxes` (start and end boxes; with the
+/// filters), each kept with its `t` when `test(i, j)` gives one; `objects`
+/// what `test` reads of an object (asked for `AHEAD` candidates before it
+/// is tested: the second objects of consecutive candidates lie anywhere in
+/// memory); in order: canonical rows.
+///
+/// Each chunk of candidates writes its pairs over its own candidates (a
+/// pair at or before the candidate being read) and their `t` at the same
+/// places of a second buffer; the chunks' parts are then joined in chunk
+/// order ([`Exec::concat_into`]).  Every buffer but the result comes from
+/// the scratch pool and goes back to it.
 pub fn candidates_then<const W: usize>(
-    union: &[[f64; 4]],
+    boxes: [&[[f64; 4]]; 2],
     filters: Filters,
     objects: [&[[f64; W]]; 2],
     ex: &Exec,
     test: impl Fn(usize, usize) -> Option<f64> + Sync,
 ) -> Result<SweptPairs, TooMany> {
+    let union = unions(boxes[0], boxes[1], ex);
     let search = Search {
-        boxes: union,
-        bounds: bounds_of(union),
+        boxes: &union,
+        bounds: bounds_of(&union),
         narrow: Narrow {
             shapes: Shapes::Boxes,
             filters,
@@ -115,32 +122,56 @@ pub fn candidates_then<const W: usize>(
         method: Method::Auto,
         max_pairs: None,
     };
-    let flat = find_pairs(&search, ex)?;
+    let found = find_pairs(&search, ex);
+    scratch::give(union);
+    let mut flat = found?;
     let k = flat.len() / 2;
     let bounds = even_bounds(k, chunk_count(k, GRAIN, MAX_CHUNKS));
-    let parts = ex.for_work(k, 2 * GRAIN).map(bounds.len() - 1, |c| {
-        let mut rows = Vec::new();
-        let mut t = Vec::new();
-        let end = bounds[c + 1];
-        for p in bounds[c]..end {
-            if p + AHEAD < end {
-                let j = flat[2 * (p + AHEAD) + 1] as usize;
-                prefetch(&objects[0][j]);
-                prefetch(&objects[1][j]);
+    let ex = ex.for_work(k, 2 * GRAIN);
+    let mut found_t = scratch::take(k);
+    ex.collect_into(&mut found_t, k, 16 * GRAIN, |_| 0.0);
+    // each chunk's pairs over its first candidates (written at or before
+    // the one being read) and its t at the same places: no allocation
+    let rows2: Vec<usize> = bounds.iter().map(|&b| 2 * b).collect();
+    let counts = {
+        let t_parts = split_at_bounds(&mut found_t, &bounds);
+        let rows_parts = split_at_bounds(&mut flat, &rows2);
+        let parts: Vec<_> = rows_parts.into_iter().zip(t_parts).collect();
+        ex.each(parts, |_, (rows, t)| {
+            let len = t.len();
+            let mut kept = 0;
+            for p in 0..len {
+                if p + AHEAD < len {
+                    let j = rows[2 * (p + AHEAD) + 1] as usize;
+                    prefetch(&objects[0][j]);
+                    prefetch(&objects[1][j]);
+                }
+                let (i, j) = (rows[2 * p] as usize, rows[2 * p + 1] as usize);
+                if let Some(s) = test(i, j) {
+                    rows[2 * kept] = i as isize;
+                    rows[2 * kept + 1] = j as isize;
+                    // the exact moment is below 1; a circle's, within its
+                    // bound, may be given past it
+                    t[kept] = s.min(1.0);
+                    kept += 1;
+                }
             }
-            let (i, j) = (flat[2 * p] as usize, flat[2 * p + 1] as usize);
-            if let Some(s) = test(i, j) {
-                rows.extend([i as isize, j as isize]);
-                t.push(s);
-            }
-        }
-        (rows, t)
-    });
-    let mut rows = Vec::new();
-    let mut t = Vec::new();
-    for (r, s) in parts {
-        rows.extend(r);
-        t.extend(s);
-    }
+            kept
+        })
+    };
+    let total: usize = counts.iter().sum();
+    let rows_of: Vec<&[isize]> = (0..counts.len())
+        .map(|c| &flat[rows2[c]..rows2[c] + 2 * counts[c]])
+        .collect();
+    let t_of: Vec<&[f64]> = (0..counts.len())
+        .map(|c| &found_t[bounds[c]..bounds[c] + counts[c]])
+        .collect();
+    let ex = ex.for_work(total, 16 * GRAIN);
+    let mut rows = scratch::result(2 * total);
+    ex.concat_into(&mut rows, &rows_of);
+    let mut t = scratch::take(total);
+    ex.concat_into(&mut t, &t_of);
+    scratch::give(flat);
+    scratch::give(found_t);
     Ok((rows, t))
 }

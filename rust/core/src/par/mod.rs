@@ -316,6 +316,39 @@ impl Exec {
         unsafe { out.set_len(len + n) };
     }
 
+    /// The `parts` one after the other into `out` (cleared first, its
+    /// capacity reused), each part copied by a chunk of its own, in
+    /// parallel if allowed: the per-chunk results of a step joined in
+    /// chunk order without a serial pass over them.  A grown allocation
+    /// asks for huge pages, as in [`Exec::extend_with`].
+    pub fn concat_into<T: Copy + Send + Sync, P: AsRef<[T]> + Sync>(
+        &self,
+        out: &mut Vec<T>,
+        parts: &[P],
+    ) {
+        let mut bounds = Vec::with_capacity(parts.len() + 1);
+        bounds.push(0);
+        for p in parts {
+            bounds.push(bounds[bounds.len() - 1] + p.as_ref().len());
+        }
+        let n = bounds[parts.len()];
+        out.clear();
+        if n > out.capacity() {
+            out.reserve(n);
+            crate::hints::advise_huge(out);
+        }
+        let slots = split_at_bounds(&mut out.spare_capacity_mut()[..n], &bounds);
+        self.each(slots, |c, slot| {
+            for (d, &v) in slot.iter_mut().zip(parts[c].as_ref()) {
+                d.write(v);
+            }
+        });
+        // SAFETY: the slots tile 0..n (`bounds` are the parts' cumulative
+        // lengths, slot `c` as long as part `c`) and each chunk wrote every
+        // slot of its own; `T: Copy`, so nothing leaks or drops twice.
+        unsafe { out.set_len(n) };
+    }
+
     /// `f(c, parts[c])` for every part, in parallel if allowed.
     pub fn each<P: Send, R: Send>(
         &self,
@@ -388,6 +421,22 @@ mod tests {
                 assert_eq!(v.len(), n + 1);
                 assert!(v[1..].iter().enumerate().all(|(i, &x)| x == i as u32));
             }
+        }
+    }
+
+    #[test]
+    fn concat_into_joins_the_parts_in_order() {
+        for workers in [1, 2, 3] {
+            let ex = Exec::new(Some(workers));
+            let parts: Vec<Vec<u32>> = (0..40u32)
+                .map(|c| (0..c * c % 7).map(|v| 100 * c + v).collect())
+                .collect();
+            let want: Vec<u32> = parts.iter().flatten().copied().collect();
+            let mut out = vec![9u32; 3];
+            ex.concat_into(&mut out, &parts);
+            assert_eq!(out, want, "{workers} workers");
+            ex.concat_into::<u32, &[u32]>(&mut out, &[]);
+            assert!(out.is_empty());
         }
     }
 

@@ -65,6 +65,7 @@ macro_rules! exact_sign {
 }
 
 pub mod cross;
+pub mod ends;
 pub mod linear;
 pub mod quadratic;
 pub mod rounded;

@@ -12,10 +12,10 @@
 //! * Circles moving linearly: `p = ca0 - cb0`, `v = (ca1 - ca0) - (cb1 - cb0)`,
 //!   radius `ra + rb` (the radii do not change).
 
-use super::linear::{self, Lin};
+use super::ends;
+use super::linear::{self, Lin, Quick};
 use super::quadratic::{self, Quad};
 use super::{exact_sum, Sum};
-use crate::narrow::boxes_overlap;
 
 /// Where the ray `o + s d`, `s` in `[0, s_max]`, first is strictly inside
 /// the box `b` (`minx, miny, maxx, maxy`), or `None`.
@@ -54,10 +54,12 @@ pub fn ray_box(b: &[f64; 4], o: [f64; 2], d: [f64; 2], s_max: f64) -> Option<lin
 /// strictly (`s` in `[0, 1]`), or `None`.
 ///
 /// Constraint `k`: axis `k / 2`, the hi of `b` above the lo of `a` for even
-/// `k`, the other way for odd; read in floating point when both motions
-/// `hi1 - hi0` and `lo1 - lo0` are doubles (TwoSum; then `b` has at most
-/// two terms, as [`Sum::motion`] builds it).  Boxes that overlap strictly
-/// at the start (every `a > 0`, four exact comparisons) enter at 0.
+/// `k`, the other way for odd.  Boxes that overlap strictly at the start
+/// (every `a > 0`, four exact comparisons) enter at 0.  Then the gaps at
+/// both ends of the frame decide most candidates ([`ends::quick`]); what
+/// they leave is read in floating point when both motions `hi1 - hi0` and
+/// `lo1 - lo0` are doubles (TwoSum; then `b` has at most two terms, as
+/// [`Sum::motion`] builds it), and compared exactly when still too close.
 #[inline]
 pub fn swept_boxes(
     a0: &[f64; 4],
@@ -65,11 +67,16 @@ pub fn swept_boxes(
     b0: &[f64; 4],
     b1: &[f64; 4],
 ) -> Option<linear::Entry> {
-    if boxes_overlap(a0, b0) {
+    // the constraints' gaps at both ends of the frame (see `ends`); all
+    // open at the start: the boxes overlap there (`boxes_overlap`)
+    let gaps = |a: &[f64; 4], b: &[f64; 4]| [b[2] - a[0], a[2] - b[0], b[3] - a[1], a[3] - b[1]];
+    let g0 = gaps(a0, b0);
+    if g0.iter().fold(true, |all, &g| all & (g > 0.0)) {
         return Some(linear::Entry::Zero);
     }
+    let quick = ends::quick(g0, gaps(a1, b1));
     // (hi at 0, hi at 1, lo at 0, lo at 1)
-    let ends = |k: usize| {
+    let sides = |k: usize| {
         let x = k / 2;
         let ((h0, h1), (l0, l1)) = match k % 2 {
             0 => ((b0, b1), (a0, a1)),
@@ -77,20 +84,27 @@ pub fn swept_boxes(
         };
         (h0[x + 2], h1[x + 2], l0[x], l1[x])
     };
+    let lin = |k: usize| {
+        let (h0, h1, l0, l1) = sides(k);
+        Lin {
+            a: Sum::diff(h0, l0),
+            b: Sum::motion(h0, h1, l0, l1),
+        }
+    };
+    match quick {
+        Quick::Empty => return None,
+        Quick::Zero => return Some(linear::Entry::Zero),
+        Quick::Root(k) => return Some(linear::Entry::Root(lin(k))),
+        Quick::Unsure => {}
+    }
     linear::solve_with::<4>(
         |k| {
-            let (h0, h1, l0, l1) = ends(k);
+            let (h0, h1, l0, l1) = sides(k);
             let (dh, dl) = (exact_sum(h1, -h0)?, exact_sum(l1, -l0)?);
             let (a, b) = (h0 - l0, dh - dl);
             (a.is_finite() && b.is_finite()).then_some((a, b))
         },
-        |k| {
-            let (h0, h1, l0, l1) = ends(k);
-            Lin {
-                a: Sum::diff(h0, l0),
-                b: Sum::motion(h0, h1, l0, l1),
-            }
-        },
+        lin,
         1.0,
     )
 }

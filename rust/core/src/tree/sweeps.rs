@@ -32,7 +32,7 @@ use crate::narrow::{Shapes, CIRCLE};
 use crate::pairs::TooMany;
 use crate::par::Exec;
 use crate::param::{linear, quadratic, rounded, shapes};
-use crate::swept::{candidates_then, unions, SweptPairs};
+use crate::swept::{candidates_then, SweptPairs};
 
 /// Where each slot's object was at the last [`Tree::swept_pairs`].
 #[derive(Clone, Debug, Default)]
@@ -115,24 +115,20 @@ impl Tree {
                     end[k] = check::circle_box(&c1[k]);
                 }
             }
-            let union = unions(&start, &end, ex);
-            let found =
-                candidates_then(&union, narrow.filters, [&start, &end], ex, |i, j| {
-                    match (is_circle(i), is_circle(j)) {
-                        (false, false) => {
-                            shapes::swept_boxes(&start[i], &end[i], &start[j], &end[j])
-                                .map(|e| linear::entry_f64(&e))
-                        }
-                        (true, true) => shapes::swept_circles(&c0[i], &c1[i], &c0[j], &c1[j])
-                            .map(|e| quadratic::entry_f64(&e)),
-                        (false, true) => {
-                            rounded::swept_box_circle(&start[i], &end[i], &c0[j], &c1[j])
-                        }
-                        (true, false) => {
-                            rounded::swept_box_circle(&start[j], &end[j], &c0[i], &c1[i])
-                        }
-                    }
-                });
+            let found = candidates_then(
+                [&start, &end],
+                narrow.filters,
+                [&start, &end],
+                ex,
+                |i, j| match (is_circle(i), is_circle(j)) {
+                    (false, false) => shapes::swept_boxes(&start[i], &end[i], &start[j], &end[j])
+                        .map(|e| linear::entry_f64(&e)),
+                    (true, true) => shapes::swept_circles(&c0[i], &c1[i], &c0[j], &c1[j])
+                        .map(|e| quadratic::entry_f64(&e)),
+                    (false, true) => rounded::swept_box_circle(&start[i], &end[i], &c0[j], &c1[j]),
+                    (true, false) => rounded::swept_box_circle(&start[j], &end[j], &c0[i], &c1[i]),
+                },
+            );
             found.map(|(mut rows, t)| {
                 if let Some(ids) = ids {
                     rows.iter_mut().for_each(|r| *r = ids[*r as usize] as isize);
