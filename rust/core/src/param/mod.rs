@@ -70,6 +70,7 @@ pub mod linear;
 pub mod quadratic;
 pub mod rounded;
 pub mod shapes;
+pub mod slab;
 
 pub use crate::bigint::{ratio_to_f64, Dyadic};
 

@@ -15,6 +15,7 @@
 use super::ends;
 use super::linear::{self, Lin, Quick};
 use super::quadratic::{self, Quad};
+use super::slab;
 use super::{exact_sum, Sum};
 
 /// Where the ray `o + s d`, `s` in `[0, s_max]`, first is strictly inside
@@ -22,7 +23,9 @@ use super::{exact_sum, Sum};
 ///
 /// Constraint `k`: axis `k / 2`, the near side (`o - min`, `d`) for even
 /// `k`, the far side (`max - o`, `-d`) for odd; read in floating point as
-/// `fl(a)`, one subtraction of two doubles, and `b` itself.
+/// `fl(a)`, one subtraction of two doubles, and `b` itself: by selections
+/// ([`slab::quick`]) when no slope is zero, else by [`linear::quick`], and
+/// exactly for what they leave.
 #[inline]
 pub fn ray_box(b: &[f64; 4], o: [f64; 2], d: [f64; 2], s_max: f64) -> Option<linear::Entry> {
     // (x, y, sign of d): a = sign (x - y), b = sign d
@@ -33,19 +36,30 @@ pub fn ray_box(b: &[f64; 4], o: [f64; 2], d: [f64; 2], s_max: f64) -> Option<lin
             _ => (b[x + 2], o[x], -d[x]),
         }
     };
+    let lin = |k: usize| {
+        let (p, q, v) = side(k);
+        Lin {
+            a: Sum::diff(p, q),
+            b: Sum::one(v),
+        }
+    };
+    if d[0] != 0.0 && d[1] != 0.0 && s_max > 0.0 {
+        let a: [f64; 4] = std::array::from_fn(|k| side(k).0 - side(k).1);
+        let b: [f64; 4] = std::array::from_fn(|k| side(k).2);
+        match slab::quick(a, b, s_max) {
+            Quick::Empty => return None,
+            Quick::Zero => return Some(linear::Entry::Zero),
+            Quick::Root(k) => return Some(linear::Entry::Root(lin(k))),
+            Quick::Unsure => {}
+        }
+    }
     linear::solve_with::<4>(
         |k| {
             let (p, q, v) = side(k);
             let a = p - q;
             a.is_finite().then_some((a, v))
         },
-        |k| {
-            let (p, q, v) = side(k);
-            Lin {
-                a: Sum::diff(p, q),
-                b: Sum::one(v),
-            }
-        },
+        lin,
         s_max,
     )
 }

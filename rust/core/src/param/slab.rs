@@ -1,0 +1,193 @@
+//! A ray and a box in floating point: the four constraints of
+//! [`super::shapes::ray_box`] decided by selections, not branches.
+//!
+//! # Why
+//! A ray's candidates hit or miss as randomly as the boxes lie along it,
+//! so the branches of [`super::linear::quick`] (which constraint is read,
+//! which root is greater) are mispredicted about as often as taken.  For a
+//! ray with both direction components non-zero and `S > 0` every
+//! constraint has a non-zero slope, and the same decision is made here with
+//! every step a selection.
+//!
+//! # What holds
+//! Constraint `k` is `a_k + b_k s > 0` with `fl(a_k)` one subtraction of
+//! two doubles (correctly rounded, with the exact sign) and `b_k = ±d`
+//! exact and non-zero.  Its root `-a_k / b_k` lies in `[q - e, q + e]`,
+//! `q = fl(-fl(a_k) / b_k)`, `e = 2^-50 |q| + 2^-1070` (two roundings and
+//! a possible underflow, within [`super::linear::quick`]'s margin for
+//! three).  A non-finite `q` leaves the constraint unread.  The answers are
+//! [`super::linear::quick`]'s on the same constraints: empty when an upper
+//! root lies at or below 0 (`b < 0`, `a <= 0`: exact signs) or the lower
+//! ends of the lower roots (and 0) reach the upper ends of the upper roots
+//! (and `S`); not empty when every constraint was read and the upper ends
+//! of the lower roots (and 0) lie below the lower ends of the upper roots
+//! (and `S`), entering at 0 when no lower root lies above 0 (the exact sign
+//! of `a`), else at the lower root above 0 whose interval lies above every
+//! other's; anything else [`Quick::Unsure`], for the exact path.
+
+use super::linear::Quick;
+
+/// [`super::linear::quick`] of four constraints `a[k] + b[k] s > 0` on
+/// `[0, s_max]`, `a[k]` correctly rounded from a difference of two doubles,
+/// `b[k]` exact and non-zero, `s_max > 0` (see the module docs).
+#[inline(always)]
+pub fn quick(a: [f64; 4], b: [f64; 4], s_max: f64) -> Quick {
+    const REL: f64 = f64::from_bits((1023 - 50) << 52); // 2^-50
+    const ABS: f64 = f64::from_bits(1 << 4); // 2^-1070
+
+    // an upper root at or below 0: empty (a common miss), exactly
+    let closed = (0..4).fold(false, |c, k| c | ((b[k] < 0.0) & (a[k] <= 0.0)));
+    if closed {
+        return Quick::Empty;
+    }
+    // the emptiness bounds: max(0, lower roots' low ends), min(S, upper roots' high ends)
+    let (mut low, mut high) = (0.0f64, s_max);
+    // the other way: an upper bound of max(L, 0), a lower bound of min(U, S)
+    let (mut low_hi, mut high_lo) = (0.0f64, s_max);
+    let mut read_all = true;
+    // the lower root above 0 with the greatest interval (index 4: none
+    // yet), and the greatest high end of the other lower roots above 0
+    let (mut best, mut best_lo, mut best_hi) = (4, f64::NEG_INFINITY, f64::NEG_INFINITY);
+    let mut others_hi = f64::NEG_INFINITY;
+    for k in 0..4 {
+        let q = -a[k] / b[k];
+        let e = q.abs() * REL + ABS;
+        let (lo, hi) = (q - e, q + e);
+        let fine = q.is_finite();
+        read_all &= fine;
+        let lower = fine & (b[k] > 0.0);
+        let upper = fine & (b[k] < 0.0);
+        low = if lower { low.max(lo) } else { low };
+        high = if upper { high.min(hi) } else { high };
+        high_lo = if upper { high_lo.min(lo) } else { high_lo };
+        let entering = lower & (a[k] < 0.0);
+        low_hi = if entering { low_hi.max(hi) } else { low_hi };
+        let better = entering & (lo > best_lo);
+        let beaten = if better { best_hi } else { hi };
+        others_hi = if entering {
+            others_hi.max(beaten)
+        } else {
+            others_hi
+        };
+        best = if better { k } else { best };
+        best_lo = if better { lo } else { best_lo };
+        best_hi = if better { hi } else { best_hi };
+    }
+    if low >= high {
+        return Quick::Empty;
+    }
+    if !(read_all && low_hi < high_lo) {
+        return Quick::Unsure;
+    }
+    if best == 4 {
+        Quick::Zero
+    } else if others_hi < best_lo {
+        Quick::Root(best)
+    } else {
+        Quick::Unsure
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::linear::{solve_exact, Entry, Lin};
+    use super::super::Sum;
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The constraints of the ray `o + s d` and the box `bx`, exact and
+    /// read (as `shapes::ray_box` reads them).
+    fn constraints(bx: [f64; 4], o: [f64; 2], d: [f64; 2]) -> ([Lin; 4], [f64; 4], [f64; 4]) {
+        let side = |k: usize| {
+            let x = k / 2;
+            match k % 2 {
+                0 => (o[x], bx[x], d[x]),
+                _ => (bx[x + 2], o[x], -d[x]),
+            }
+        };
+        let lins = std::array::from_fn(|k| {
+            let (p, q, v) = side(k);
+            Lin {
+                a: Sum::diff(p, q),
+                b: Sum::one(v),
+            }
+        });
+        (
+            lins,
+            std::array::from_fn(|k| side(k).0 - side(k).1),
+            std::array::from_fn(|k| side(k).2),
+        )
+    }
+
+    fn coordinate() -> impl Strategy<Value = f64> {
+        prop_oneof![
+            (-40i32..40).prop_map(|v| f64::from(v) / 4.0),
+            -1e3f64..1e3,
+            (-40i32..40, -1000i32..1000).prop_map(|(v, e)| f64::from(v) * 2f64.powi(e)),
+        ]
+    }
+
+    fn direction() -> impl Strategy<Value = f64> {
+        prop_oneof![
+            (-8i32..9)
+                .prop_filter("non-zero", |v| *v != 0)
+                .prop_map(f64::from),
+            (1e-3f64..1e3).prop_flat_map(|v| prop_oneof![Just(v), Just(-v)]),
+            (-40i32..40, -1000i32..1000)
+                .prop_filter("non-zero", |(v, _)| *v != 0)
+                .prop_map(|(v, e)| f64::from(v) * 2f64.powi(e)),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4000))]
+
+        /// Whenever it decides, it decides as the exact path does.
+        #[test]
+        fn quick_agrees_with_the_exact_path(
+            x in coordinate(), y in coordinate(), w in coordinate(), h in coordinate(),
+            ox in coordinate(), oy in coordinate(), dx in direction(), dy in direction(),
+            s_max in prop_oneof![Just(1.0), Just(0.5), Just(f64::INFINITY), 1e-3f64..1e3],
+        ) {
+            let bx = [x.min(x + w.abs()), y.min(y + h.abs()), x + w.abs(), y + h.abs()];
+            prop_assume!(bx.iter().all(|v| v.is_finite()));
+            let (lins, a, b) = constraints(bx, [ox, oy], [dx, dy]);
+            let exact = solve_exact(&lins, s_max);
+            match quick(a, b, s_max) {
+                Quick::Empty => prop_assert_eq!(exact, None),
+                Quick::Zero => prop_assert_eq!(exact, Some(Entry::Zero)),
+                Quick::Root(k) => prop_assert_eq!(exact, Some(Entry::Root(lins[k]))),
+                Quick::Unsure => {}
+            }
+        }
+    }
+
+    /// Rays through a box's corner, along its sides, from its edges and
+    /// into it from far away: the answers of the exact path, or none.
+    #[test]
+    fn edges_and_corners() {
+        let bx = [0.0, 0.0, 2.0, 2.0];
+        let cases: [([f64; 2], [f64; 2], f64); 6] = [
+            ([-1.0, -1.0], [1.0, 1.0], 10.0),      // through the corners
+            ([-1.0, 3.0], [1.0, -1.0], 10.0),      // along the other diagonal
+            ([0.0, 1.0], [1.0, 0.5], 10.0),        // from the left edge, inward
+            ([1.0, 1.0], [1.0, 1.0], 10.0),        // from inside
+            ([-1e300, 1.0], [1e300, 1e-300], 2.0), // from far away
+            ([3.0, 3.0], [1.0, 1.0], 10.0),        // going away
+        ];
+        for (o, d, s_max) in cases {
+            let (lins, a, b) = constraints(bx, o, d);
+            let exact = solve_exact(&lins, s_max);
+            let got = match quick(a, b, s_max) {
+                Quick::Empty => Some(None),
+                Quick::Zero => Some(Some(Entry::Zero)),
+                Quick::Root(k) => Some(Some(Entry::Root(lins[k]))),
+                Quick::Unsure => None,
+            };
+            assert!(
+                got.is_none_or(|g| g == exact),
+                "{o:?} {d:?}: {got:?} against {exact:?}"
+            );
+        }
+    }
+}
