@@ -148,6 +148,42 @@ def test_casts_match_the_exact_reference(seed, frects):
         assert anyhit.dtype == bool and anyhit.tolist() == [bool(h) for h in want]
 
 
+@pytest.mark.parametrize("frects", [False, True], ids=["Rect", "FRect"])
+@pytest.mark.parametrize("seed", range(4))
+def test_a_few_segments_as_python_numbers_match_the_exact_reference(seed, frects):
+    # a few segments with one max_t walk the tree's own cells when handles ascend in
+    # the group's order, else one static cast: the same answers either way
+    w = World(seed + 7, frects=frects, n=40, still=0.8)
+    index, rng = w.index, w.rng
+    walked = 0
+    for frame in range(16):
+        if frame:
+            w.step()
+        index.refresh()
+        members = index.sprites()
+        walked += bool(index._monotone and members)
+        m = int(rng.integers(1, 5))
+        o, d = rays(rng, m, w.world)
+        o, d = [tuple(v) for v in o.tolist()], [tuple(v) for v in d.tolist()]
+        max_t = float(rng.choice([1.0, 2.5, 0.0]))
+        shooter = members[int(rng.integers(len(members)))] if members else None
+        ignore = shooter if rng.random() < 0.5 else [shooter, *[None] * (m - 1)]
+        per_ray = [shooter] * m if ignore is shooter else ignore
+        want = reference_rays(members, np.array(o), np.array(d), [max_t] * m, per_ray)
+        first, t = index.cast_rays(o, d, max_t=max_t, ignore=ignore)
+        best = [min(h) if h else None for h in want]
+        assert same(first, [members[b[1]] if b else None for b in best])
+        assert t.tolist() == [float(b[0]) if b else INF for b in best]
+        rows, t = index.cast_rays(o, d, max_t=max_t, hits="all", ignore=ignore)
+        flat = [(k, j, tt) for k, h in enumerate(want) for tt, j in sorted(h, key=lambda v: v[1])]
+        assert [r for r, _ in rows] == [k for k, _, _ in flat]
+        assert same([s for _, s in rows], [members[j] for _, j, _ in flat])
+        assert t.tolist() == [float(tt) for _, _, tt in flat]
+        anyhit = index.cast_rays(o, d, max_t=max_t, hits="any", ignore=ignore)
+        assert anyhit.tolist() == [bool(h) for h in want]
+    assert walked >= 2
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_axis_segments_agree_with_clipline(seed):
     # Rect.clipline keeps the pixels x .. x + w - 1: the closed box of Rect(x, y, w + 1, h + 1)

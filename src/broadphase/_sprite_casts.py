@@ -30,6 +30,8 @@ from numpy.typing import ArrayLike, NDArray
 
 from . import _casts, _rects
 
+_FEW = 16  # segments that walk the tree's own cells (more: one static cast over the rows)
+
 
 class SpriteCasts:
     """Ray casts and swept pairs in sprites, on the rects as of the last ``refresh()``."""
@@ -98,6 +100,9 @@ class SpriteCasts:
         >>> index.cast_rays([(30, 4), (30, 50)], [(-20, 0), (-20, 0)], max_t=1, hits="any")
         array([ True, False])
         """
+        self._apply()
+        if self._few(origins, max_t):
+            return self._cast_on_tree(origins, directions, max_t, hits, ignore)
         handles, boxes = self._solid()
         skip = self._ignored(ignore, handles)
         out = _casts.cast_rays(boxes, origins, directions, max_t=max_t, hits=hits, ignore=skip)
@@ -156,6 +161,44 @@ class SpriteCasts:
         at = self._sprite_at[handles]
         return list(zip(at[pairs[:, 0]].tolist(), at[pairs[:, 1]].tolist(), t.tolist(),
                         strict=True))
+
+    def _few(self, origins, max_t) -> bool:
+        """Whether a cast walks the tree: a few segments, handles in the group's order."""
+        return (self._tree is not None and self._monotone and isinstance(origins, (list, tuple))
+                and len(origins) <= _FEW and isinstance(max_t, (int, float))
+                and not isinstance(max_t, bool) and math.isfinite(max_t))
+
+    def _cast_on_tree(self, origins, directions, max_t, hits: str, ignore):
+        """:meth:`cast_rays` of a few segments through the tree's own cells.
+
+        Handles ascend in the group's order (``_monotone``), so the tree's ties
+        (to the lower handle) and sorted rows are the group's; a sprite whose
+        rect collides with nothing is the far point there, which no ray enters.
+        """
+        skip = None if ignore is None else self._ignored_handles(ignore)
+        out = self._tree.cast_rays(origins, directions, max_t=max_t, hits=hits, ignore=skip)
+        if hits == "any":
+            return out
+        at = self._sprite_at
+        if hits == "first":
+            index, t = out
+            return [at[h] if h >= 0 else None for h in index.tolist()], t
+        rows, t = out
+        return [(k, at[h]) for k, h in rows.tolist()], t
+
+    def _ignored_handles(self, ignore):
+        """``ignore`` as handles (-1: none)."""
+        def one(s, name: str) -> int:
+            if s is None:
+                return -1
+            h = self._handle.get(s)
+            if h is None:
+                raise KeyError(f"{name}: {s!r} is not in this index")
+            return h
+
+        if isinstance(ignore, (list, tuple)):
+            return [one(s, f"ignore[{k}]") for k, s in enumerate(ignore)]
+        return one(ignore, "ignore")
 
     def _solid(self) -> tuple[np.ndarray, np.ndarray]:
         """Handles of the members whose rect collides with something, in order; their boxes."""
