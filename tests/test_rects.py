@@ -173,6 +173,10 @@ def test_bad_handles_are_errors_not_crashes():
         _core.read_rects(s, "rect", np.array([0, 1]))
     objs = np.array([None, "a", "b"], object)
     assert _core.pick_pairs(objs, np.array([[1, 2], [2, 0]])) == [("a", "b"), ("b", None)]
+    empty = np.ndarray((2,), object, buffer=bytearray(16))  # two empty (NULL) slots
+    assert _core.pick_pairs(empty, np.array([[0, 1]])) == [(None, None)]
+    with pytest.raises(TypeError, match="C-contiguous"):
+        _core.pick_pairs(np.array(["a", "b", "c", "d"], object)[::2], np.array([[0, 1]]))
     with pytest.raises(ValueError, match=r"rows\[1\]: expected indices in \[0, 3\)"):
         _core.pick_pairs(objs, np.array([[1, 2], [3, 0]]))
 

@@ -293,9 +293,11 @@ def test_a_few_rays_with_bad_values_are_refused_as_on_the_full_path():
         tree.cast_rays([(float("nan"), 0)], [(1, 0)])
     with pytest.raises(ValueError, match=r"max_t: expected a number >= 0"):
         tree.cast_rays([(0, 0)], [(1, 0)], max_t=-1.0)
-    for hits in ("every", None, 1):
+    for hits in ("every", None, 1, "\ud800"):
         with pytest.raises(ValueError, match="hits: expected one of"):
             tree.cast_rays([(0, 0)], [(1, 0)], hits=hits)
+    with pytest.raises(ValueError, match=r"ignore: .* \(one per ray\)"):
+        tree.cast_rays([(0, 0)], [(1, 0)], ignore=[0, 1])
     with pytest.raises(ValueError, match="directions: expected 1 rows"):
         tree.cast_rays([(0, 0)], [(1, 0), (0, 1)])
     with pytest.raises(ValueError, match="ignore: expected a handle or -1"):
@@ -354,6 +356,14 @@ def test_one_circle_with_bad_values_is_refused_as_on_the_full_path():
     with pytest.raises(ValueError, match="finite"):
         tree.move_circles(c, (5, float("inf")))
     tree.move_circles(c, (6, 5))
+    assert tree.circles([c]).tolist() == [[6, 5, 1]] and len(tree) == 2
+    # a circle whose box would be infinite: refused by the tree, naming the row
+    for call in (lambda: tree.insert_circles((1e308, 1e308), 1e308),
+                 lambda: tree.insert_circles([[0, 0], [1e308, 0]], [1, 1e308]),
+                 lambda: tree.move_circles(c, (1e308, 1e308), 1e308),
+                 lambda: tree.move_circles([c], np.array([[1e308, 0]]), [1e308])):
+        with pytest.raises(ValueError, match=r"centers\[\d\]: the circle .* reaches past"):
+            call()
     assert tree.circles([c]).tolist() == [[6, 5, 1]] and len(tree) == 2
     tree.validate()
 

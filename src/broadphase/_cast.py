@@ -215,6 +215,24 @@ def circles(centers, radii) -> tuple[np.ndarray, np.ndarray]:
     return xyr, bxs
 
 
+def tree_circles(centers, radii) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`circles` for a tree, which holds objects whose box is finite.
+
+    A circle whose centre and radius reach past the largest float64 (its
+    outward-rounded box is infinite) is refused, naming its row; the static
+    searches take such circles.
+    """
+    xyr, bxs = circles(centers, radii)
+    bad = np.flatnonzero(~np.isfinite(bxs).all(axis=1))
+    if bad.size:
+        k = int(bad[0])
+        x, y, r = xyr[k].tolist()
+        raise ValueError(f"centers[{k}]: the circle at ({x}, {y}) of radius {r} reaches past "
+                         "the largest float64; expected a circle whose box is finite (a tree "
+                         "holds finite boxes)")
+    return xyr, bxs
+
+
 def center_rows(centers, radii=None) -> tuple[np.ndarray, object]:
     """Centres as ``(n, 2)`` float64, and the radii: ``radii``, or a table's ``r`` column.
 

@@ -67,7 +67,7 @@ def ignore_indices(value, m: int, n: int) -> np.ndarray | None:
 
 def ignore_handles(value, m: int) -> np.ndarray | None:
     """Per ray, a tree's handle it ignores (its shooter) or -1."""
-    arr = _cast.per_object(value, "ignore", m, np.int64)
+    arr = _cast.per_object(value, "ignore", m, np.int64, per="ray")
     if arr is None:
         return None
     bad = np.flatnonzero(arr < -1)

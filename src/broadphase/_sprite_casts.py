@@ -164,9 +164,10 @@ class SpriteCasts:
 
     def _few(self, origins, max_t) -> bool:
         """Whether a cast walks the tree: a few segments, handles in the group's order."""
+        finite = (type(max_t) is float and math.isfinite(max_t)) or (
+            type(max_t) is int and 0 <= max_t <= 2**53)
         return (self._tree is not None and self._monotone and isinstance(origins, (list, tuple))
-                and len(origins) <= _FEW and isinstance(max_t, (int, float))
-                and not isinstance(max_t, bool) and math.isfinite(max_t))
+                and len(origins) <= _FEW and finite)
 
     def _cast_on_tree(self, origins, directions, max_t, hits: str, ignore):
         """:meth:`cast_rays` of a few segments through the tree's own cells.

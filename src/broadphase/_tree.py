@@ -302,9 +302,12 @@ class LinearQuadtree(_TreeQueries, _TreeFrames, _TreeCasts):
             h = _core.tree_insert_circle(self._t, centers, radii)  # None: not read directly
             if h is not None:
                 return h
-        xyr, bxs = _cast.circles(_one_or_many(centers, 2), radii)
+        xyr, bxs = _cast.tree_circles(_one_or_many(centers, 2), radii)
         filters = _cast.filters(xyr.shape[0], groups, categories, masks)
-        return self._t.insert(bxs, xyr, **filters)
+        h = self._t.insert(bxs, xyr, **filters)
+        if type(h) is _core.BadRow:  # a row written by another thread since it was checked
+            self._raise(h, None, CIRCLE, xyr, "centers")
+        return h
 
     def move(self, handles: ArrayLike, boxes: ArrayLike) -> None:
         """Give box objects new boxes.
@@ -375,7 +378,7 @@ class LinearQuadtree(_TreeQueries, _TreeFrames, _TreeCasts):
         self._check(h, CIRCLE)
         c, r = _cast.center_rows(_one_or_many(centers, 2), radii)
         _same_length(h, c, "centers")
-        xyr, _ = _cast.circles(c, self._t.radii(h) if r is None else r)
+        xyr, _ = _cast.tree_circles(c, self._t.radii(h) if r is None else r)
         problem = self._t.move_circles(h, xyr)
         if problem is not None:
             self._raise(problem, h, CIRCLE, xyr, "centers")

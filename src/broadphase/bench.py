@@ -8,7 +8,7 @@ and calling ``pairs()``, the other methods search each frame from
 scratch) and ``sprites`` (two pygame groups of n sprites each:
 :func:`broadphase.pygame.groupcollide` against pygame's own).
 ``np.argsort`` of n random int64 keys is timed alongside, as a yardstick
-of the machine (the core issue's speed targets are ratios to it).  Each
+of this machine (not of others: sorts differ between processors).  Each
 of our methods is called once first (the first call pays for fresh
 memory and the thread pool starting; reported apart as ``first_ms``), then the methods take
 turns round by round, so that a slow spell of the machine does not fall on

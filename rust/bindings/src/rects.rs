@@ -250,6 +250,9 @@ pub(crate) struct Diff {
 }
 
 impl Diff {
+    /// The rows of `boxes` (sprite `k`'s box) that differ from
+    /// `box_at[handles[k]]`, and `box_at` after; `ValueError` naming a
+    /// handle that is no row of `box_at`, or lengths that differ.
     pub fn of(boxes: &[[f64; 4]], handles: &[i64], box_at: &[[f64; 4]]) -> PyResult<Diff> {
         if handles.len() != boxes.len() {
             return Err(PyValueError::new_err(format!(

@@ -11,7 +11,9 @@
 //! read, moved or returned (`None`), and the Python layer takes its full
 //! path, which words the error.  The handles are the layer's own (live box
 //! objects, each once); they are checked all the same, and a bad one moves
-//! nothing and raises.
+//! nothing and raises.  A rect property (Python code) runs while the rects
+//! are read; one that changes the group or the index mid-read is not
+//! supported (the index is then as of the arrays it was given).
 
 use numpy::{PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::exceptions::PyValueError;

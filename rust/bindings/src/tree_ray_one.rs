@@ -7,7 +7,10 @@
 //! `crate::tree_one` reads numbers), of the same length; `max_t` a `float`
 //! that is not NaN and `>= 0` (`inf` allowed) or an `int` `>= 0` that float64
 //! holds exactly; `hits` one of its three names (a `str`); `ignore` `None`
-//! or one integer `>= -1` for every ray; no rays' categories or masks.  Anything else returns `None` having done
+//! or one integer `>= -1` for every ray; no rays' categories or masks; and
+//! a cast that walks the tree's own cells (few short rays: a cast that
+//! would build a grid over every object is long, and takes the full path,
+//! on the tree's threads with Ctrl-C watched).  Anything else returns `None` having done
 //! nothing, and the Python layer takes its full path, which reads
 //! everything else and words every error.  The answers are the full
 //! path's.
@@ -54,10 +57,10 @@ pub fn tree_cast_few(
     let Ok(mode) = mode.cast_exact::<PyString>() else {
         return Ok(None);
     };
-    let mode = match mode.to_str()? {
-        "first" => Mode::First,
-        "all" => Mode::All,
-        "any" => Mode::Any,
+    let mode = match mode.to_str() {
+        Ok("first") => Mode::First,
+        Ok("all") => Mode::All,
+        Ok("any") => Mode::Any,
         _ => return Ok(None),
     };
     let (Some(o), Some(d), Some(s)) = (pairs(origins), pairs(directions), max_t_of(max_t)) else {
@@ -74,17 +77,21 @@ pub fn tree_cast_few(
     if o.is_empty() || o.len() != d.len() {
         return Ok(None);
     }
-    let hits = run(tree.get(), py, true, |t, ex| {
-        let rays = Rays {
-            origins: &o,
-            directions: &d,
-            max_t: &[s],
-            categories: None,
-            masks: None,
-            ignore: ignore.as_deref(),
-        };
-        t.cast_rays(&rays, mode, ex)
-    })?;
+    let max_t = [s];
+    let rays = Rays {
+        origins: &o,
+        directions: &d,
+        max_t: &max_t,
+        categories: None,
+        masks: None,
+        ignore: ignore.as_deref(),
+    };
+    // only a cast that walks the tree's cells is short; one that would grid
+    // every object takes the full path, with the tree's threads and Ctrl-C
+    if !tree.get().lock()?.inner.walks(&rays) {
+        return Ok(None);
+    }
+    let hits = run(tree.get(), py, true, |t, ex| t.cast_rays(&rays, mode, ex))?;
     Ok(Some(hits_object(py, hits.map_err(too_many_hits)?)?))
 }
 

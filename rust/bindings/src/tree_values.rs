@@ -112,6 +112,9 @@ impl MoveRows for [f64; 3] {
     }
     fn store(tree: &mut Tree, h: &[i64], c: Vec<Self>, ex: &Exec) -> Result<(), check::BadRow> {
         let b = check::circle_boxes(&c, &ex.for_work(c.len(), 1 << 16))?;
+        // the tree holds finite boxes: a circle reaching past the doubles
+        // (the caller refuses it; a row changed since) is refused here too
+        check::scan_boxes(&b, &ex.for_work(b.len(), 1 << 16))?;
         tree.move_to(h, &b, Some(&c), ex);
         Ok(())
     }

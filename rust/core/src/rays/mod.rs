@@ -9,19 +9,23 @@
 //! the lower object index.
 //!
 //! # How
-//! The objects go into a uniform grid (`grid`); each ray walks (`walk`) the cells
-//! it passes through, in order along the ray, testing each object of those
-//! cells once (a stamp per object and ray) against the filters, then
-//! exactly.  For the first hit, cells whose points lie beyond the best
-//! entry so far are skipped and the walk stops at the first column beyond
-//! it; an object found there could only enter later.
+//! Each ray's candidates come from the cells it passes through (`cells`):
+//! the static casts put the objects into a uniform grid (`grid`) and walk
+//! it (`walk`); the moving tree walks its own cells (`crate::tree`).  Each
+//! candidate is tested once (a stamp per object and ray) against the
+//! filters, then exactly.  For the first hit, cells whose points lie beyond
+//! the best entry so far are skipped and the walk stops at the first
+//! column (the tree: piece) beyond it; an object found there could only
+//! enter later.
 //!
 //! # Determinism
-//! Rays are taken in the Morton order of their origins' cells (a stable
-//! sort: neighbours in that order read the same objects, kept in cache) and
-//! split into chunks fixed by their number; each ray's answer depends on
-//! nothing but its own walk and is put back at the ray's place, so the
-//! result is the same for any thread count.  Each thread keeps one stamp array (one `u32` per object).
+//! The static casts take the rays in the Morton order of their origins'
+//! cells (a stable sort: neighbours in that order read the same objects,
+//! kept in cache), the tree in their own order; either way they are split
+//! into chunks fixed by their number, each ray's answer depends on nothing
+//! but its own walk and is put back at the ray's place, so the result is
+//! the same for any thread count and any order.  Each thread keeps one
+//! stamp array (one `u32` per object).
 
 mod budget;
 mod cells;

@@ -95,7 +95,7 @@ impl Tree {
 
     /// Whether a cast of `rays` walks the tree's cells: every ray finite
     /// and their pieces at most the policy's share of the live objects.
-    fn walks(&self, rays: &Rays) -> bool {
+    pub fn walks(&self, rays: &Rays) -> bool {
         let cells = TreeCells::new(self);
         let mut pieces = 0.0;
         for k in 0..rays.len() {
