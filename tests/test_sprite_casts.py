@@ -111,6 +111,21 @@ def reference_rays(members, o, d, max_t, ignore):
     return out
 
 
+def check_casts(index, members, o, d, max_t, ignore, want):
+    """The index's casts in every mode against the reference hits ``want`` of each ray."""
+    first, t = index.cast_rays(o, d, max_t=max_t, ignore=ignore)
+    best = [min(h) if h else None for h in want]  # least t, then the earliest sprite
+    assert same(first, [members[b[1]] if b else None for b in best])
+    assert t.tolist() == [float(b[0]) if b else INF for b in best]
+    rows, t = index.cast_rays(o, d, max_t=max_t, hits="all", ignore=ignore)
+    flat = [(k, j, tt) for k, h in enumerate(want) for tt, j in sorted(h, key=lambda v: v[1])]
+    assert [r for r, _ in rows] == [k for k, _, _ in flat]
+    assert same([s for _, s in rows], [members[j] for _, j, _ in flat])
+    assert t.tolist() == [float(tt) for _, _, tt in flat]
+    anyhit = index.cast_rays(o, d, max_t=max_t, hits="any", ignore=ignore)
+    assert anyhit.dtype == bool and anyhit.tolist() == [bool(h) for h in want]
+
+
 @pytest.mark.parametrize("frects", [False, True, "mixed"], ids=["Rect", "FRect", "mixed"])
 @pytest.mark.parametrize("seed", range(4))
 def test_casts_match_the_exact_reference(seed, frects):
@@ -135,17 +150,7 @@ def test_casts_match_the_exact_reference(seed, frects):
                        else None for _ in range(m)]
             ignore = per_ray
         want = reference_rays(members, o, d, max_t, per_ray)
-        first, t = index.cast_rays(o, d, max_t=max_t, ignore=ignore)
-        best = [min(h) if h else None for h in want]  # least t, then the earliest sprite
-        assert same(first, [members[b[1]] if b else None for b in best])
-        assert t.tolist() == [float(b[0]) if b else INF for b in best]
-        rows, t = index.cast_rays(o, d, max_t=max_t, hits="all", ignore=ignore)
-        flat = [(k, j, tt) for k, h in enumerate(want) for tt, j in sorted(h, key=lambda v: v[1])]
-        assert [r for r, _ in rows] == [k for k, _, _ in flat]
-        assert same([s for _, s in rows], [members[j] for _, j, _ in flat])
-        assert t.tolist() == [float(tt) for _, _, tt in flat]
-        anyhit = index.cast_rays(o, d, max_t=max_t, hits="any", ignore=ignore)
-        assert anyhit.dtype == bool and anyhit.tolist() == [bool(h) for h in want]
+        check_casts(index, members, o, d, max_t, ignore, want)
 
 
 @pytest.mark.parametrize("frects", [False, True], ids=["Rect", "FRect"])
@@ -170,17 +175,7 @@ def test_a_few_segments_as_python_numbers_match_the_exact_reference(seed, frects
         ignore = shooter if rng.random() < 0.5 else [shooter, *[None] * (m - 1)]
         per_ray = [shooter] * m if ignore is shooter else ignore
         want = reference_rays(members, np.array(o), np.array(d), [max_t] * m, per_ray)
-        first, t = index.cast_rays(o, d, max_t=max_t, ignore=ignore)
-        best = [min(h) if h else None for h in want]
-        assert same(first, [members[b[1]] if b else None for b in best])
-        assert t.tolist() == [float(b[0]) if b else INF for b in best]
-        rows, t = index.cast_rays(o, d, max_t=max_t, hits="all", ignore=ignore)
-        flat = [(k, j, tt) for k, h in enumerate(want) for tt, j in sorted(h, key=lambda v: v[1])]
-        assert [r for r, _ in rows] == [k for k, _, _ in flat]
-        assert same([s for _, s in rows], [members[j] for _, j, _ in flat])
-        assert t.tolist() == [float(tt) for _, _, tt in flat]
-        anyhit = index.cast_rays(o, d, max_t=max_t, hits="any", ignore=ignore)
-        assert anyhit.tolist() == [bool(h) for h in want]
+        check_casts(index, members, o, d, max_t, ignore, want)
     assert walked >= 2
 
 

@@ -215,17 +215,7 @@ class SpriteCasts:
         """``ignore`` as rows of ``handles`` (-1: none, or a sprite no ray can hit)."""
         if ignore is None:
             return None
-        row = np.full(len(self._sprite_at), -1, np.int64)
+        row = np.full(len(self._sprite_at) + 1, -1, np.int64)  # the last: no sprite
         row[handles] = np.arange(len(handles))
-
-        def one(s, name: str) -> int:
-            if s is None:
-                return -1
-            h = self._handle.get(s)
-            if h is None:
-                raise KeyError(f"{name}: {s!r} is not in this index")
-            return int(row[h])
-
-        if isinstance(ignore, (list, tuple)):
-            return np.array([one(s, f"ignore[{k}]") for k, s in enumerate(ignore)], np.int64)
-        return one(ignore, "ignore")
+        at = self._ignored_handles(ignore)
+        return row[np.array(at, np.int64)] if isinstance(at, list) else int(row[at])

@@ -48,6 +48,7 @@
 //! [`Quick::Unsure`].
 
 use super::linear::Quick;
+use super::select::{Root, Roots};
 
 /// The set `{s in [0, 1] : f_k(s) > 0 for every k}` of linear constraints
 /// given by `f0[k] = fl(f_k(0))` and `f1[k] = fl(f_k(1))`, each correctly
@@ -65,58 +66,28 @@ pub fn quick<const N: usize>(f0: [f64; N], f1: [f64; N]) -> Quick {
     if closed {
         return Quick::Empty;
     }
-    // Every step below is a selection, not a branch: which gaps cross and
-    // where is as random as the candidates.
-    // the emptiness bounds: max(0, lower roots' low ends), min(1, upper roots' high ends)
-    let (mut low, mut high) = (0.0f64, 1.0f64);
-    // the other way: an upper bound of max(L, 0), a lower bound of min(U, 1)
-    let (mut low_hi, mut high_lo) = (0.0f64, 1.0f64);
-    let mut read_all = true;
-    // the lower root above 0 with the greatest interval (index N: none
-    // yet), and the greatest high end of the other lower roots above 0
-    let (mut best, mut best_lo, mut best_hi) = (N, f64::NEG_INFINITY, f64::NEG_INFINITY);
-    let mut others_hi = f64::NEG_INFINITY;
+    // every step below is a selection, not a branch (`select`)
+    let mut roots = Roots::new(1.0);
     for k in 0..N {
         let (p, q) = (f0[k], f1[k]);
         let d = p - q;
         let r = p / d; // in [0, 1] when the gap crosses zero
         let e = r * REL + ABS;
-        let (lo, hi) = (r - e, r + e);
         let fine = p.is_finite() & d.is_finite();
         let crossing = (p > 0.0) != (q > 0.0);
-        read_all &= !crossing | fine;
+        roots.unread(crossing & !fine);
         // p <= 0 < q (not closed): a lower root; p > 0 >= q: an upper one
         let lower = crossing & fine & (q > 0.0);
-        let upper = crossing & fine & (p > 0.0);
-        low = if lower { low.max(lo) } else { low };
-        high = if upper { high.min(hi) } else { high };
-        high_lo = if upper { high_lo.min(lo) } else { high_lo };
-        let entering = lower & (p < 0.0);
-        low_hi = if entering { low_hi.max(hi) } else { low_hi };
-        let better = entering & (lo > best_lo);
-        let beaten = if better { best_hi } else { hi };
-        others_hi = if entering {
-            others_hi.max(beaten)
-        } else {
-            others_hi
-        };
-        best = if better { k } else { best };
-        best_lo = if better { lo } else { best_lo };
-        best_hi = if better { hi } else { best_hi };
+        roots.add(Root {
+            k,
+            lo: r - e,
+            hi: r + e,
+            lower,
+            upper: crossing & fine & (p > 0.0),
+            entering: lower & (p < 0.0),
+        });
     }
-    if low >= high {
-        return Quick::Empty;
-    }
-    if !(read_all && low_hi < high_lo) {
-        return Quick::Unsure;
-    }
-    if best == N {
-        Quick::Zero
-    } else if others_hi < best_lo {
-        Quick::Root(best)
-    } else {
-        Quick::Unsure
-    }
+    roots.answer()
 }
 
 #[cfg(test)]

@@ -69,6 +69,7 @@ pub mod ends;
 pub mod linear;
 pub mod quadratic;
 pub mod rounded;
+pub mod select;
 pub mod shapes;
 pub mod slab;
 

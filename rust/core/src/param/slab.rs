@@ -26,6 +26,7 @@
 //! other's; anything else [`Quick::Unsure`], for the exact path.
 
 use super::linear::Quick;
+use super::select::{Root, Roots};
 
 /// [`super::linear::quick`] of four constraints `a[k] + b[k] s > 0` on
 /// `[0, s_max]`, `a[k]` correctly rounded from a difference of two doubles,
@@ -40,52 +41,23 @@ pub fn quick(a: [f64; 4], b: [f64; 4], s_max: f64) -> Quick {
     if closed {
         return Quick::Empty;
     }
-    // the emptiness bounds: max(0, lower roots' low ends), min(S, upper roots' high ends)
-    let (mut low, mut high) = (0.0f64, s_max);
-    // the other way: an upper bound of max(L, 0), a lower bound of min(U, S)
-    let (mut low_hi, mut high_lo) = (0.0f64, s_max);
-    let mut read_all = true;
-    // the lower root above 0 with the greatest interval (index 4: none
-    // yet), and the greatest high end of the other lower roots above 0
-    let (mut best, mut best_lo, mut best_hi) = (4, f64::NEG_INFINITY, f64::NEG_INFINITY);
-    let mut others_hi = f64::NEG_INFINITY;
+    let mut roots = Roots::new(s_max);
     for k in 0..4 {
         let q = -a[k] / b[k];
         let e = q.abs() * REL + ABS;
-        let (lo, hi) = (q - e, q + e);
         let fine = q.is_finite();
-        read_all &= fine;
+        roots.unread(!fine);
         let lower = fine & (b[k] > 0.0);
-        let upper = fine & (b[k] < 0.0);
-        low = if lower { low.max(lo) } else { low };
-        high = if upper { high.min(hi) } else { high };
-        high_lo = if upper { high_lo.min(lo) } else { high_lo };
-        let entering = lower & (a[k] < 0.0);
-        low_hi = if entering { low_hi.max(hi) } else { low_hi };
-        let better = entering & (lo > best_lo);
-        let beaten = if better { best_hi } else { hi };
-        others_hi = if entering {
-            others_hi.max(beaten)
-        } else {
-            others_hi
-        };
-        best = if better { k } else { best };
-        best_lo = if better { lo } else { best_lo };
-        best_hi = if better { hi } else { best_hi };
+        roots.add(Root {
+            k,
+            lo: q - e,
+            hi: q + e,
+            lower,
+            upper: fine & (b[k] < 0.0),
+            entering: lower & (a[k] < 0.0),
+        });
     }
-    if low >= high {
-        return Quick::Empty;
-    }
-    if !(read_all && low_hi < high_lo) {
-        return Quick::Unsure;
-    }
-    if best == 4 {
-        Quick::Zero
-    } else if others_hi < best_lo {
-        Quick::Root(best)
-    } else {
-        Quick::Unsure
-    }
+    roots.answer()
 }
 
 #[cfg(test)]
