@@ -92,7 +92,7 @@ pub fn quick<const N: usize>(f0: [f64; N], f1: [f64; N]) -> Quick {
 
 #[cfg(test)]
 mod tests {
-    use super::super::linear::{solve_exact, Entry, Lin};
+    use super::super::linear::{decided, solve_exact, Entry, Lin};
     use super::super::Sum;
     use super::*;
     use proptest::prelude::*;
@@ -113,12 +113,7 @@ mod tests {
     fn quick_of(g: &[Gap; 4]) -> Option<Option<Entry>> {
         let f0 = g.map(|(h0, _, l0, _)| h0 - l0);
         let f1 = g.map(|(_, h1, _, l1)| h1 - l1);
-        match quick(f0, f1) {
-            Quick::Empty => Some(None),
-            Quick::Zero => Some(Some(Entry::Zero)),
-            Quick::Root(k) => Some(Some(Entry::Root(lin(&g[k])))),
-            Quick::Unsure => None,
-        }
+        decided(quick(f0, f1), |k| lin(&g[k]))
     }
 
     fn exact_of(g: &[Gap; 4]) -> Option<Entry> {

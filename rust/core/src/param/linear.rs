@@ -87,11 +87,20 @@ pub fn cmp_root_value(p: &Lin, sp: i32, v: f64) -> Ordering {
 /// read theirs straight from the inputs use [`solve_with`]).
 #[inline]
 pub fn solve(cons: &[Lin], s_max: f64) -> Option<Entry> {
-    match quick(cons.len(), |k| short(&cons[k]), s_max) {
-        Quick::Empty => None,
-        Quick::Zero => Some(Entry::Zero),
-        Quick::Root(k) => Some(Entry::Root(cons[k])),
-        Quick::Unsure => solve_exact(cons, s_max),
+    let first = quick(cons.len(), |k| short(&cons[k]), s_max);
+    decided(first, |k| cons[k]).unwrap_or_else(|| solve_exact(cons, s_max))
+}
+
+/// The set a pre-test decided ([`quick`], or a shape's own): `None` when
+/// it was [`Quick::Unsure`], for the exact path; `lin(k)` the constraint
+/// it names.
+#[inline(always)]
+pub fn decided(first: Quick, lin: impl Fn(usize) -> Lin) -> Option<Option<Entry>> {
+    match first {
+        Quick::Empty => Some(None),
+        Quick::Zero => Some(Some(Entry::Zero)),
+        Quick::Root(k) => Some(Some(Entry::Root(lin(k)))),
+        Quick::Unsure => None,
     }
 }
 
@@ -105,12 +114,7 @@ pub fn solve_with<const N: usize>(
     lin: impl Fn(usize) -> Lin,
     s_max: f64,
 ) -> Option<Entry> {
-    match quick(N, read, s_max) {
-        Quick::Empty => None,
-        Quick::Zero => Some(Entry::Zero),
-        Quick::Root(k) => Some(Entry::Root(lin(k))),
-        Quick::Unsure => solve_built::<N>(&lin, s_max),
-    }
+    decided(quick(N, read, s_max), &lin).unwrap_or_else(|| solve_built::<N>(&lin, s_max))
 }
 
 /// [`solve_exact`] of `lin(0), ..., lin(N - 1)`: rare, kept out of line so

@@ -13,7 +13,7 @@
 //!   radius `ra + rb` (the radii do not change).
 
 use super::ends;
-use super::linear::{self, Lin, Quick};
+use super::linear::{self, Lin};
 use super::quadratic::{self, Quad};
 use super::slab;
 use super::{exact_sum, Sum};
@@ -46,11 +46,8 @@ pub fn ray_box(b: &[f64; 4], o: [f64; 2], d: [f64; 2], s_max: f64) -> Option<lin
     if d[0] != 0.0 && d[1] != 0.0 && s_max > 0.0 {
         let a: [f64; 4] = std::array::from_fn(|k| side(k).0 - side(k).1);
         let b: [f64; 4] = std::array::from_fn(|k| side(k).2);
-        match slab::quick(a, b, s_max) {
-            Quick::Empty => return None,
-            Quick::Zero => return Some(linear::Entry::Zero),
-            Quick::Root(k) => return Some(linear::Entry::Root(lin(k))),
-            Quick::Unsure => {}
+        if let Some(set) = linear::decided(slab::quick(a, b, s_max), lin) {
+            return set;
         }
     }
     linear::solve_with::<4>(
@@ -105,11 +102,8 @@ pub fn swept_boxes(
             b: Sum::motion(h0, h1, l0, l1),
         }
     };
-    match quick {
-        Quick::Empty => return None,
-        Quick::Zero => return Some(linear::Entry::Zero),
-        Quick::Root(k) => return Some(linear::Entry::Root(lin(k))),
-        Quick::Unsure => {}
+    if let Some(set) = linear::decided(quick, lin) {
+        return set;
     }
     linear::solve_with::<4>(
         |k| {

@@ -62,7 +62,7 @@ pub fn quick(a: [f64; 4], b: [f64; 4], s_max: f64) -> Quick {
 
 #[cfg(test)]
 mod tests {
-    use super::super::linear::{solve_exact, Entry, Lin};
+    use super::super::linear::{decided, solve_exact, Lin};
     use super::super::Sum;
     use super::*;
     use proptest::prelude::*;
@@ -125,11 +125,8 @@ mod tests {
             prop_assume!(bx.iter().all(|v| v.is_finite()));
             let (lins, a, b) = constraints(bx, [ox, oy], [dx, dy]);
             let exact = solve_exact(&lins, s_max);
-            match quick(a, b, s_max) {
-                Quick::Empty => prop_assert_eq!(exact, None),
-                Quick::Zero => prop_assert_eq!(exact, Some(Entry::Zero)),
-                Quick::Root(k) => prop_assert_eq!(exact, Some(Entry::Root(lins[k]))),
-                Quick::Unsure => {}
+            if let Some(got) = decided(quick(a, b, s_max), |k| lins[k]) {
+                prop_assert_eq!(got, exact);
             }
         }
     }
@@ -150,12 +147,7 @@ mod tests {
         for (o, d, s_max) in cases {
             let (lins, a, b) = constraints(bx, o, d);
             let exact = solve_exact(&lins, s_max);
-            let got = match quick(a, b, s_max) {
-                Quick::Empty => Some(None),
-                Quick::Zero => Some(Some(Entry::Zero)),
-                Quick::Root(k) => Some(Some(Entry::Root(lins[k]))),
-                Quick::Unsure => None,
-            };
+            let got = decided(quick(a, b, s_max), |k| lins[k]);
             assert!(
                 got.is_none_or(|g| g == exact),
                 "{o:?} {d:?}: {got:?} against {exact:?}"
