@@ -33,6 +33,16 @@ pub(crate) fn copy_opt<T: Copy + Send + Sync>(
     owned::copy_opt(a, name, &Exec::serial())
 }
 
+/// The mode named `name` (`hits=` in Python: `first`, `all`, `any`).
+pub(crate) fn mode_of(name: &str) -> Option<Mode> {
+    match name {
+        "first" => Some(Mode::First),
+        "all" => Some(Mode::All),
+        "any" => Some(Mode::Any),
+        _ => None,
+    }
+}
+
 /// The rays of a cast, read and copied once for the static and the tree's
 /// casts (the one owner of the rays' arguments in the bindings): the mode
 /// by name, origins and directions of one length, `max_t` of 1 or that
@@ -58,11 +68,8 @@ impl OwnedRays {
         ray_masks: &U64s<'_>,
         ignore: &Option<PyReadonlyArray1<'_, i64>>,
     ) -> PyResult<OwnedRays> {
-        let mode = match mode {
-            "first" => Mode::First,
-            "all" => Mode::All,
-            "any" => Mode::Any,
-            _ => return Err(PyValueError::new_err(format!("mode: unknown {mode:?}"))),
+        let Some(mode) = mode_of(mode) else {
+            return Err(PyValueError::new_err(format!("mode: unknown {mode:?}")));
         };
         let o = rows::<2>(origins, "origins")?;
         let d = rows::<2>(directions, "directions")?;

@@ -15,11 +15,11 @@
 //! everything else and words every error.  The answers are the full
 //! path's.
 
-use broadphase_core::rays::{Mode, Rays};
+use broadphase_core::rays::Rays;
 use pyo3::prelude::*;
 use pyo3::types::{PyFloat, PyString};
 
-use crate::casts::hits_object;
+use crate::casts::{hits_object, mode_of};
 use crate::results::too_many_hits;
 use crate::tree::PyTree;
 use crate::tree_one::{integer, items, number, pair, run};
@@ -57,11 +57,8 @@ pub fn tree_cast_few(
     let Ok(mode) = mode.cast_exact::<PyString>() else {
         return Ok(None);
     };
-    let mode = match mode.to_str() {
-        Ok("first") => Mode::First,
-        Ok("all") => Mode::All,
-        Ok("any") => Mode::Any,
-        _ => return Ok(None),
+    let Some(mode) = mode.to_str().ok().and_then(mode_of) else {
+        return Ok(None);
     };
     let (Some(o), Some(d), Some(s)) = (pairs(origins), pairs(directions), max_t_of(max_t)) else {
         return Ok(None);
