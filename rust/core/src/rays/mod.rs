@@ -163,7 +163,7 @@ struct Part {
 /// Cast the rays at boxes (valid: finite, `min <= max`); [`TooMany`] when
 /// [`Mode::All`] finds more rows than `cast.max_hits` (or the memory) holds.
 pub fn cast_boxes(boxes: &[[f64; 4]], cast: &Cast, ex: &Exec) -> Result<Hits, TooMany> {
-    run(&Boxes(boxes), cast, ex)
+    cast_at(&Boxes(boxes), cast, ex)
 }
 
 /// Cast the rays at circles (valid; `boxes` their outward-rounded boxes);
@@ -174,16 +174,19 @@ pub fn cast_circles(
     cast: &Cast,
     ex: &Exec,
 ) -> Result<Hits, TooMany> {
-    run(&Circles { circles, boxes }, cast, ex)
+    cast_at(&Circles { circles, boxes }, cast, ex)
 }
 
 /// Cast the rays at boxes and circles together (valid; [`Mixed`]);
 /// [`TooMany`] as [`cast_boxes`].
 pub fn cast_mixed(objects: &Mixed, cast: &Cast, ex: &Exec) -> Result<Hits, TooMany> {
-    run(objects, cast, ex)
+    cast_at(objects, cast, ex)
 }
 
-fn run<T: Target>(target: &T, cast: &Cast, ex: &Exec) -> Result<Hits, TooMany> {
+/// Cast the rays at `target`'s objects through a uniform grid built over
+/// them for the call, the rays in the Morton order of their origins' cells;
+/// [`TooMany`] as [`cast_boxes`].
+pub fn cast_at<T: Target>(target: &T, cast: &Cast, ex: &Exec) -> Result<Hits, TooMany> {
     let grid = RayGrid::new(target.boxes(), bounds_of(target.boxes()), ex);
     let order = ray_order(&grid, cast.rays.origins, ex);
     cast_over(target, &grid, &order, cast, ex)

@@ -24,9 +24,7 @@ use super::Tree;
 use crate::narrow::{Narrow, Shapes};
 use crate::pairs::TooMany;
 use crate::par::Exec;
-use crate::rays::{
-    cast_boxes, cast_circles, cast_mixed, cast_over, Boxes, Cast, Circles, Hits, Mixed, Mode, Rays,
-};
+use crate::rays::{cast_at, cast_over, Boxes, Cast, Circles, Hits, Mixed, Mode, Rays, Target};
 
 impl Tree {
     /// `f` of the live objects as rows: their boxes, their narrow phase
@@ -69,23 +67,7 @@ impl Tree {
                 mode,
                 max_hits: None,
             };
-            let hits = match narrow.shapes {
-                Shapes::Boxes => cast_boxes(boxes, &cast, ex),
-                Shapes::Circles(c) => cast_circles(c, boxes, &cast, ex),
-                Shapes::Mixed {
-                    kinds,
-                    circles,
-                    boxes,
-                } => cast_mixed(
-                    &Mixed {
-                        kinds,
-                        circles,
-                        boxes,
-                    },
-                    &cast,
-                    ex,
-                ),
-            };
+            let hits = cast_shapes(boxes, narrow.shapes, None, &cast, ex);
             hits.map(|hits| match ids {
                 None => hits,
                 Some(ids) => to_handles(hits, ids),
@@ -111,37 +93,59 @@ impl Tree {
     /// The cast of [`Tree::cast_rays`] along the tree's cells (lists in
     /// sync): rows are slots, so handles, and `ignore` needs no mapping.
     fn cast_along_cells(&self, rays: &Rays, mode: Mode, ex: &Exec) -> Result<Hits, TooMany> {
-        let cells = TreeCells::new(self);
-        let order: Vec<u32> = (0..rays.len() as u32).collect();
         let narrow = self.objects.narrow();
-        let boxes = &self.objects.boxes;
         let cast = Cast {
             rays: *rays,
             objects: narrow.filters,
             mode,
             max_hits: None,
         };
-        match narrow.shapes {
-            Shapes::Boxes => cast_over(&Boxes(boxes), &cells, &order, &cast, ex),
-            Shapes::Circles(circles) => {
-                cast_over(&Circles { circles, boxes }, &cells, &order, &cast, ex)
+        let cells = TreeCells::new(self);
+        cast_shapes(&self.objects.boxes, narrow.shapes, Some(&cells), &cast, ex)
+    }
+}
+
+/// `cast` at the objects of `shapes` (`boxes` their boxes): along the
+/// tree's `cells`, the rays in their own order, or without them through a
+/// grid built for the call.
+fn cast_shapes(
+    boxes: &[[f64; 4]],
+    shapes: Shapes,
+    cells: Option<&TreeCells>,
+    cast: &Cast,
+    ex: &Exec,
+) -> Result<Hits, TooMany> {
+    fn go<T: Target>(
+        target: &T,
+        cells: Option<&TreeCells>,
+        cast: &Cast,
+        ex: &Exec,
+    ) -> Result<Hits, TooMany> {
+        match cells {
+            Some(cells) => {
+                let order: Vec<u32> = (0..cast.rays.len() as u32).collect();
+                cast_over(target, cells, &order, cast, ex)
             }
-            Shapes::Mixed {
+            None => cast_at(target, cast, ex),
+        }
+    }
+    match shapes {
+        Shapes::Boxes => go(&Boxes(boxes), cells, cast, ex),
+        Shapes::Circles(circles) => go(&Circles { circles, boxes }, cells, cast, ex),
+        Shapes::Mixed {
+            kinds,
+            circles,
+            boxes,
+        } => go(
+            &Mixed {
                 kinds,
                 circles,
                 boxes,
-            } => cast_over(
-                &Mixed {
-                    kinds,
-                    circles,
-                    boxes,
-                },
-                &cells,
-                &order,
-                &cast,
-                ex,
-            ),
-        }
+            },
+            cells,
+            cast,
+            ex,
+        ),
     }
 }
 
