@@ -85,10 +85,12 @@ pub fn tree_cast_few(
     };
     // only a cast that walks the tree's cells is short; one that would grid
     // every object takes the full path, with the tree's threads and Ctrl-C
-    if !tree.get().lock()?.inner.walks(&rays) {
+    let hits = run(tree.get(), py, true, |t, ex| {
+        t.cast_walking(&rays, mode, ex)
+    })?;
+    let Some(hits) = hits else {
         return Ok(None);
-    }
-    let hits = run(tree.get(), py, true, |t, ex| t.cast_rays(&rays, mode, ex))?;
+    };
     Ok(Some(hits_object(py, hits.map_err(too_many_hits)?)?))
 }
 

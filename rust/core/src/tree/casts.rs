@@ -49,9 +49,8 @@ impl Tree {
     /// [`crate::rays::cast_boxes`].  Few rays walk the tree's own cells
     /// (`ray_cells`), many a grid built for the call: the same answers.
     pub fn cast_rays(&mut self, rays: &Rays, mode: Mode, ex: &Exec) -> Result<Hits, TooMany> {
-        if self.walks(rays) {
-            self.sync(ex);
-            return self.cast_along_cells(rays, mode, ex);
+        if let Some(hits) = self.cast_walking(rays, mode, ex) {
+            return hits;
         }
         self.live_rows(|boxes, narrow, ids| {
             let ignore: Option<Vec<i64>> = match (rays.ignore, ids) {
@@ -75,9 +74,23 @@ impl Tree {
         })
     }
 
+    /// [`Tree::cast_rays`] of `rays` if it walks the tree's cells (few
+    /// short rays: a short call), else `None` having done nothing.
+    pub fn cast_walking(
+        &mut self,
+        rays: &Rays,
+        mode: Mode,
+        ex: &Exec,
+    ) -> Option<Result<Hits, TooMany>> {
+        self.walks(rays).then(|| {
+            self.sync(ex);
+            self.cast_along_cells(rays, mode, ex)
+        })
+    }
+
     /// Whether a cast of `rays` walks the tree's cells: every ray finite
     /// and their pieces at most the policy's share of the live objects.
-    pub fn walks(&self, rays: &Rays) -> bool {
+    fn walks(&self, rays: &Rays) -> bool {
         let cells = TreeCells::new(self);
         let mut pieces = 0.0;
         for k in 0..rays.len() {
