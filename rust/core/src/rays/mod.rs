@@ -13,7 +13,8 @@
 //! the static casts put the objects into a uniform grid (`grid`) and walk
 //! it (`walk`); the moving tree walks its own cells (`crate::tree`).  Each
 //! candidate is tested once (a stamp per object and ray) against the
-//! filters, then exactly.  For the first hit, cells whose points lie beyond
+//! filters, then by a float slab test of its box that rejects only sure
+//! misses and sure entries after the best hit (`reach`), then exactly.  For the first hit, cells whose points lie beyond
 //! the best entry so far are skipped and the walk stops at the first
 //! column (the tree: piece) beyond it; an object found there could only
 //! enter later.
@@ -30,6 +31,7 @@
 mod budget;
 mod cells;
 mod grid;
+mod reach;
 mod targets;
 mod walk;
 
@@ -312,6 +314,7 @@ fn one_ray<T: Target, C: Cells>(
     let (o, d, s_max) = (rays.origins[k], rays.directions[k], rays.max_t(k));
     let tag = k as u32 + 1;
     let limit = Cell::new(f64::INFINITY);
+    let reach = reach::Reach::new(o, d);
     let mut best: Option<(usize, T::Entry)> = None;
     let mut hits: Vec<(usize, T::Entry)> = Vec::new();
     let mut test = |j: usize| {
@@ -319,6 +322,11 @@ fn one_ray<T: Target, C: Cells>(
             return;
         }
         stamp[j] = tag;
+        // the box's slab test first: a sure miss, or a sure entry after the
+        // best, needs no exact test
+        if reach.rejects(&target.boxes()[j], s_max, limit.get()) {
+            return;
+        }
         if !rays.pass(k, &cast.objects, j) {
             return;
         }
