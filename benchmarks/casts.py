@@ -17,6 +17,9 @@ Usage::
 * **swept**: ``n`` boxes each moving up to ``--motion`` units in x and y in a
   frame (default 3, about one box; 0.3 is a tenth of one), by
   ``bp.find_swept_pairs``, against ``bp.find_pairs`` on the start boxes.
+  With ``--bullets F``, a share ``F`` of the boxes (drawn at random) move up
+  to ``--bullet-motion`` units instead (default 30, about ten boxes): a game's
+  frame, most objects slow and a few bullets fast.
 
 Each figure is the median of ``--reps`` runs; the ratios compare times
 measured in the same run.  Run nothing else on the machine meanwhile.
@@ -99,6 +102,10 @@ def main(argv=None):
     p.add_argument("--reps", type=int, default=5, help="runs per figure (median)")
     p.add_argument("--motion", type=float, default=3.0,
                    help="swept boxes move up to this many units a frame in x and y (default 3)")
+    p.add_argument("--bullets", type=float, default=0.0,
+                   help="share of the swept boxes that move up to --bullet-motion instead")
+    p.add_argument("--bullet-motion", type=float, default=30.0,
+                   help="how far the bullets move a frame in x and y (default 30)")
     a = p.parse_args(argv)
     boxes, origins, directions = scene(a.n)
     sample = np.arange(min(a.sample, a.n))
@@ -121,6 +128,9 @@ def main(argv=None):
     out["tree rays: shapely / tree"] = shp / on_tree
     rng = np.random.default_rng(1)
     step = rng.uniform(-a.motion, a.motion, (a.n, 2))
+    bullets = rng.random(a.n) < a.bullets
+    fast = rng.uniform(-a.bullet_motion, a.bullet_motion, (a.n, 2))
+    step = np.where(bullets[:, None], fast, step)
     end = boxes + np.repeat(step, 2, axis=0).reshape(a.n, 4)
     swept = median_seconds(lambda: bp.find_swept_pairs(boxes, end), a.reps)
     still = median_seconds(lambda: bp.find_pairs(boxes), a.reps)
