@@ -8,7 +8,9 @@ huge and tiny coordinates; every mode and filter; the rows named by errors.
 from __future__ import annotations
 
 import math
+import sys
 from decimal import Decimal
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -341,6 +343,59 @@ def test_circle_tangents_and_inside():
 def test_errors_name_the_argument_and_row(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+_BIG = [[2.0**53, -1, 2.0**53 + 4, 1]]  # a box entered at s = 2**53 from the origin
+
+
+@pytest.mark.parametrize("max_t, error, match", [
+    # float64 holds none of these exactly: refused, never rounded (2**53 + 1 would round to
+    # 2**53, where the ray only grazes the box's left edge)
+    (2**53 + 1, ValueError, r"max_t: integers up to 2\*\*53"),
+    (np.int64(2**53 + 1), ValueError, r"max_t: integers up to 2\*\*53"),
+    ([2**53 + 1], ValueError, r"max_t\[0\]: integers up to 2\*\*53"),
+    (np.uint64(2**64 - 1), ValueError, r"max_t: integers up to 2\*\*53"),
+    (2**64, ValueError, r"max_t: integers up to 2\*\*53"),
+    (np.longdouble(2**53) + 1, ValueError, r"max_t: values exactly representable"),
+    (Fraction(1, 3), ValueError, r"max_t: values exactly representable"),
+    (np.ma.masked_array([1.0], [True]), ValueError, r"max_t\[0\]: a masked value"),
+    ([True], TypeError, r"max_t\[0\]: expected real numbers, found True"),
+    (True, TypeError, r"max_t: expected real numbers, found booleans"),
+])
+def test_max_t_is_read_exactly_or_refused(max_t, error, match):
+    with pytest.raises(error, match=match):
+        bp.cast_rays(_BIG, [[0, 0]], [[1, 0]], max_t=max_t)
+    tree = bp.LinearQuadtree((0, -2, 2.0**54, 2), 4)
+    tree.insert(_BIG)
+    with pytest.raises(error, match=match):
+        tree.cast_rays([[0, 0]], [[1, 0]], max_t=max_t)
+
+
+def test_max_t_exact_at_2_to_the_53():
+    # the double after 2**53 is 2**53 + 2: the ray reaches past the box's left edge
+    assert bp.cast_rays(_BIG, [[0, 0]], [[1, 0]], max_t=2.0**53 + 2)[0].tolist() == [0]
+    assert bp.cast_rays(_BIG, [[0, 0]], [[1, 0]], max_t=2**53)[0].tolist() == [-1]
+
+
+def test_one_max_t_of_shape_1_is_for_one_ray_only():
+    with pytest.raises(ValueError, match=r"max_t: expected a scalar or shape \(3,\)"):
+        bp.cast_rays(_BIG, [[0, 0]] * 3, [[1, 0]] * 3, max_t=[5.0])
+
+
+def test_a_circle_entered_at_the_largest_double_has_that_t():
+    # from x = -M at half a unit a step, the circle of radius M/2 is entered at s = M
+    # exactly; the estimate of a circle's t may pass it by its 2**-36, never the answer
+    big = sys.float_info.max
+    for hits in ("first", "all"):
+        i, t = bp.cast_rays_circles([[0.0, 0.0]], [big / 2], [[-big, 0.0]], [[0.5, 0.0]],
+                                    hits=hits)
+        assert t.tolist() == [big]
+    tree = bp.LinearQuadtree((-1, -1, 1, 1), 2)
+    tree.insert_circles([[0.0, 0.0]], big / 2)
+    assert tree.cast_rays([[-big, 0.0]], [[0.5, 0.0]])[1].tolist() == [big]
+    # entered at s = 2M: past the doubles, inf
+    assert bp.cast_rays_circles([[0.0, 0.0]], [big / 2], [[-big, 0.0]],
+                                [[0.25, 0.0]])[1].tolist() == [INF]
 
 
 def test_empty_inputs():

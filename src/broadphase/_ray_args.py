@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _cast
+from . import _cast, _exact
 
 _HITS = ("first", "all", "any")
 
@@ -28,15 +28,17 @@ def points(value, name: str, columns: str) -> np.ndarray:
 
 
 def max_t_array(value, m: int) -> np.ndarray:
-    """One ``max_t`` for every ray, or one per ray: float64 ``>= 0`` (``inf`` allowed)."""
-    arr = np.asarray(value)
-    if arr.dtype.kind not in "iuf" or arr.dtype == np.bool_:
-        raise TypeError(f"max_t: expected a real number or one per ray, found {value!r}")
-    arr = np.ascontiguousarray(arr, np.float64).reshape(-1) if arr.ndim == 0 else arr
-    if arr.ndim != 1 or arr.shape[0] not in (1, m):
+    """One ``max_t`` for every ray, or one per ray: float64 ``>= 0`` (``inf`` allowed).
+
+    Read under the one refusal rule (:mod:`._exact`): a value float64 does
+    not hold exactly, a masked value or a boolean is refused, never rounded.
+    """
+    arr = _exact._as_float64(_exact._array(value, "max_t"), "max_t")
+    if arr.ndim == 0:
+        arr = arr.reshape(1)  # one for every ray
+    elif arr.ndim != 1 or arr.shape[0] != m:
         raise ValueError(f"max_t: expected a scalar or shape ({m},) (one per ray), "
                          f"found shape {np.shape(value)}")
-    arr = np.ascontiguousarray(arr, np.float64)
     bad = np.flatnonzero(~(arr >= 0))
     if bad.size:
         k = int(bad[0])

@@ -177,8 +177,22 @@ fn accurate(e: Est) -> bool {
 /// numerator from `C 2^j`, each scaled (exactly) to magnitudes near 1 on
 /// its own (the two may lie a thousand binades apart, for an entry far
 /// along a ray), and their quotient scaled back by `2^(k - j)`, exactly.
+///
+/// An estimate past the largest double is that double when the entry itself
+/// is not past it (the estimate may exceed the entry by its error): an
+/// entry's `t` is infinite only when the entry is.
 pub fn entry_f64(e: &Entry) -> f64 {
     let Entry::Root(q) = e else { return 0.0 };
+    let t = estimate(q);
+    if t.is_finite() || beyond_doubles(q) {
+        t
+    } else {
+        f64::MAX
+    }
+}
+
+/// [`entry_f64`]'s estimate, which may overflow.
+fn estimate(q: &Quad) -> f64 {
     let (b, c, d) = (q.b::<Est>(), q.c::<Est>(), q.d::<Est>());
     if accurate(b) && accurate(c) && accurate(d) {
         return c.v / (d.v.sqrt() - b.v);
@@ -189,6 +203,14 @@ pub fn entry_f64(e: &Entry) -> f64 {
     let den = d.times_pow2(2 * k).to_f64().sqrt() - b.times_pow2(k).to_f64();
     let quotient = c.times_pow2(j).to_f64() / den;
     Dyadic::of(quotient).times_pow2(k - j).to_f64()
+}
+
+/// Whether the entry `s-` of a set that is not empty lies past the largest
+/// double `M`, exactly: `M` is then outside the set (`f(M) > 0`) and before
+/// the vertex (`A M + B < 0`), as in [`solve`].
+fn beyond_doubles(q: &Quad) -> bool {
+    exact_sign!(N => q.at::<N>(f64::MAX)) > 0
+        && exact_sign!(N => q.a::<N>() * N::of(f64::MAX) + q.b::<N>()) < 0
 }
 
 /// An upper bound of the entry: [`entry_f64`] raised past its error.

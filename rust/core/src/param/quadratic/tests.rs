@@ -175,3 +175,35 @@ fn tangent_and_inside() {
     let e = solve(&q((-3e200, 0.0), (1e200, 0.0), 1e200), f64::INFINITY).unwrap();
     assert_eq!(entry_f64(&e), 2.0);
 }
+
+/// `|p + s v| < r` for doubles: the position less the centre, the velocity
+/// and the radius, each one term.
+fn quad_of(p: [f64; 2], v: [f64; 2], r: f64) -> Quad {
+    Quad {
+        p: p.map(Sum::one),
+        v: v.map(Sum::one),
+        r: Sum::one(r),
+    }
+}
+
+#[test]
+fn an_entry_at_the_largest_double_is_that_double() {
+    let m = f64::MAX;
+    // from x = -M at half a unit a step, the circle of radius M/2 about 0 is
+    // entered at x = -M/2: s = M exactly (the estimate may pass it)
+    let at_max = quad_of([-m, 0.0], [0.5, 0.0], m / 2.0);
+    let e = solve(&at_max, f64::INFINITY).expect("entered");
+    assert_eq!(entry_f64(&e), m);
+    // ... at a quarter unit a step, at s = 2M: past the doubles
+    let past = quad_of([-m, 0.0], [0.25, 0.0], m / 2.0);
+    let e = solve(&past, f64::INFINITY).expect("entered");
+    assert_eq!(entry_f64(&e), f64::INFINITY);
+    // just below M: finite, within 2^-36
+    let below = quad_of([-m, 0.0], [0.5, 0.0], m / 2.0 + m * 2f64.powi(-30));
+    let e = solve(&below, f64::INFINITY).expect("entered");
+    let t = entry_f64(&e);
+    assert!(
+        t.is_finite() && t < m && t > m * (1.0 - 2f64.powi(-28)),
+        "{t}"
+    );
+}
