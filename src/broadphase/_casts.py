@@ -7,7 +7,8 @@ grazing an edge, a corner or a circle is no hit); ``t`` is where it enters
 linearly over a frame (``s`` from 0 to 1) form a swept pair when they overlap
 strictly at some ``s``; ``t`` is when they start to.  Every decision and the
 order of hits along a ray are exact; ``t`` is a float64 (correctly rounded
-for boxes, within a relative 2**-36 for circles).
+for boxes, within a relative 2**-36 for circles, plus 2**-1075 for an
+entry below the smallest normal double, where float64 has fewer digits).
 
 Arguments are checked here as :mod:`._api` checks its own (:mod:`._cast`;
 the rays' in :mod:`._ray_args`, shared with the tree's casts): errors name
@@ -149,7 +150,8 @@ def cast_rays_circles(
     As :func:`cast_rays`, the objects being circles: a ray hits one when a
     point of it lies strictly inside (``|p - c| < r``; a tangent ray is no
     hit).  The decision and the order of hits are exact; ``t`` is within a
-    relative 2**-36 of the exact entry.
+    relative 2**-36 of the exact entry (plus 2**-1075 below the smallest
+    normal double).
 
     Parameters
     ----------
@@ -269,7 +271,8 @@ def find_swept_circle_pairs(
     Circle ``i`` moves its centre linearly from ``start_centers[i]`` to
     ``end_centers[i]`` (``s`` from 0 to 1), its radius fixed; a pair is
     found when the two overlap strictly at some ``s``, with the first such
-    ``s`` as ``t`` (within a relative 2**-36).  The decision is exact.
+    ``s`` as ``t`` (within a relative 2**-36, plus 2**-1075 below the
+    smallest normal double).  The decision is exact.
 
     Parameters
     ----------

@@ -35,7 +35,10 @@
 //! `s- = C / (-B + sqrt(D))` (no cancellation: `-B > 0`), from `B`, `C`,
 //! `D` each rounded with a relative error below `2^-39` (the float
 //! estimate when it has no cancellation worth `2^10`, else the exact value
-//! rounded): the result is within a relative `2^-36` of `s-`.
+//! rounded): the result is within a relative `2^-36` of `s-`, plus
+//! `2^-1075` for an entry below the smallest normal double (its last
+//! rounding is then absolute); an estimate past the largest double is that
+//! double unless the entry itself is past it ([`entry_f64`]).
 
 // The polynomials are written once for a `Copy` number type (`Est`) and
 // one that is not (`Dyadic`): hence the clones.
