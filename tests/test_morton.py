@@ -280,3 +280,11 @@ def test_unaligned_buffers_are_read():
     np.testing.assert_array_equal(np.stack(morton.decode(a)), np.stack(morton.decode(a2)))
     np.testing.assert_array_equal(np.stack(morton.cell_of(a, a, 3)),
                                   np.stack(morton.cell_of(a2, a2, 3)))
+
+
+def test_cell_numbers_refuse_booleans_and_masked_values():
+    with pytest.raises(TypeError, match=r"ix\[0\]: expected real numbers, found True"):
+        morton.encode([True, 2], [0, 0])
+    with pytest.raises(ValueError, match=r"ix\[0\]: a masked value"):
+        morton.encode(np.ma.masked_array([1, 2], [True, False]), [0, 0])
+    assert morton.encode([1, 2], [0, 0]).tolist() == [1, 4]

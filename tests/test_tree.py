@@ -709,3 +709,29 @@ def test_unaligned_handles_are_read():
     assert not unaligned.flags.aligned
     tree.move(unaligned, [[4.5, 4.5, 5.5, 5.5], [5, 5, 6, 6]])
     assert tree.pairs().tolist() == [[0, 1]]
+
+
+@pytest.mark.parametrize("bounds, error, match", [
+    ((0, 0, True, 1), TypeError, r"bounds\[2\]: expected a real number, found True"),
+    ((0, 0, Fraction(1, 3), 1), ValueError, r"bounds\[2\]: values exactly representable"),
+    ((0, 0, 2**53 + 1, 1e20), ValueError, r"bounds\[2\]: integers up to 2\*\*53"),
+    ((0, 0, np.inf, 1), ValueError, r"bounds\[2\]: expected a finite number"),
+    ((0, 0, 1), TypeError, r"bounds: expected \(minx, miny, maxx, maxy\)"),
+])
+def test_world_bounds_are_read_exactly_or_refused(bounds, error, match):
+    # the same reader for the tree, suggest_depth and morton.locate
+    for make in (lambda: bp.LinearQuadtree(bounds, 2),
+                 lambda: bp.suggest_depth(bounds, 1),
+                 lambda: bp.morton.locate([[0, 0, 0.5, 0.5]], bounds, 2)):
+        with pytest.raises(error, match=match):
+            make()
+
+
+def test_typical_size_and_margin_are_read_exactly_or_refused():
+    with pytest.raises(ValueError, match=r"typical_size: values exactly representable"):
+        bp.suggest_depth((0, 0, 10, 10), Fraction(1, 3))
+    with pytest.raises(ValueError, match=r"margin: values exactly representable"):
+        bp.LinearQuadtree((0, 0, 10, 10), 2, margin=Fraction(1, 3))
+    with pytest.raises(TypeError, match=r"margin: expected a real number, found True"):
+        bp.LinearQuadtree((0, 0, 10, 10), 2, margin=True)
+    assert bp.LinearQuadtree((0, 0, 10, 10), 2, margin=Fraction(1, 2)).margin == 0.5

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import math
-import numbers
 
 from numpy.typing import ArrayLike
 
-from ._tree_args import MAX_DEPTH, _check_bounds
+from . import _cast, _exact
+from ._tree_args import MAX_DEPTH
 
 __all__ = ["suggest_depth"]
 
@@ -48,11 +48,9 @@ def suggest_depth(bounds: ArrayLike, typical_size: float) -> int:
     >>> tree.depth
     6
     """
-    x0, y0, x1, y1 = _check_bounds(bounds)
-    if isinstance(typical_size, bool) or not isinstance(typical_size, numbers.Real):
-        raise TypeError(f"typical_size: expected a real number, found {typical_size!r}")
-    size = float(typical_size)
-    if not (math.isfinite(size) and size > 0):
+    x0, y0, x1, y1 = _cast.world(bounds)
+    size = _exact.real(typical_size, "typical_size")  # refuses what float64 would round
+    if not size > 0:
         raise ValueError(f"typical_size: expected a finite number > 0, found {typical_size!r}")
     w, h = x1 - x0, y1 - y0  # may be inf for a world near float64's limits
     side = w if w == h else math.sqrt(w) * math.sqrt(h)

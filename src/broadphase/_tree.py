@@ -27,7 +27,6 @@ from . import _cast, _core
 from ._depth import suggest_depth
 from ._tree_args import (
     MAX_DEPTH,
-    _check_bounds,
     _check_depth,
     _check_margin,
     _handle_array,
@@ -135,7 +134,7 @@ class LinearQuadtree(_TreeQueries, _TreeFrames, _TreeCasts):
 
     def __init__(self, bounds: ArrayLike, depth: int, *, margin: float = 0.0,
                  workers: int | None = None) -> None:
-        self._bounds = _check_bounds(bounds)
+        self._bounds = _cast.world(bounds)
         self._depth = _check_depth(depth)
         self._margin = _check_margin(margin)
         self._t = _core.Tree(self._bounds, self._depth, self._margin, _cast.workers(workers))

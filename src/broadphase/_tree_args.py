@@ -7,7 +7,6 @@ and circles through :mod:`._cast`.
 
 from __future__ import annotations
 
-import math
 import numbers
 
 import numpy as np
@@ -84,17 +83,6 @@ def _same_length(h, rows, name: str) -> None:
                          f"found {rows.shape[0]}")
 
 
-def _check_bounds(bounds) -> tuple[float, float, float, float]:
-    try:
-        x0, y0, x1, y1 = (float(v) for v in bounds)
-    except (TypeError, ValueError):
-        raise TypeError(f"bounds: expected (minx, miny, maxx, maxy), found {bounds!r}") from None
-    if not (np.isfinite([x0, y0, x1, y1]).all() and x0 < x1 and y0 < y1):
-        raise ValueError(f"bounds: expected finite (minx, miny, maxx, maxy) with minx < maxx "
-                         f"and miny < maxy, found {(x0, y0, x1, y1)}")
-    return x0, y0, x1, y1
-
-
 def _check_depth(depth) -> int:
     if isinstance(depth, (bool, np.bool_)) or not isinstance(depth, numbers.Integral):
         raise TypeError(f"depth: expected an int, found {depth!r}")
@@ -106,9 +94,7 @@ def _check_depth(depth) -> int:
 
 
 def _check_margin(margin) -> float:
-    if isinstance(margin, (bool, np.bool_)) or not isinstance(margin, numbers.Real):
-        raise TypeError(f"margin: expected a real number, found {margin!r}")
-    m = float(margin)
-    if not (math.isfinite(m) and m >= 0):
+    m = _exact.real(margin, "margin")  # finite, and not what float64 would round
+    if not m >= 0:
         raise ValueError(f"margin: expected a finite number >= 0, found {margin!r}")
     return m

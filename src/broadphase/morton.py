@@ -38,7 +38,7 @@ MAX_DEPTH: int = _core.MORTON_MAX_DEPTH
 
 
 def _ints(value, name: str, below: int) -> NDArray[np.int64]:
-    arr = np.asarray(value)
+    arr = _exact._array(value, name)  # no booleans, no masked values
     if arr.dtype.kind not in "iu":
         raise TypeError(f"{name}: expected integers, found dtype {arr.dtype}")
     if arr.size and (arr.min() < 0 or arr.max() >= below):
@@ -199,15 +199,7 @@ def locate(boxes: ArrayLike, bounds, depth: int) -> tuple[NDArray[np.int64], NDA
         boxes = [boxes]
     arr = _cast.rows(boxes, "boxes", 4, "minx, miny, maxx, maxy")
     arr, _ = _cast.boxes(arr)
-    try:
-        x0, y0, x1, y1 = (float(v) for v in bounds)
-    except (TypeError, ValueError):
-        raise TypeError(f"bounds: expected (minx, miny, maxx, maxy), found {bounds!r}") from None
-    if not (np.isfinite([x0, y0, x1, y1]).all() and x0 < x1 and y0 < y1):
-        raise ValueError(
-            f"bounds: expected finite (minx, miny, maxx, maxy) with minx < maxx and "
-            f"miny < maxy, found {(x0, y0, x1, y1)}"
-        )
+    x0, y0, x1, y1 = _cast.world(bounds)
     return _core.morton_locate(arr, (x0, y0, x1, y1), d)
 
 
