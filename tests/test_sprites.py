@@ -377,6 +377,8 @@ def test_errors_name_the_sprite():
         SpriteIndex((0, 0, 0, 10))
     with pytest.raises(TypeError, match="world: expected a pygame.Rect or"):
         SpriteIndex(None)
+    with pytest.raises(TypeError, match=r"world\[2\]: expected a real number, found True"):
+        SpriteIndex((0, 0, True, 10))
 
 
 def test_it_is_a_pygame_group():

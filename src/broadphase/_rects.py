@@ -28,7 +28,7 @@ import numpy as np
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
 
-from . import _core  # noqa: E402
+from . import _core, _exact  # noqa: E402
 from ._depth import suggest_depth  # noqa: E402
 
 _RECT, _FRECT = pygame.Rect, pygame.FRect
@@ -72,11 +72,14 @@ def read(sprites: list, attr: str = RECT, handles=None, box_at=None):
 def world_rect(world) -> tuple[float, float, float, float]:
     """``x, y, w, h`` of the world, from a rect or four numbers."""
     try:
-        x, y, w, h = (float(v) for v in world)
-    except (TypeError, ValueError):
-        raise TypeError(f"world: expected a pygame.Rect or (x, y, w, h), found {world!r}") \
-            from None
-    if not (np.isfinite([x, y, w, h]).all() and w > 0 and h > 0):
+        values = list(world)
+    except TypeError:
+        values = None
+    if values is None or len(values) != 4:
+        raise TypeError(f"world: expected a pygame.Rect or (x, y, w, h), found {world!r}")
+    # under the one refusal rule: no booleans, nothing float64 would round
+    x, y, w, h = (_exact.real(v, f"world[{k}]") for k, v in enumerate(values))
+    if not (w > 0 and h > 0):
         raise ValueError(f"world: expected finite (x, y, w, h) with w > 0 and h > 0, "
                          f"found {(x, y, w, h)}")
     return x, y, w, h
