@@ -108,6 +108,26 @@ def test_touching_circles_count_as_pygame_says(ours_everywhere):
         ("a", ["b"])]
 
 
+def test_touching_circles_near_2_to_the_24_count_as_pygame_says(ours_everywhere):
+    # centres 1 apart near 3 * 2**23, radii 0.5: touching, which pygame's "<=" counts; a
+    # float64 step there (2**-28) is more than the absolute growth of the candidates' boxes
+    def sprite(x, y, w, h, tag):
+        s = pygame.sprite.Sprite()
+        s.rect, s.radius, s.tag = pygame.Rect(x, y, w, h), 0.5, tag
+        return s
+
+    def groups():
+        a = [sprite(2**24 - 2, 0, 2**24, 10, "a")] + [
+            sprite(0, 1000 + 20 * k, 4, 4, f"a{k}") for k in range(23)]
+        b = [sprite(2**24 - 1, 0, 2**24, 10, "b")] + [
+            sprite(500, 1000 + 20 * k, 4, 4, f"b{k}") for k in range(23)]
+        return pygame.sprite.Group(a), pygame.sprite.Group(b)
+
+    want = pygame.sprite.groupcollide(*groups(), False, False, pygame.sprite.collide_circle)
+    got = bpg.groupcollide(*groups(), False, False, pygame.sprite.collide_circle)
+    assert tags(got) == tags(want) == [("a", ["b"])]
+
+
 def test_other_callbacks_are_pygames():
     ga, gb = pygame.sprite.Group(make_sprites(3, 30)), pygame.sprite.Group(make_sprites(4, 30))
     ratio = pygame.sprite.collide_rect_ratio(1.5)

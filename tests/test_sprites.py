@@ -393,3 +393,14 @@ def test_it_is_a_pygame_group():
     assert type(twin) is SpriteIndex and twin.sprites() == s and twin.pairs() == index.pairs()
     s[1].remove(index)
     assert index.pairs() == [] and len(twin.pairs()) == 2
+
+
+def test_a_rect_with_no_extent_left_meets_not_even_itself():
+    # 1e8 + 0.5 is 1e8 in float32: the FRect has width 0.5 yet no extent, as pygame sees it
+    s = Rock()
+    s.rect = pygame.FRect(0, 1e8, 0.5, 0.5)
+    index = SpriteIndex((0, 0, 64, 64), s)
+    assert not s.rect.colliderect(s.rect)
+    assert pygame.sprite.groupcollide(index, index, False, False) == {}
+    assert index.groupcollide(index, index) == {}
+    assert index.groupcollide(index, index, False, True) == {} and s.alive()

@@ -735,3 +735,11 @@ def test_typical_size_and_margin_are_read_exactly_or_refused():
     with pytest.raises(TypeError, match=r"margin: expected a real number, found True"):
         bp.LinearQuadtree((0, 0, 10, 10), 2, margin=True)
     assert bp.LinearQuadtree((0, 0, 10, 10), 2, margin=Fraction(1, 2)).margin == 0.5
+
+
+def test_suggest_depth_of_a_world_wider_than_the_doubles():
+    # the width 3.4e308 passes float64's largest value; the formula still holds:
+    # round(log2(3.4e308 / (8 * 1e307))) = 2, and for a strip one unit high 11
+    assert bp.suggest_depth((-1.7e308, -1.7e308, 1.7e308, 1.7e308), 1e307) == 2
+    assert bp.suggest_depth((-1.7e308, 0, 1.7e308, 1), 1e150) == 11
+    assert bp.LinearQuadtree.for_objects((-1.7e308, -1.7e308, 1.7e308, 1.7e308), 1e307).depth == 2

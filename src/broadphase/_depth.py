@@ -52,9 +52,10 @@ def suggest_depth(bounds: ArrayLike, typical_size: float) -> int:
     size = _exact.real(typical_size, "typical_size")  # refuses what float64 would round
     if not size > 0:
         raise ValueError(f"typical_size: expected a finite number > 0, found {typical_size!r}")
-    w, h = x1 - x0, y1 - y0  # may be inf for a world near float64's limits
-    side = w if w == h else math.sqrt(w) * math.sqrt(h)
-    cells = side / (8 * size)
+    # half the sides: the sides themselves may pass float64's largest value
+    w, h = x1 / 2 - x0 / 2, y1 / 2 - y0 / 2
+    half = w if w == h else math.sqrt(w) * math.sqrt(h)
+    cells = half / (4 * size)
     if not math.isfinite(cells):
         return MAX_DEPTH
     return int(min(MAX_DEPTH, max(1, round(math.log2(max(cells, 1.0))))))

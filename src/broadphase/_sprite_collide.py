@@ -118,7 +118,10 @@ class Collide:
         at_b = at_a.copy()
         at_a[ha] = np.arange(len(ha))
         at_b[hb] = np.arange(len(hb))
-        both = ha[(at_b[ha] >= 0) & (self._box_at[ha, 0] != _rects.FAR)]  # a rect meets itself
+        # a rect meets itself when it has an extent on both axes (an FRect's
+        # float32 sum may leave none, and FAR is a point)
+        box = self._box_at[ha]
+        both = ha[(at_b[ha] >= 0) & (box[:, 0] < box[:, 2]) & (box[:, 1] < box[:, 3])]
         i = np.concatenate([at_a[pairs[:, 0]], at_a[pairs[:, 1]], at_a[both]])
         j = np.concatenate([at_b[pairs[:, 1]], at_b[pairs[:, 0]], at_b[both]])
         keep = (i >= 0) & (j >= 0)

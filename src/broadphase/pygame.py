@@ -85,8 +85,10 @@ DROP_INS = ("groupcollide", "spritecollide", "spritecollideany")
 _PYGAME = globals().get("_PYGAME") or {name: getattr(pygame.sprite, name) for name in DROP_INS}
 
 # Circles are searched as their bounding boxes, radii grown by this much
-# (relative, plus an absolute 1e-9), so that every pair pygame's "<="
-# accepts overlaps strictly; pygame's own formula then decides.
+# (relative, plus an absolute 1e-9) and each edge then moved a float64 step
+# outward (the rounded edge of a centre near 2**24 may lose the growth), so
+# that every pair pygame's "<=" accepts overlaps strictly; pygame's own
+# formula then decides.
 _GROW = 1e-9
 
 
@@ -247,7 +249,7 @@ def _searched(a, b, ra, rb, circle: bool, dokillb: bool) -> dict | None:
         qa, qb = _radii(pa, ra), _radii(pb, rb)
         ca, cb = _centres(xa), _centres(xb)
         ga, gb = ((q * (1 + _GROW) + _GROW)[:, None] for q in (qa, qb))
-        cand = find_pairs_between(np.hstack([ca - ga, ca + ga]), np.hstack([cb - gb, cb + gb]))
+        cand = find_pairs_between(_around(ca, ga), _around(cb, gb))
         i, j = cand[:, 0], cand[:, 1]
         d = ca[i] - cb[j]
         pairs = cand[d[:, 0] ** 2 + d[:, 1] ** 2 <= (qa[i] + qb[j]) ** 2]
@@ -279,6 +281,12 @@ def _searched(a, b, ra, rb, circle: bool, dokillb: bool) -> dict | None:
         for j in np.flatnonzero(taken).tolist():
             b[j].kill()
     return crashed
+
+
+def _around(centres, grown) -> np.ndarray:
+    """Boxes holding ``centres +- grown`` strictly, whatever the rounding of the edges."""
+    return np.hstack([np.nextafter(centres - grown, -np.inf),
+                      np.nextafter(centres + grown, np.inf)])
 
 
 def _small_rects(a, b, ra, rb, dokillb: bool) -> dict:
