@@ -103,8 +103,8 @@ class SpriteIndex(Members, Collide, SpriteCasts, pygame.sprite.Group):
     (``TypeError`` naming the sprite otherwise).  An
     ``FRect`` with an infinite corner is a ``ValueError``.  Between a
     ``Rect`` and an ``FRect`` the answer is the ``FRect``'s
-    ``colliderect`` (pygame's answer then depends on which rect asks) for
-    ``Rect``\ s within +-2**24, whose edges float32 holds; beyond, where the
+    ``colliderect`` (pygame's answer then depends on which rect asks) for a
+    ``Rect`` within +-2**24, whose edges float32 holds; beyond, where the
     ``FRect`` would round the ``Rect``, the ``Rect``'s exact edges decide.
 
     Examples
