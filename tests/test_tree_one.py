@@ -380,6 +380,21 @@ def test_a_rect_is_read_as_pygame_means_it():
     assert tree.query(pygame.Rect(0, 0, 1, 2)).tolist() == []       # (0, 0)-(1, 2): no overlap
 
 
+def test_a_rect_subclass_is_read_as_its_struct_on_every_path():
+    # a subclass whose attributes say otherwise: pygame's colliderect reads the struct, and
+    # so do the full path and the one-object path
+    class Shifted(pygame.Rect):
+        x = property(lambda self: 100)
+
+    tree = bp.LinearQuadtree((0, 0, 200, 200), depth=4)
+    h = int(tree.insert([[1, 1, 2, 2]])[0])
+    r = Shifted(0, 0, 5, 5)
+    assert r.colliderect(pygame.Rect(1, 1, 1, 1))
+    assert tree.query(r).tolist() == tree.query([r]).tolist() == [h]
+    tree.move(h, r)
+    assert tree.boxes(h).tolist() == [0, 0, 5, 5]
+
+
 # --------------------------------------------------------------------------
 # region queries in a batch
 

@@ -159,17 +159,17 @@ pub fn one_box(b: &Bound<'_, PyAny>) -> Option<[f64; 4]> {
     (c[0] <= c[2] && c[1] <= c[3]).then_some(c)
 }
 
-/// A pygame rect's corners, `x, y, x + w, y + h`, for `w, h >= 0`.
+/// A pygame `Rect`'s or `FRect`'s corners, `x, y, x + w, y + h`, for `w, h >= 0`
+/// (not a subclass's: the full path reads those).
 fn rect(b: &Bound<'_, PyAny>) -> Option<[f64; 4]> {
     let py = b.py();
     if b.is_instance_of::<PyTuple>() || b.is_instance_of::<PyList>() {
         return None;
     }
+    // the types themselves: a subclass may give other values to the
+    // attributes than its struct holds, which the full path reads
     let types = rect_types(py)?;
-    if !types
-        .iter()
-        .any(|t| b.is_instance(t.bind(py)).unwrap_or(false))
-    {
+    if !types.iter().any(|t| b.is_exact_instance(t.bind(py))) {
         return None;
     }
     let get = |name: &Bound<'_, pyo3::types::PyString>| number(&b.getattr(name).ok()?);
