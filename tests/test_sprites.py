@@ -404,3 +404,12 @@ def test_a_rect_with_no_extent_left_meets_not_even_itself():
     assert pygame.sprite.groupcollide(index, index, False, False) == {}
     assert index.groupcollide(index, index) == {}
     assert index.groupcollide(index, index, False, True) == {} and s.alive()
+
+
+def test_a_sprite_listed_twice_counts_once_at_its_first_place():
+    a, b, c = Ship(), Rock(), Rock()
+    a.rect, b.rect = pygame.Rect(0, 0, 10, 10), pygame.Rect(5, 5, 4, 4)
+    c.rect = pygame.Rect(1, 1, 2, 2)
+    index = SpriteIndex((0, 0, 64, 64), a, b, c)
+    assert index.groupcollide([a], [c, b, c]) == {a: [c, b]}
+    assert index.groupcollide([a, a], [b]) == {a: [b]}

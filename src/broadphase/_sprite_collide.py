@@ -81,7 +81,9 @@ class Collide:
         ----------
         groupa, groupb : pygame group, iterable of sprites, or class
             Sprites of this index; a class stands for the index's sprites
-            that are its instances (in the index's order).
+            that are its instances (in the index's order).  A sprite listed
+            twice counts once, at its first place (a group holds each sprite
+            once; pygame's own function repeats it).
         dokilla, dokillb : bool
             Kill the colliding sprites of that group.
 
@@ -152,7 +154,7 @@ class Collide:
         elif isinstance(group, pygame.sprite.AbstractGroup):
             sprites = group.sprites()
         else:
-            sprites = list(group)
+            sprites = list(dict.fromkeys(group))  # each once, at its first place
         try:
             handles = np.fromiter(map(self._handle.__getitem__, sprites), np.int64,
                                   len(sprites))
