@@ -363,3 +363,38 @@ def test_worker_tasks_hand_memory_back_and_never_import_numba():
     before, after, jit = run.stdout.split(maxsplit=2)
     assert int(after) < int(before) - 40, run.stdout  # MiB: the scratch of a 1e6 search
     assert jit.strip() == "[]"
+
+
+_B2 = np.array([[0, 0, 2, 2], [1, 1, 3, 3.]])
+
+
+@pytest.mark.parametrize("boxes, filters", [
+    ([[True, 0, 2, 2.], [1, 1, 3, 3.]], {}),                       # a bool
+    ([[2**53 + 1, 0, 2**54, 2.], [1, 1, 3, 3.]], {}),              # would round
+    (np.ma.masked_array(_B2, mask=[[0] * 4, [1, 0, 0, 0]]), {}),    # a masked value
+    (_B2, {"categories": [1, 1], "masks": [2**63 + 1, 1.0]}),      # bit 0 of a mask
+    (_B2, {"groups": [2**60 + 1, float(2**60)]}),                  # two groups, not one
+    (_B2, {"groups": "team"}),                                     # no column to name
+    (_B2[:1], {"groups": 1.5}),                                    # one box: still checked
+    (_B2, {"groups": [1, np.nan]}),
+    ([[0, 0, 2, 2], [1, 1, 3, 3]], {"groups": 1}),
+])
+def test_what_is_in_memory_is_read_as_in_memory(boxes, filters):
+    # the same pairs, or the same error (type and text), as the in-memory call
+    try:
+        want = bp.find_pairs(boxes, **filters).tolist()
+    except (TypeError, ValueError) as e:
+        with pytest.raises(type(e)) as got:
+            bpd.find_pairs(boxes, **filters).compute()
+        assert str(got.value) == str(e)
+    else:
+        assert bpd.find_pairs(boxes, **filters).compute().tolist() == want
+
+
+def test_a_filter_names_a_column_of_the_frame():
+    df = pd.DataFrame({"minx": [0, 1.], "miny": [0, 1.], "maxx": [2, 3.], "maxy": [2, 3.],
+                       "team": [1, 1]})
+    assert bpd.find_pairs(dd.from_pandas(df, npartitions=1), groups="team").compute().tolist() \
+        == []
+    with pytest.raises(ValueError, match=r"groups: .* found 'nope', which is no column of it"):
+        bpd.find_pairs(dd.from_pandas(df, npartitions=1), groups="nope")

@@ -65,8 +65,8 @@ from dask.base import tokenize
 from dask.core import flatten
 from dask.highlevelgraph import HighLevelGraph, MaterializedLayer
 
+from . import _cast, _tables, morton
 from . import _dask_tasks as _tasks
-from . import _tables, morton
 
 __all__ = ["find_pairs", "read_parquet"]
 
@@ -321,30 +321,55 @@ def _scalars(groups, categories, masks):
                  for v in (groups, categories, masks))
 
 
+_FILTERS = (("groups", np.int64), ("categories", np.uint64), ("masks", np.uint64))
+
+
 def _columns(boxes, groups, categories, masks):
-    """Boxes as a dask array (n, 4) and the per-box filters as dask arrays alike chunked."""
-    if hasattr(boxes, "columns"):  # a dask (or pandas) DataFrame
+    """Boxes as a dask array (n, 4) and the per-box filters as dask arrays alike chunked.
+
+    What is in memory (arrays, lists, a scalar filter) is read as the
+    in-memory call reads it (:mod:`._cast`: the one refusal rule, errors
+    naming the row), before any task runs.
+    """
+    frame = hasattr(boxes, "columns")  # a dask (or pandas) DataFrame
+    if frame:
         df = boxes if hasattr(boxes, "to_dask_array") else _from_pandas(boxes)
         arr = _frame_boxes(df)
-        extra = [df[v].to_dask_array(lengths=True) if isinstance(v, str) else v
-                 for v in (groups, categories, masks)]
+        extra = [_named_column(df, name, v) if isinstance(v, str) else v
+                 for (name, _), v in zip(_FILTERS, (groups, categories, masks), strict=True)]
     else:
-        arr = boxes if isinstance(boxes, da.Array) else da.from_array(np.asarray(boxes))
+        if isinstance(boxes, da.Array):
+            arr = boxes
+        else:
+            arr = da.from_array(_cast.rows(boxes, "boxes", 4, "minx, miny, maxx, maxy"))
         if arr.ndim != 2 or arr.shape[1] != 4:
             raise ValueError(f"boxes: expected shape (n, 4), found {arr.shape}")
         extra = [groups, categories, masks]
     arr = arr.rechunk({1: 4})
     out = []
-    for name, v in zip(("groups", "categories", "masks"), extra, strict=True):
-        if v is None or (np.ndim(v) == 0 and not isinstance(v, da.Array)):
+    for (name, dtype), v in zip(_FILTERS, extra, strict=True):
+        if v is None:
             out.append(None)
             continue
-        v = v if isinstance(v, da.Array) else da.from_array(np.asarray(v))
+        if not isinstance(v, da.Array):
+            if np.ndim(v) == 0 and not isinstance(v, str):
+                _cast.per_object(v, name, 1, dtype)  # checked here; given to every tile
+                out.append(None)
+                continue
+            v = da.from_array(_cast.per_object(v, name, arr.shape[0], dtype))
         if v.shape != (arr.shape[0],):
             raise ValueError(f"{name}: expected one value per box ({arr.shape[0]},), "
                              f"found shape {v.shape}")
         out.append(v.rechunk((arr.chunks[0],)))
     return arr, out
+
+
+def _named_column(df, name: str, column: str) -> da.Array:
+    """The filter ``name`` given as the name of one of the frame's columns."""
+    if column not in df.columns:
+        raise ValueError(f"{name}: expected one value per box or a column of boxes, found "
+                         f"{column!r}, which is no column of it")
+    return df[column].to_dask_array(lengths=True)
 
 
 def _frame_boxes(df) -> da.Array:
