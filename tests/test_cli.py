@@ -556,3 +556,18 @@ def test_other_output_errors_are_one_line(tmp_path, capsys, monkeypatch):
                  "--repeats", "1", "--csv", str(path)]) == 1
     err = _one_line(capsys.readouterr().err)
     assert err == f"broadphase bench: {path}: No space left on device"
+
+
+def test_blank_lines_are_trailing_only_at_the_end_of_the_file(tmp_path, monkeypatch):
+    # small blocks, a blank line at every place in turn: inside the file it is an empty
+    # line named by its number, wherever the blocks end; at the end it is dropped
+    monkeypatch.setattr(_io, "BLOCK", 2)
+    rows = [f"{k},0,{k + 1},1" for k in range(40)]
+    src = tmp_path / "b.csv"
+    for at in range(1, 40):
+        src.write_text("minx,miny,maxx,maxy\n" + "\n".join(rows[:at] + [""] + rows[at:]) + "\n")
+        with pytest.raises(_io.InputError, match=rf"line {at + 2}: empty line"):
+            _io.read_table(src, ("minx", "miny", "maxx", "maxy"))
+    src.write_text("minx,miny,maxx,maxy\n" + "\n".join(rows) + "\n\n\n\n")
+    got, _ = _io.read_table(src, ("minx", "miny", "maxx", "maxy"))
+    assert got.shape == (40, 4) and got[-1].tolist() == [39, 0, 40, 1]

@@ -112,13 +112,20 @@ def _read_csv(path: Path, columns, progress: bool):
             lines = [] if header else [first]
             line_no = first_line
             while True:
-                lines.extend(f.readlines(BLOCK * 32))
-                if not lines:
-                    break
-                bar.update(sum(map(len, lines)))  # characters: bytes for ASCII
-                blocks.append(_parse_block(lines, width, path, line_no, names))
-                line_no += len(lines)
-                lines = []
+                more = f.readlines(BLOCK * 32)
+                bar.update(sum(map(len, more)))  # characters: bytes for ASCII
+                lines.extend(more)
+                # blank lines at a block's end wait for the next block: only
+                # the end of the file says they are trailing, not empty rows
+                body = len(lines)
+                while body and not lines[body - 1].strip():
+                    body -= 1
+                if body:
+                    blocks.append(_parse_block(lines[:body], width, path, line_no, names))
+                    line_no += body
+                lines = lines[body:]
+                if not more:
+                    break  # the blank lines left end the file: dropped
         except UnicodeDecodeError as e:
             raise InputError(f"{path}, line {_line_of_byte(path)}: not UTF-8 text "
                              f"({e.reason})") from None
@@ -175,8 +182,6 @@ def _line_of_byte(path: Path) -> int:
 
 
 def _parse_block(lines, width, path, line_no, columns) -> np.ndarray:
-    while lines and not lines[-1].strip():  # trailing blank lines end the file
-        lines.pop()
     if not lines:
         return np.empty((0, width))
     try:
