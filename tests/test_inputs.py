@@ -1057,3 +1057,10 @@ def test_a_row_rewritten_after_the_core_read_it_is_said_to_have_changed():
     assert circle_problem(xyr, xyr[:, 2], 1, _core.NOT_FINITE) == (
         "centers[1]: changed during the call (written by another thread?); found now: "
         "radii[1]: expected a radius >= 0, found -1.0")
+
+
+def test_a_fraction_past_the_doubles_is_refused_by_name():
+    with pytest.raises(ValueError, match=r"boxes\[1\]: values exactly representable"):
+        bp.find_pairs([[0, 0, 1, 1], [Fraction(0), 0, Fraction(10**400), 1]])
+    with pytest.raises(ValueError, match=r"radii\[1\]: values exactly representable"):
+        bp.find_circle_pairs([[0, 0], [1, 1]], [1, Fraction(10**400)])

@@ -168,7 +168,10 @@ def _from_objects(arr: np.ndarray, name: str, col=None) -> np.ndarray:
                             f"found {v!r}")
         if isinstance(v, numbers.Integral) and abs(int(v)) > _EXACT_INT:
             raise ValueError(_too_big(_where(name, arr.shape, k, col), v))
-        f = float(v)
+        try:
+            f = float(v)
+        except OverflowError:  # Fraction(10**400): past float64's largest value
+            raise ValueError(_would_round(_where(name, arr.shape, k, col), v)) from None
         if f != v and f == f:  # Fraction(1, 3), np.longdouble(1) / 3: float64 would round
             raise ValueError(_would_round(_where(name, arr.shape, k, col), v))
         out.flat[k] = f
