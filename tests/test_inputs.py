@@ -1064,3 +1064,18 @@ def test_a_fraction_past_the_doubles_is_refused_by_name():
         bp.find_pairs([[0, 0, 1, 1], [Fraction(0), 0, Fraction(10**400), 1]])
     with pytest.raises(ValueError, match=r"radii\[1\]: values exactly representable"):
         bp.find_circle_pairs([[0, 0], [1, 1]], [1, Fraction(10**400)])
+
+
+def test_rows_with_named_fields_are_read_by_name():
+    pd = pytest.importorskip("pandas")
+    # named in another order than corners: read by position they would overlap
+    df = pd.DataFrame({"minx": [0, 0.5], "maxx": [1, 1.5], "miny": [2, 10], "maxy": [3, 11.]})
+    assert bp.find_pairs(df).tolist() == []
+    assert bp.find_pairs([df.iloc[0], df.iloc[1]]).tolist() == []
+    near = df.assign(miny=[2, 2.5], maxy=[3, 3.5])
+    assert bp.find_pairs([near.iloc[0], near.iloc[1]]).tolist() == [[0, 1]]
+    with pytest.raises(TypeError, match=r"boxes\[1\]: expected every row with named fields"):
+        bp.find_pairs([df.iloc[0], [0, 0, 1, 1]])
+    pl = pytest.importorskip("polars")
+    assert bp.find_pairs(pl.from_pandas(df).to_struct("b")).tolist() == []
+    assert bp.find_pairs(pl.from_pandas(near).to_struct("b")).tolist() == [[0, 1]]

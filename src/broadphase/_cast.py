@@ -119,7 +119,7 @@ def box_rows(value, name: str, format: str | None) -> np.ndarray:
     if format is not None and (not isinstance(format, str) or format not in _tables.FORMATS):
         raise ValueError(f"format: expected one of {', '.join(map(repr, _tables.FORMATS))}, "
                          f"found {format!r}")
-    table = _tables._table(value)
+    table = _tables._table(value, name)
     if table is not None:
         picked = _tables.pick_columns(table.labels, "boxes", name, format)
         if picked is None:
@@ -262,7 +262,7 @@ def center_rows(centers, radii=None) -> tuple[np.ndarray, object]:
     error (one of them would be ignored).  The radii come back as given
     (None if neither).
     """
-    table = _tables._table(centers)
+    table = _tables._table(centers, "centers")
     if table is None:
         return rows(centers, "centers", 2, "x, y"), radii
     picked = _tables.pick_columns(table.labels, "centers", "centers")

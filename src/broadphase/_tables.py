@@ -162,7 +162,7 @@ class _Table:
         return self._column(k)
 
 
-def _table(value) -> _Table | None:
+def _table(value, name: str = "rows") -> _Table | None:
     """``value`` as a table if it has named columns, else None (arrays, lists, numbers).
 
     pandas and polars DataFrames, pyarrow Tables and RecordBatches, NumPy
@@ -171,7 +171,9 @@ def _table(value) -> _Table | None:
     objects with ``columns`` and ``obj[label]``.  Recognised by their type's
     module, so none of these libraries is imported here.
     """
-    if isinstance(value, (list, tuple, float, int)):
+    if isinstance(value, (list, tuple)):
+        return _labelled_rows(value, name)
+    if isinstance(value, (float, int)):
         return None
     if isinstance(value, (np.ndarray, np.void)):
         names = value.dtype.names
@@ -187,6 +189,8 @@ def _table(value) -> _Table | None:
         if ndim == 1 and len(value) and all(isinstance(c, str) for c in value.index):
             return _Table(value.index, lambda k: _pandas(value.iloc[k:k + 1]))
         return None
+    if module == "polars" and hasattr(value, "struct") and str(value.dtype).startswith("Struct"):
+        return _table(value.struct.unnest(), name)  # a Series of rows with named fields
     if module == "polars" and hasattr(value, "columns") and hasattr(value, "to_series"):
         return _Table(value.columns, lambda k: _polars(value.to_series(k)))
     if module == "pyarrow" and hasattr(value, "column_names"):
@@ -196,6 +200,30 @@ def _table(value) -> _Table | None:
         labels = list(columns)
         return _Table(labels, lambda k: (value[labels[k]], None))
     return None
+
+
+def _is_labelled_row(v) -> bool:
+    """A pandas Series whose index labels are strings: one row with named fields."""
+    return (type(v).__module__.partition(".")[0] == "pandas" and getattr(v, "ndim", 0) == 1
+            and hasattr(v, "iloc") and len(v) > 0 and all(isinstance(c, str) for c in v.index))
+
+
+def _labelled_rows(rows, name: str) -> _Table | None:
+    """A list of rows with named fields (``[df.iloc[0], df.iloc[1]]``) as their table.
+
+    Read by name like the frame they came from; None for a list of plain rows.
+    """
+    labelled = [_is_labelled_row(v) for v in rows]
+    if not any(labelled):
+        return None
+    if not all(labelled):
+        k = labelled.index(False) if labelled[0] else labelled.index(True)
+        raise TypeError(f"{name}[{k}]: expected every row with named fields (as df.iloc[k]) "
+                        f"or none, found one {'without' if labelled[0] else 'with'} them")
+    import sys
+
+    frame = sys.modules["pandas"].DataFrame(list(rows))  # aligned by the fields' names
+    return _table(frame.reset_index(drop=True), name)
 
 
 def _pandas(s):
