@@ -1079,3 +1079,13 @@ def test_rows_with_named_fields_are_read_by_name():
     pl = pytest.importorskip("polars")
     assert bp.find_pairs(pl.from_pandas(df).to_struct("b")).tolist() == []
     assert bp.find_pairs(pl.from_pandas(near).to_struct("b")).tolist() == [[0, 1]]
+
+
+def test_a_polars_column_of_128_bit_integers_is_read_exactly():
+    pl = pytest.importorskip("polars")
+    cols = {"minx": [0, 1], "miny": [0, 1], "maxx": [2, 3], "maxy": [2, 3]}
+    df = pl.DataFrame(cols, schema={"minx": pl.Int128, "miny": pl.Int64, "maxx": pl.Int64,
+                                    "maxy": pl.Int64})
+    assert bp.find_pairs(df).tolist() == [[0, 1]]
+    with pytest.raises(ValueError, match=r"boxes\[1\], column 'minx': integers up to 2\*\*53"):
+        bp.find_pairs(df.with_columns(pl.Series("minx", [0, 2**60], dtype=pl.Int128)))

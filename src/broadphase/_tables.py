@@ -239,6 +239,8 @@ def _pandas(s):
 def _polars(s):
     if s.null_count():
         return None, int(np.flatnonzero(s.is_null().to_numpy())[0])
+    if str(s.dtype) in ("Int128", "UInt128"):  # no NumPy type: the values one by one, exactly
+        return np.array(s.to_list(), dtype=object), None
     return s.to_numpy(), None
 
 
