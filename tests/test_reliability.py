@@ -112,6 +112,9 @@ def test_results_are_unchanged_by_a_later_write_to_the_input():
     ("t = bp.LinearQuadtree((0, 0, 1, 1), 3); t.insert(np.tile([[0., 0, 1, 1]], (3000, 1))); "
      "t.cast_rays(np.tile([[-1., 0.5]], (15000, 1)), np.tile([[2., 0]], (15000, 1)), "
      "hits='all')", "ray hits", 600),
+    # 1,200,000 hits (58 MB) under a limit of 25 MiB more: the rows' budget asks early
+    ("bp.cast_rays(np.tile([[0., 0, 1, 1]], (3000, 1)), np.tile([[-1., 0.5]], (400, 1)), "
+     "np.tile([[2., 0]], (400, 1)), hits='all')", "ray hits", 25),
 ])
 def test_memory_limit_gives_memory_error_not_abort(code, named, room_mib):
     out = _run(f"""
@@ -309,3 +312,57 @@ def test_ctrl_c_stops_a_tree_call_and_leaves_the_tree_valid(call):
         assert took < 0, took
     if took < 0:  # interrupted: the signal came at 0.05 s, the exception soon after
         assert -took < 0.05 + 0.6, took
+
+
+# ---------------------------------------------------------------------------
+# a call on a thread that is not the main one, while the interpreter exits;
+# a fork by a signal handler during a call
+
+
+@linux_only
+def test_daemon_threads_in_long_calls_do_not_crash_the_exit():
+    # a long call polls for signals; on a daemon thread a poll while the main thread
+    # finalized the interpreter took the GIL after finalization (SIGSEGV in some exits):
+    # calls off the main thread do not poll (only the main thread runs signal handlers)
+    code = """
+        import threading, time, numpy as np, broadphase as bp
+        lo = np.random.default_rng(0).uniform(0, 1000, (160_000, 2))
+        b = np.concatenate([lo, lo + 1], 1)
+        def loop():
+            while True:
+                bp.find_pairs(b, method="brute", workers=1)
+        for _ in range(3):
+            threading.Thread(target=loop, daemon=True).start()
+        time.sleep(0.3)
+    """
+    codes = [_run(code, timeout=60).returncode for _ in range(8)]
+    assert codes == [0] * 8
+
+
+@linux_only
+def test_a_child_forked_by_a_signal_handler_mid_call_does_not_hang():
+    # the handler runs in the call's poll while a pool thread holds a chunk; the child has
+    # no pool thread: its call ends (stopped) instead of waiting for ever, and it can call again
+    out = _run("""
+        import os, signal, sys, numpy as np, broadphase as bp
+        lo = np.random.default_rng(0).uniform(0, 1000, (100_000, 2))
+        b = np.concatenate([lo, lo + 1], 1)
+        kids = []
+        def handler(sig, frame):
+            kids.append(os.fork())
+        signal.signal(signal.SIGALRM, handler)
+        signal.setitimer(signal.ITIMER_REAL, 0.3)
+        try:
+            bp.find_pairs(b, method="brute", workers=2)
+            what = "done"
+        except KeyboardInterrupt:
+            what = "stopped"
+        if kids == [0]:
+            s = b[:5000]
+            again = len(bp.find_pairs(s, workers=2)) == len(bp.find_pairs(s, workers=1))
+            os._exit(10 if again else 11)
+        _, status = os.waitpid(kids[0], 0)
+        print(what, os.WEXITSTATUS(status) if os.WIFEXITED(status) else "signal")
+    """, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["done", "10"], out.stdout

@@ -2,8 +2,10 @@
 //!
 //! Python runs its signal handlers on the main thread, between bytecodes: a
 //! call into the core would hold that thread, and Ctrl-C, until it returns.
-//! So a call over at least [`WATCHED_FROM`] objects carries a [`Stop`] that
-//! polls: the calling thread, which works on the call's chunks itself (the
+//! So a call over at least [`WATCHED_FROM`] objects made on the main thread
+//! carries a [`Stop`] that polls (a call on any other thread could run no
+//! handler, and its poll could meet an interpreter the main thread is
+//! finalizing): the calling thread, which works on the call's chunks itself (the
 //! core's steps run on the caller and whichever pool threads come), takes
 //! the GIL at a chunk boundary every [`POLL`] to run Python's signal
 //! handlers.  A handler that raises (`KeyboardInterrupt`) sets the stop; the
@@ -50,7 +52,22 @@ pub enum Watch {
     Committing,
 }
 
-/// `f(ex)` with the GIL released; for `work >= WATCHED_FROM`, running
+/// Whether the calling thread is Python's main thread: the only one that
+/// runs signal handlers, so the only one worth a poll; and a poll from any
+/// other thread could take the GIL while the main thread finalizes the
+/// interpreter (a daemon thread's call at exit), which CPython forbids.
+fn on_main_thread(py: Python<'_>) -> bool {
+    let ask = || -> PyResult<bool> {
+        let threading = py.import("threading")?;
+        let main = threading.call_method0("main_thread")?.getattr("ident")?;
+        let me = threading.call_method0("get_ident")?;
+        main.eq(me)
+    };
+    ask().unwrap_or(false)
+}
+
+/// `f(ex)` with the GIL released; for `work >= WATCHED_FROM` on the main
+/// thread, running
 /// Python's signal handlers every [`POLL`] at its chunk boundaries (see the
 /// module docs).  The error a handler raised, if any, else `f`'s value.
 pub fn watched<R: Send>(
@@ -60,7 +77,7 @@ pub fn watched<R: Send>(
     how: Watch,
     f: impl FnOnce(&Exec) -> R + Send,
 ) -> PyResult<R> {
-    if work < WATCHED_FROM {
+    if work < WATCHED_FROM || !on_main_thread(py) {
         return Ok(py.detach(|| f(ex)));
     }
     let raised: Arc<Mutex<Option<PyErr>>> = Arc::default();

@@ -41,6 +41,13 @@
 //! claims (the counter is moved past the end), is kept, and is resumed on
 //! the caller once every helper has left: an unwinding step leaves no chunk
 //! running.
+//!
+//! A process forked while a step runs (by a signal handler that a chunk's
+//! stop ran, in Python) holds the caller's thread alone: the helpers that
+//! had joined do not exist there and never leave.  The parked caller looks
+//! at its process id now and then ([`FORK_LOOK`]); in such a child it
+//! unwinds with [`super::Stopped`] (the step's result cannot be had) rather
+//! than wait for ever.  No thread follows the pointer in that child.
 
 use rayon::ThreadPool;
 use std::any::Any;
@@ -53,6 +60,8 @@ use std::time::{Duration, Instant};
 /// How long a caller with no chunk left looks for its helpers to leave
 /// before it parks: about a chunk of a small step, far below a time slice.
 const LOOK: Duration = Duration::from_micros(20);
+/// How often a parked caller looks whether it is now in a forked child.
+const FORK_LOOK: Duration = Duration::from_millis(10);
 
 /// What the helpers of a step share with its caller.
 struct Shared {
@@ -158,6 +167,7 @@ where
     I: Fn() -> S + Sync,
     W: Fn(&mut S, usize) + Sync,
 {
+    let pid = std::process::id(); // before any chunk: a fork may come in one
     let step = Step {
         init: &init,
         work: &work,
@@ -189,7 +199,10 @@ where
         std::hint::spin_loop();
     }
     while shared.active.load(SeqCst) != 0 {
-        std::thread::park();
+        std::thread::park_timeout(FORK_LOOK);
+        if std::process::id() != pid {
+            resume_unwind(Box::new(super::Stopped)); // see "A process forked"
+        }
     }
     let panic = step.panic.into_inner().unwrap_or_else(|e| e.into_inner());
     if let Some(p) = panic {

@@ -18,7 +18,7 @@ use std::sync::OnceLock;
 const ROW_BYTES: u64 = 48;
 /// Rows a cast stores before it first asks how much memory there is
 /// (reading it costs more than a small cast).
-const ROWS_UNASKED: u64 = 1 << 20;
+const ROWS_UNASKED: u64 = 1 << 16;
 
 /// The rows of one cast of every hit, shared by its chunks.
 pub(super) struct RowBudget {
