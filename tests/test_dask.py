@@ -241,7 +241,7 @@ def test_read_parquet_errors(tmp_path):
     with pytest.raises(ValueError, match="missing maxy"):
         bpd.read_parquet(tmp_path)
     pq.write_table(pa.table({"v": pa.array([1.5, None])}), tmp_path / "b.parquet")
-    with pytest.raises(ValueError, match="v: expected values, found 1 nulls"):
+    with pytest.raises(ValueError, match=r"v: expected values, found a null in row 1 of "):
         bpd.read_parquet(tmp_path / "b.parquet", "v").compute()
     pq.write_table(pa.table({"v": [1.5, 2.0]}), tmp_path / "c.parquet")
     with pytest.raises(TypeError):  # floats are no int64
@@ -398,3 +398,24 @@ def test_a_filter_names_a_column_of_the_frame():
         == []
     with pytest.raises(ValueError, match=r"groups: .* found 'nope', which is no column of it"):
         bpd.find_pairs(dd.from_pandas(df, npartitions=1), groups="nope")
+
+
+def test_read_parquet_names_the_row_the_file_and_the_path(tmp_path):
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    t = pa.table({"minx": [0., 1, None], "miny": [0., 1, 2], "maxx": [2., 3, 4],
+                  "maxy": [2., 3, 4]})
+    pq.write_table(t, tmp_path / "n.parquet", row_group_size=2)
+    with pytest.raises(ValueError, match=r"minx: expected values, found a null in row 2 of "):
+        bpd.read_parquet(str(tmp_path / "n.parquet")).compute()
+    (tmp_path / "bad.parquet").write_bytes(b"hello")
+    with pytest.raises(ValueError, match=r"path: expected Parquet files, found .*bad.parquet"):
+        bpd.read_parquet(str(tmp_path / "bad.parquet"))
+    with pytest.raises(ValueError, match=r"path: expected Parquet files, found .*gone.parquet"):
+        bpd.read_parquet([str(tmp_path / "n.parquet"), str(tmp_path / "gone.parquet")])
+    cols = [pa.array([0., 1]), pa.array([0., 1]), pa.array([2., 3]), pa.array([2., 3]),
+            pa.array([5., 5])]
+    pq.write_table(pa.Table.from_arrays(cols, names=["minx", "miny", "maxx", "maxy", "minx"]),
+                   tmp_path / "dup.parquet")
+    with pytest.raises(ValueError, match=r"found minx more than once"):
+        bpd.read_parquet(str(tmp_path / "dup.parquet"))

@@ -37,8 +37,9 @@ def read_row_group(file: str, group: int, names, dtype, shape) -> np.ndarray:
         if problem:
             raise TypeError(f"{name}: {problem} in {file}")
         if col.null_count:
-            raise ValueError(f"{name}: expected values, found {col.null_count} nulls in row "
-                             f"group {group} of {file}")
+            row = first + int(np.flatnonzero(col.is_null().to_numpy(zero_copy_only=False))[0])
+            raise ValueError(f"{name}: expected values, found a null in row {row} of {file} "
+                             f"({col.null_count} in its row group)")
         _copy(out if out.ndim == 1 else out[:, k], col, name, first, file)
         del col
         # Arrow's allocator keeps freed pages for reuse; a worker under a

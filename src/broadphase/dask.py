@@ -273,13 +273,21 @@ def read_parquet(path, columns=COLUMNS, dtype=np.float64) -> da.Array:
     names = [columns] if isinstance(columns, str) else list(columns)
     blocks = []
     for f in files:
-        source = pq.ParquetFile(f)
+        try:
+            source = pq.ParquetFile(f)
+        except (OSError, ValueError) as e:  # missing, unreadable, not Parquet (ArrowInvalid)
+            raise ValueError(f"path: expected Parquet files, found {f!r}, which cannot be "
+                             f"read as one ({e})") from None
         meta, schema = source.metadata, source.schema_arrow
         have = set(schema.names)
         missing = [c for c in names if c not in have]
         if missing:
             raise ValueError(f"path: expected the columns {', '.join(names)} in {f}, missing "
                              f"{', '.join(missing)}")
+        twice = sorted({c for c in names if schema.names.count(c) > 1})
+        if twice:
+            raise ValueError(f"path: expected each of the columns {', '.join(names)} once in "
+                             f"{f}, found {', '.join(twice)} more than once")
         for c in names:
             problem = _tasks.type_problem(schema.field(c).type, dtype)
             if problem:
