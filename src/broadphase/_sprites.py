@@ -71,9 +71,10 @@ class SpriteIndex(Members, Collide, SpriteCasts, pygame.sprite.Group):
     overlap with positive area (touching edges do not count), a rect of zero
     width or height collides with nothing, and negative sizes are read as
     pygame reads them.  (A ``Rect`` whose ``x + w`` or ``y + h`` passes
-    2**31 - 1 overflows pygame's C int sums; the index sums it exactly.)  Every answer is pygame's own, in the group's order
-    (the order of :meth:`sprites`): pairs ``(a, b)`` with ``a`` before ``b``,
-    sorted by ``a`` then ``b``.
+    2**31 - 1 overflows pygame's C int sums; the index sums it exactly.)
+    Every answer is pygame's own, in the group's order (the order of
+    :meth:`sprites`): pairs ``(a, b)`` with ``a`` before ``b``, sorted by
+    ``a`` then ``b``.
 
     Parameters
     ----------
