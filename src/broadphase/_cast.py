@@ -41,26 +41,6 @@ def rows(value, name: str, width: int, columns: str) -> np.ndarray:
     return _exact._as_float64(arr, name)
 
 
-def world(bounds) -> tuple[float, float, float, float]:
-    """A world's ``bounds``: four finite numbers ``(minx, miny, maxx, maxy)``, ``min < max``.
-
-    Each is read under the one refusal rule (:func:`._exact.real`: booleans,
-    masked values and numbers float64 would round are refused, naming
-    ``bounds[k]``).
-    """
-    try:
-        values = list(bounds)
-    except TypeError:
-        raise TypeError(f"bounds: expected (minx, miny, maxx, maxy), found {bounds!r}") from None
-    if len(values) != 4:
-        raise TypeError(f"bounds: expected (minx, miny, maxx, maxy), found {bounds!r}")
-    x0, y0, x1, y1 = (_exact.real(v, f"bounds[{k}]") for k, v in enumerate(values))
-    if not (x0 < x1 and y0 < y1):
-        raise ValueError(f"bounds: expected finite (minx, miny, maxx, maxy) with minx < maxx "
-                         f"and miny < maxy, found {(x0, y0, x1, y1)}")
-    return x0, y0, x1, y1
-
-
 def _is_rect_type(t: type) -> bool:
     """Whether ``t`` is pygame's ``Rect`` or ``FRect``, or a subclass (still ``x, y, w, h``)."""
     return any(c.__name__ in ("Rect", "FRect") and c.__module__.partition(".")[0] == "pygame"

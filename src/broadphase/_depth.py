@@ -6,7 +6,7 @@ import math
 
 from numpy.typing import ArrayLike
 
-from . import _cast, _exact
+from . import _exact
 from ._tree_args import MAX_DEPTH
 
 __all__ = ["suggest_depth"]
@@ -48,7 +48,7 @@ def suggest_depth(bounds: ArrayLike, typical_size: float) -> int:
     >>> tree.depth
     6
     """
-    x0, y0, x1, y1 = _cast.world(bounds)
+    x0, y0, x1, y1 = _exact.world(bounds)
     size = _exact.real(typical_size, "typical_size")  # refuses what float64 would round
     if not size > 0:
         raise ValueError(f"typical_size: expected a finite number > 0, found {typical_size!r}")

@@ -13,7 +13,9 @@ table's column, when there is one): :func:`_where`, :func:`_too_big` and
 Conversions give C-contiguous, aligned arrays, never the caller's own
 buffer when a conversion is needed (so inputs are never modified).  Shapes,
 column names and the meaning of the numbers are left to the callers
-(:mod:`._tables`, :mod:`._cast`).
+(:mod:`._tables`, :mod:`._cast`), but for the few scalars every caller
+reads alike: one real number (:func:`real`) and a world's four bounds
+(:func:`world`).
 """
 
 from __future__ import annotations
@@ -238,6 +240,26 @@ def real(value, name: str) -> float:
         raise ValueError(f"{name}: expected a finite number, found {value!r}")
     return value
 
+
+
+def world(bounds) -> tuple[float, float, float, float]:
+    """A world's ``bounds``: four finite numbers ``(minx, miny, maxx, maxy)``, ``min < max``.
+
+    Each is read under the one refusal rule (:func:`real`: booleans,
+    masked values and numbers float64 would round are refused, naming
+    ``bounds[k]``).
+    """
+    try:
+        values = list(bounds)
+    except TypeError:
+        raise TypeError(f"bounds: expected (minx, miny, maxx, maxy), found {bounds!r}") from None
+    if len(values) != 4:
+        raise TypeError(f"bounds: expected (minx, miny, maxx, maxy), found {bounds!r}")
+    x0, y0, x1, y1 = (real(v, f"bounds[{k}]") for k, v in enumerate(values))
+    if not (x0 < x1 and y0 < y1):
+        raise ValueError(f"bounds: expected finite (minx, miny, maxx, maxy) with minx < maxx "
+                         f"and miny < maxy, found {(x0, y0, x1, y1)}")
+    return x0, y0, x1, y1
 
 
 def _plain_ints(value) -> bool:

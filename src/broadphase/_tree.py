@@ -23,7 +23,7 @@ import copy
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from . import _cast, _core
+from . import _cast, _core, _exact
 from ._depth import suggest_depth
 from ._tree_args import (
     MAX_DEPTH,
@@ -134,7 +134,7 @@ class LinearQuadtree(_TreeQueries, _TreeFrames, _TreeCasts):
 
     def __init__(self, bounds: ArrayLike, depth: int, *, margin: float = 0.0,
                  workers: int | None = None) -> None:
-        self._bounds = _cast.world(bounds)
+        self._bounds = _exact.world(bounds)
         self._depth = _check_depth(depth)
         self._margin = _check_margin(margin)
         self._t = _core.Tree(self._bounds, self._depth, self._margin, _cast.workers(workers))

@@ -199,7 +199,7 @@ def locate(boxes: ArrayLike, bounds, depth: int) -> tuple[NDArray[np.int64], NDA
         boxes = [boxes]
     arr = _cast.rows(boxes, "boxes", 4, "minx, miny, maxx, maxy")
     arr, _ = _cast.boxes(arr)
-    x0, y0, x1, y1 = _cast.world(bounds)
+    x0, y0, x1, y1 = _exact.world(bounds)
     return _core.morton_locate(arr, (x0, y0, x1, y1), d)
 
 
