@@ -404,3 +404,19 @@ def test_far_outliers_exact(method):
     b = np.vstack([b, [[-1e20, 0.0, 1e20, 500.0], [2e19, 2e19, 3e20, 3e20],
                        [1e20 - 1, 1e20 - 1, 1e20 + 1, 1e20 + 1]]])
     assert_same(bp.find_pairs(b, method=method), naive.box_pairs(b))
+
+
+def test_minus_zero_does_not_inflate_the_count_of_pairs():
+    # 1,500 boxes at -0.0 .. 1 (all overlapping) and 1,500 segments at x = 0 (overlapping
+    # nothing: -0.0 < 0.0 is false): the count that decides a MemoryError (when the pairs
+    # may not fit) counted the box-segment pairs too; a limit at the true count must pass
+    from broadphase import _core
+
+    n = 1500
+    boxes = np.ascontiguousarray(np.concatenate([np.tile([-0.0, 0.0, 1.0, 1.0], (n, 1)),
+                                                 np.tile([0.0, 0.0, 0.0, 1.0], (n, 1))]))
+    true = n * (n - 1) // 2
+    for method in ("grid", "quadtree", "auto"):
+        assert len(_core.find_pairs(boxes, method, max_pairs=true)) == true
+    with pytest.raises(MemoryError, match=f"{true:,} colliding pairs"):
+        _core.find_pairs(boxes, "grid", max_pairs=true - 1)
