@@ -1089,3 +1089,29 @@ def test_a_polars_column_of_128_bit_integers_is_read_exactly():
     assert bp.find_pairs(df).tolist() == [[0, 1]]
     with pytest.raises(ValueError, match=r"boxes\[1\], column 'minx': integers up to 2\*\*53"):
         bp.find_pairs(df.with_columns(pl.Series("minx", [0, 2**60], dtype=pl.Int128)))
+
+
+def test_import_leaves_numpy_ma_unloaded_and_masked_values_are_still_refused():
+    # numpy.ma is looked up, not imported: a masked array exists only once it was imported
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, broadphase as bp\n"
+        "print('numpy.ma' in sys.modules)\n"
+        "import numpy as np\n"
+        "m = np.ma.masked_array([[0, 0, 1, 1.]], mask=[[1, 0, 0, 0]])\n"
+        "try:\n"
+        "    bp.find_pairs(m)\n"
+        "except ValueError as e:\n"
+        "    print(e)\n"
+        "try:\n"
+        "    bp.find_pairs([[0, 0, 1, 1.], [np.ma.masked, 0, 1, 1]])\n"
+        "except ValueError as e:\n"
+        "    print(e)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    lines = out.stdout.splitlines()
+    assert lines[0] == "False", out.stdout + out.stderr
+    assert lines[1].startswith("boxes[0]: a masked value")
+    assert lines[2].startswith("boxes[1]") and "masked" in lines[2], lines

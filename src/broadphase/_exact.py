@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import sys
 from itertools import chain
 
 import numpy as np
@@ -66,8 +67,26 @@ _ROWS = frozenset({list, tuple, np.ndarray})
 # What NumPy reads wrongly comes out of np.asarray as 0 or 1 (a bool), nan (a
 # masked element) or a float of magnitude 2**53 or more (a big int); in long
 # lists only the rows holding such values have their elements looked at.
-_HIDDEN = (bool, np.bool_, np.ma.MaskedArray)
 _LONG = 64  # rows; up to this many, every element's type is looked at
+
+
+class _NeverMasked:
+    """A type no value is an instance of: numpy.ma's place while nothing imported it."""
+
+
+def _masked_type() -> type:
+    """``numpy.ma.MaskedArray``, once anything imported numpy.ma; else no value can be one.
+
+    Looked up, not imported: numpy.ma (and numpy.matrixlib, inspect) would
+    add about a third to the library's import time for inputs few callers use.
+    """
+    ma = sys.modules.get("numpy.ma")
+    return _NeverMasked if ma is None else ma.MaskedArray
+
+
+def _hidden() -> tuple:
+    """Element types NumPy reads wrongly (a bool as 0 or 1, a masked element as nan)."""
+    return (bool, np.bool_, _masked_type())
 
 
 def _asarray(value, name: str, col=None, dtype=None) -> np.ndarray:
@@ -96,7 +115,7 @@ def _sequence(value, name: str, col=None) -> np.ndarray:
             return _long_rows(value, name, col)
         kinds = set(map(type, chain.from_iterable(value)))
     else:
-        if any(issubclass(t, np.ma.MaskedArray) for t in top):
+        if any(issubclass(t, _masked_type()) for t in top):
             _refuse_masked_rows(value, name, col)  # else np.asarray reads the hidden values
         kinds = top
     if kinds <= _EXACT_TYPES:
@@ -130,13 +149,13 @@ def _long_rows(value, name: str, col=None) -> np.ndarray:
         items = [value[k] for k in rows]
         if arr.ndim > 1:
             items = chain.from_iterable(items)
-        if any(issubclass(t, _HIDDEN) for t in set(map(type, items))):
+        if any(issubclass(t, _hidden()) for t in set(map(type, items))):
             return _asarray(value, name, col, object)
     return arr
 
 
 def _masked(v) -> bool:
-    return isinstance(v, np.ma.MaskedArray) and bool(np.ma.getmaskarray(v).any())
+    return isinstance(v, _masked_type()) and bool(np.ma.getmaskarray(v).any())
 
 
 def _refuse_masked_rows(value, name: str, col=None) -> None:
@@ -160,7 +179,7 @@ def _from_objects(arr: np.ndarray, name: str, col=None) -> np.ndarray:
     """Object arrays (lists holding None, huge ints, ...): float64, exactly or not at all."""
     out = np.empty(arr.shape, np.float64)
     for k, v in enumerate(arr.flat):
-        if isinstance(v, np.ma.MaskedArray):
+        if isinstance(v, _masked_type()):
             _refuse_masked(v, _where(name, arr.shape, k, col))
         if isinstance(v, (bool, np.bool_)):
             raise TypeError(f"{_where(name, arr.shape, k, col)}: expected real numbers, "
