@@ -218,6 +218,9 @@ __AFTER__
     (120_000, "", "bp.find_circle_pairs(b[:, :2], 1.0, method='brute')", ""),
     # 4000 identical boxes: 8 million pairs a round
     (4000, "b[:] = (0, 0, 1, 1); b = np.tile(b, (12, 1))", "bp.find_pairs(b, method='sweep')", ""),
+    # 200,000 rays each meeting 200,000 identical boxes: a chunk of rays takes seconds
+    (200_000, "b[:] = (0, 0, 1, 1); o = np.tile([[-1., 0.5]], (200_000, 1)); "
+              "d = np.tile([[1., 0]], (200_000, 1))", "bp.cast_rays(b, o, d)", ""),
 ])
 def test_ctrl_c_interrupts_a_search_at_once(n, setup, call, after):
     code = (INTERRUPT.replace("__N__", str(n)).replace("__SETUP__", setup)
