@@ -571,3 +571,11 @@ def test_blank_lines_are_trailing_only_at_the_end_of_the_file(tmp_path, monkeypa
     src.write_text("minx,miny,maxx,maxy\n" + "\n".join(rows) + "\n\n\n\n")
     got, _ = _io.read_table(src, ("minx", "miny", "maxx", "maxy"))
     assert got.shape == (40, 4) and got[-1].tolist() == [39, 0, 40, 1]
+
+
+def test_a_header_of_the_other_kind_is_named_as_such(tmp_path):
+    src = tmp_path / "b.csv"
+    src.write_text("minx,miny,maxx,maxy\n0,0,1,1\n")
+    with pytest.raises(_io.InputError, match=r"names other columns than this command reads; "
+                                             r"expected x,y,r here"):
+        _io.read_table(src, ("x", "y", "r"))

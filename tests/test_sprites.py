@@ -413,3 +413,8 @@ def test_a_sprite_listed_twice_counts_once_at_its_first_place():
     index = SpriteIndex((0, 0, 64, 64), a, b, c)
     assert index.groupcollide([a], [c, b, c]) == {a: [c, b]}
     assert index.groupcollide([a, a], [b]) == {a: [b]}
+
+
+def test_a_bad_margin_is_refused_at_once():
+    with pytest.raises(ValueError, match=r"margin: expected a finite number >= 0, found -1"):
+        SpriteIndex((0, 0, 64, 64), margin=-1)

@@ -743,3 +743,10 @@ def test_suggest_depth_of_a_world_wider_than_the_doubles():
     assert bp.suggest_depth((-1.7e308, -1.7e308, 1.7e308, 1.7e308), 1e307) == 2
     assert bp.suggest_depth((-1.7e308, 0, 1.7e308, 1), 1e150) == 11
     assert bp.LinearQuadtree.for_objects((-1.7e308, -1.7e308, 1.7e308, 1.7e308), 1e307).depth == 2
+
+
+def test_a_box_asked_for_as_a_circle_is_worded_for_any_call():
+    tree = bp.LinearQuadtree((0, 0, 10, 10), 2)
+    h = tree.insert([[0, 0, 1, 1]])
+    with pytest.raises(ValueError, match=r"handle 0 is a box, not a circle"):
+        tree.circles(h)

@@ -79,8 +79,8 @@ def find_pairs(
     -------
     ndarray of intp, shape (k, 2)
         Each colliding pair once, ``i < j`` in each row, rows sorted.  Two
-        boxes collide when they overlap with positive length on both axes:
-        touching edges do not count.
+        boxes collide when ``a.minx < b.maxx``, ``b.minx < a.maxx`` and the
+        same in y: touching edges do not count.
 
     Raises
     ------

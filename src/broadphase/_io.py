@@ -169,6 +169,9 @@ def _check_header(fields, columns, path) -> list[int]:
     if picked is not None and len(fields) == len(columns):
         return picked[1]
     known = " or ".join(HEADERS)
+    if picked is not None:  # a known header, of the other kind (boxes for circles, ...)
+        raise InputError(f"{path}, line 1: header {','.join(fields)!r} names other columns than "
+                         f"this command reads; expected {','.join(columns)} here, or no header")
     raise InputError(f"{path}, line 1: header {','.join(fields)!r} is not one of the column "
                      f"names read ({known}); expected {','.join(columns)} here, or no header")
 

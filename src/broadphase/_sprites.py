@@ -42,7 +42,7 @@ import numpy as np
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
 
-from . import _core, _rects  # noqa: E402
+from . import _core, _rects, _tree_args  # noqa: E402
 from ._sprite_casts import SpriteCasts  # noqa: E402
 from ._sprite_collide import Collide  # noqa: E402
 from ._sprite_members import Members  # noqa: E402
@@ -95,9 +95,9 @@ class SpriteIndex(Members, Collide, SpriteCasts, pygame.sprite.Group):
     -----
     *When rects are read.*  Membership is always current: a sprite added,
     removed or killed is in (or out of) the very next answer.  Rects are
-    read by :meth:`refresh` (and when a sprite joins): every answer is
-    for the rects as of then, so call :meth:`refresh` once a frame after
-    moving the sprites.  A ``Rect`` moved in place (``rect.x += 3``) and a
+    read by :meth:`refresh` (a sprite that joined, at the next answer):
+    every answer is for the rects as of then, so call :meth:`refresh` once
+    a frame after moving the sprites.  A ``Rect`` moved in place (``rect.x += 3``) and a
     new ``Rect`` assigned to ``sprite.rect`` are both seen.
 
     *Rects.*  Each ``sprite.rect`` is a ``pygame.Rect`` or
@@ -135,7 +135,7 @@ class SpriteIndex(Members, Collide, SpriteCasts, pygame.sprite.Group):
                  margin: float = 0.0) -> None:
         self._world = _rects.world_rect(world)
         self._depth = depth
-        self._margin = margin
+        self._margin = _tree_args._check_margin(margin)
         self._tree: LinearQuadtree | None = None
         if depth is not None:
             self._tree = self._new_tree(depth)

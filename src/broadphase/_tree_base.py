@@ -51,6 +51,6 @@ class _TreeBase:
             raise KeyError(f"handle {h[at]}: not in the tree (removed or never inserted)")
         if code == _core.HANDLE_TWICE:
             raise ValueError(f"handles: each handle at most once, found {h[at]} twice")
-        other = ("a circle; move it with move_circles" if kind == BOX
-                 else "a box; move it with move")
+        other = ("a circle, not a box (move_circles moves circles)" if kind == BOX
+                 else "a box, not a circle (move moves boxes)")
         raise ValueError(f"handles[{at}]: handle {h[at]} is {other}")
