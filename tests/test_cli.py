@@ -579,3 +579,14 @@ def test_a_header_of_the_other_kind_is_named_as_such(tmp_path):
     with pytest.raises(_io.InputError, match=r"names other columns than this command reads; "
                                              r"expected x,y,r here"):
         _io.read_table(src, ("x", "y", "r"))
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX modes")
+def test_the_output_file_gets_the_mode_a_new_file_gets(tmp_path):
+    old = os.umask(0o022)
+    try:
+        for name in ("p.csv", "p.npy"):
+            _io.write_pairs(str(tmp_path / name), np.array([[0, 1]]))
+            assert (tmp_path / name).stat().st_mode & 0o777 == 0o644
+    finally:
+        os.umask(old)

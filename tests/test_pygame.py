@@ -128,6 +128,21 @@ def test_touching_circles_near_2_to_the_24_count_as_pygame_says(ours_everywhere)
     assert tags(got) == tags(want) == [("a", ["b"])]
 
 
+def test_radii_whose_sum_squared_overflows_get_pygames_error(ours_everywhere):
+    def groups():
+        a = [pygame.sprite.Sprite() for _ in range(24)]
+        b = [pygame.sprite.Sprite() for _ in range(24)]
+        for k, s in enumerate(a + b):
+            s.rect, s.radius = pygame.Rect(20 * (k % 24) + k // 24, 0, 4, 4), 0.5
+        a[0].radius = 1e200
+        return pygame.sprite.Group(a), pygame.sprite.Group(b)
+
+    with pytest.raises(OverflowError):
+        pygame.sprite.groupcollide(*groups(), False, False, pygame.sprite.collide_circle)
+    with pytest.raises(OverflowError):
+        bpg.groupcollide(*groups(), False, False, pygame.sprite.collide_circle)
+
+
 def test_other_callbacks_are_pygames():
     ga, gb = pygame.sprite.Group(make_sprites(3, 30)), pygame.sprite.Group(make_sprites(4, 30))
     ratio = pygame.sprite.collide_rect_ratio(1.5)

@@ -292,6 +292,11 @@ def write_pairs(path: str | None, pairs: np.ndarray, progress: bool = True) -> N
     p = Path(path)
     fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=".part")
     try:
+        # mkstemp makes the file for its owner alone; the output gets the
+        # mode any new file gets (0666 less the umask), as open() would give
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(fd, 0o666 & ~umask)
         if p.suffix.lower() == ".npy":
             with os.fdopen(fd, "wb") as f:
                 np.save(f, pairs)

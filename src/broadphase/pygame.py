@@ -247,6 +247,10 @@ def _searched(a, b, ra, rb, circle: bool, dokillb: bool) -> dict | None:
         if pa is None or pb is None:
             return None
         qa, qb = _radii(pa, ra), _radii(pb, rb)
+        try:  # the largest sum of radii squared, as pygame's formula squares it
+            (float(qa.max(initial=0.0)) + float(qb.max(initial=0.0))) ** 2
+        except OverflowError:  # pygame raises it: its own function answers
+            return None
         ca, cb = _centres(xa), _centres(xb)
         ga, gb = ((q * (1 + _GROW) + _GROW)[:, None] for q in (qa, qb))
         cand = find_pairs_between(_around(ca, ga), _around(cb, gb))
