@@ -419,3 +419,13 @@ def test_read_parquet_names_the_row_the_file_and_the_path(tmp_path):
                    tmp_path / "dup.parquet")
     with pytest.raises(ValueError, match=r"found minx more than once"):
         bpd.read_parquet(str(tmp_path / "dup.parquet"))
+
+
+@pytest.mark.parametrize("kw, error", [
+    ({"tile_rows": 0}, ValueError), ({"tile_rows": True}, TypeError),
+    ({"tile_rows": 2.5}, TypeError), ({"sample": -1}, ValueError),
+])
+def test_tile_rows_and_sample_are_positive_ints(kw, error):
+    name = next(iter(kw))
+    with pytest.raises(error, match=rf"{name}: expected an int"):
+        bpd.find_pairs(_B2, **kw)

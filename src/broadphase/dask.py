@@ -55,6 +55,7 @@ True
 from __future__ import annotations
 
 import math
+import numbers
 from functools import partial
 from operator import getitem
 
@@ -120,7 +121,7 @@ def find_pairs(boxes, groups=None, categories=None, masks=None, *, tile_rows: in
     n = arr.shape[0]
     if n == 0:
         return da.from_array(np.empty((0, 2), np.intp))
-    tiling = _tiles(arr, n, max(1, int(tile_rows)), max(1, int(sample)))
+    tiling = _tiles(arr, n, _count(tile_rows, "tile_rows"), _count(sample, "sample"))
     return _graph(arr, extra, _inputs.scalars(groups, categories, masks), tiling)
 
 
@@ -322,6 +323,15 @@ def _parquet_files(path) -> list[str]:
     if not files:
         raise ValueError(f"path: expected Parquet files, found none at {path!r}")
     return files
+
+
+def _count(value, name: str) -> int:
+    """A positive int (not a bool), or TypeError/ValueError naming ``name``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name}: expected an int, found {value!r}")
+    if value < 1:
+        raise ValueError(f"{name}: expected an int >= 1, found {value}")
+    return int(value)
 
 
 def _tiles(arr, n: int, tile_rows: int, sample: int):
