@@ -31,6 +31,7 @@
 mod budget;
 mod cells;
 mod grid;
+mod one_ray;
 mod reach;
 mod targets;
 mod walk;
@@ -38,6 +39,7 @@ mod walk;
 use budget::RowBudget;
 pub use cells::Cells;
 pub use grid::RayGrid;
+use one_ray::{one_ray, Bounds, Part};
 pub use targets::{Boxes, Circles, Mixed, MixedEntry, Target};
 
 use crate::check::bounds_of;
@@ -45,8 +47,6 @@ use crate::hints::prefetch;
 use crate::narrow::Filters;
 use crate::pairs::TooMany;
 use crate::par::{chunk_count, even_bounds, Exec, MAX_CHUNKS};
-use std::cell::Cell;
-use std::cmp::Ordering;
 use std::sync::atomic::Ordering as Atomic;
 
 /// Rays from this many on are split among threads.
@@ -55,10 +55,6 @@ const PARALLEL_FROM: usize = 1024;
 const GRAIN: usize = 256;
 /// Rays between asking for a ray's origin and direction and casting it.
 const AHEAD: usize = 4;
-/// Candidates a ray tests between two looks at the call's stop (Ctrl-C):
-/// one ray may meet every object (200,000 identical boxes took 50 ms a ray),
-/// a chunk of rays seconds; a look costs a clock read, a cell a count.
-const STOP_EVERY: usize = 4096;
 
 /// What a cast reports per ray.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -153,17 +149,6 @@ pub enum Hits {
     },
     /// Per ray: whether it hits anything.
     Any(Vec<bool>),
-}
-
-/// The answers of one chunk of rays, in the order they were cast.
-#[derive(Default)]
-struct Part {
-    index: Vec<i64>,
-    t: Vec<f64>,
-    rows: Vec<isize>,
-    any: Vec<bool>,
-    /// For every hit: each ray's first entry in `t` and its number of hits.
-    spans: Vec<(usize, usize)>,
 }
 
 /// Cast the rays at boxes (valid: finite, `min <= max`); [`TooMany`] when
@@ -306,120 +291,4 @@ fn ray_order(grid: &RayGrid, origins: &[[f64; 2]], ex: &Exec) -> Vec<u32> {
         .collect();
     let sorted = crate::radix::sort(recs, 32, grid.code_bits(), ex);
     sorted.into_iter().map(|r| r as u32).collect()
-}
-
-/// What bounds a cast: the rows it may store, and its stop.
-#[derive(Clone, Copy)]
-struct Bounds<'a> {
-    budget: &'a RowBudget,
-    ex: &'a Exec,
-}
-
-/// Ray `k`'s walk and answer, appended to `out`.
-fn one_ray<T: Target, C: Cells>(
-    target: &T,
-    cells: &C,
-    cast: &Cast,
-    k: usize,
-    stamp: &mut [u32],
-    bounds: Bounds,
-    out: &mut Part,
-) {
-    let Bounds { budget, ex } = bounds;
-    let rays = &cast.rays;
-    let (o, d, s_max) = (rays.origins[k], rays.directions[k], rays.max_t(k));
-    let tag = k as u32 + 1;
-    let limit = Cell::new(f64::INFINITY);
-    let reach = reach::Reach::new(o, d);
-    let mut best: Option<(usize, T::Entry)> = None;
-    let mut hits: Vec<(usize, T::Entry)> = Vec::new();
-    let mut test = |j: usize| {
-        if stamp[j] == tag {
-            return;
-        }
-        stamp[j] = tag;
-        // the box's slab test first: a sure miss, or a sure entry after the
-        // best, needs no exact test
-        if reach.rejects(&target.boxes()[j], s_max, limit.get()) {
-            return;
-        }
-        if !rays.pass(k, &cast.objects, j) {
-            return;
-        }
-        let Some(e) = target.hit(j, o, d, s_max) else {
-            return;
-        };
-        match cast.mode {
-            Mode::Any => {
-                best = Some((j, e));
-                limit.set(f64::NEG_INFINITY);
-            }
-            Mode::All => hits.push((j, e)),
-            Mode::First => {
-                let better = best.as_ref().is_none_or(|(bj, be)| match T::cmp(&e, be) {
-                    Ordering::Less => true,
-                    Ordering::Equal => j < *bj,
-                    Ordering::Greater => false,
-                });
-                if better {
-                    limit.set(T::upper(&e));
-                    best = Some((j, e));
-                }
-            }
-        }
-    };
-    let mut since = 0;
-    let walked = cells.visit(
-        o,
-        d,
-        s_max,
-        || limit.get(),
-        |cell| {
-            for part in cell.chunks(STOP_EVERY) {
-                since += part.len();
-                if since >= STOP_EVERY {
-                    since = 0;
-                    ex.check_stop();
-                }
-                for &j in part {
-                    test(j as usize);
-                }
-            }
-        },
-    );
-    if !walked {
-        for j in 0..target.boxes().len() {
-            if j % STOP_EVERY == STOP_EVERY - 1 {
-                ex.check_stop();
-            }
-            test(j);
-        }
-    }
-    // the exact entry is at most `s_max`; a circle's, within its bound, may
-    // be given past it
-    let t_of = |e: &T::Entry| T::t(e).min(s_max);
-    match cast.mode {
-        Mode::Any => out.any.push(best.is_some()),
-        Mode::First => match best {
-            Some((j, e)) => {
-                out.index.push(j as i64);
-                out.t.push(t_of(&e));
-            }
-            None => {
-                out.index.push(-1);
-                out.t.push(f64::INFINITY);
-            }
-        },
-        Mode::All => {
-            if !budget.take(hits.len()) {
-                hits.clear(); // counted: the cast ends in `TooMany`
-            }
-            hits.sort_unstable_by_key(|h| h.0);
-            out.spans.push((out.t.len(), hits.len()));
-            for (j, e) in hits {
-                out.rows.extend([k as isize, j as isize]);
-                out.t.push(t_of(&e));
-            }
-        }
-    }
 }
