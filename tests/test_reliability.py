@@ -369,3 +369,27 @@ def test_a_child_forked_by_a_signal_handler_mid_call_does_not_hang():
     """, timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.split() == ["done", "10"], out.stdout
+
+
+def test_the_private_core_refuses_what_it_would_misread_or_panic_on():
+    from broadphase import _core
+
+    with pytest.raises(MemoryError, match=r"lo, hi: .* counters do not fit"):
+        _core.sort_pairs(np.array([[5, 1]], np.int64), 0, 2**62)
+    with pytest.raises(ValueError, match=r"lo, hi: expected lo <= hi"):
+        _core.sort_pairs(np.array([[5, 1]], np.int64), -2**63, 2**63 - 1)
+    # a Fortran-ordered array's rows would be read across its columns
+    b = np.array([[0, 0, 2, 2], [1, 1, 3, 3.]])
+    with pytest.raises(TypeError, match=r"boxes: expected a C-contiguous float64 array"):
+        _core.find_pairs(np.asfortranarray(b), "sweep")
+    with pytest.raises(TypeError, match=r"rows: expected a C-contiguous int64 array"):
+        _core.pick_pairs(np.array(list("abcd"), object),
+                         np.asfortranarray(np.array([[0, 1], [2, 3], [1, 2]])))
+    # handles past the end or removed: a KeyError, not a panic or a stale row
+    tree = bp.LinearQuadtree((0, 0, 10, 10), 2)
+    tree.insert([[0, 0, 1, 1], [3, 3, 4, 4]])
+    tree.remove([1])
+    for read in (tree._t.box_of, tree._t.circle_of, tree._t.locate):
+        for h in (1, 99):
+            with pytest.raises(KeyError, match=rf"handle {h}: not in the tree"):
+                read(h)

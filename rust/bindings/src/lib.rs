@@ -57,12 +57,23 @@ fn rows<'a, const W: usize>(
             shape[1]
         )));
     }
-    let flat = a.as_slice().map_err(|_| {
-        PyTypeError::new_err(format!("{name}: expected a C-contiguous float64 array"))
-    })?;
+    let flat = c_order(a, &format!("{name}: expected a C-contiguous float64 array"))?;
     let (rows, rest) = flat.as_chunks::<W>();
     debug_assert!(rest.is_empty());
     Ok(rows)
+}
+
+/// A 2-D array's values in C order, or the `TypeError` `what`: rust-numpy's
+/// `as_slice` also takes a Fortran-ordered array, whose rows it would misread.
+pub(crate) fn c_order<'a, T: numpy::Element>(
+    a: &'a PyReadonlyArray2<'_, T>,
+    what: &str,
+) -> PyResult<&'a [T]> {
+    if !a.is_c_contiguous() {
+        return Err(PyTypeError::new_err(what.to_string()));
+    }
+    a.as_slice()
+        .map_err(|_| PyTypeError::new_err(what.to_string()))
 }
 
 fn method(name: &str) -> PyResult<Method> {

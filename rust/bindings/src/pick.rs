@@ -17,24 +17,22 @@ pub fn pick_pairs<'py>(
     objects: PyReadonlyArray1<'py, Py<PyAny>>,
     rows: PyReadonlyArray2<'py, i64>,
 ) -> PyResult<Bound<'py, PyList>> {
-    if !objects.is_c_contiguous() {
+    // the slots read as raw pointers: an object array may hold empty (NULL)
+    // slots, which NumPy reads as `None`; each slot aligned, as a read needs
+    let data = objects.data().cast::<*mut ffi::PyObject>().cast_const();
+    if !objects.is_c_contiguous() || !data.is_aligned() {
         return Err(PyTypeError::new_err(
-            "objects: expected a C-contiguous object array",
+            "objects: expected a C-contiguous, aligned object array",
         ));
     }
     let n = objects.len();
-    // the slots read as raw pointers: an object array may hold empty (NULL)
-    // slots, which NumPy reads as `None`
-    let data = objects.data().cast::<*mut ffi::PyObject>().cast_const();
     if rows.shape()[1] != 2 {
         return Err(PyValueError::new_err(format!(
             "rows: expected 2 columns, found {}",
             rows.shape()[1]
         )));
     }
-    let flat = rows
-        .as_slice()
-        .map_err(|_| PyTypeError::new_err("rows: expected a C-contiguous int64 array"))?;
+    let flat = crate::c_order(&rows, "rows: expected a C-contiguous int64 array")?;
     // every index checked before anything is built
     let pairs = flat.as_chunks::<2>().0;
     for (k, row) in pairs.iter().enumerate() {

@@ -8,10 +8,11 @@
 
 use broadphase_core::tiles::{self, TilePairs, Tiling};
 use numpy::{IntoPyArray, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::owned;
+use broadphase_core::memory;
 use broadphase_core::par::Exec;
 
 /// The rows of a C-contiguous `(k, 2)` int64 array of pairs.
@@ -22,9 +23,7 @@ pub(crate) fn pair_rows<'a>(a: &'a PyReadonlyArray2<'_, i64>) -> PyResult<&'a [[
             a.shape()[1]
         )));
     }
-    let flat = a
-        .as_slice()
-        .map_err(|_| PyTypeError::new_err("pairs: expected a C-contiguous int64 array"))?;
+    let flat = crate::c_order(a, "pairs: expected a C-contiguous int64 array")?;
     Ok(flat.as_chunks::<2>().0)
 }
 
@@ -48,9 +47,7 @@ impl TilingParts {
         ybounds: &PyReadonlyArray2<'_, f64>,
         rank: &PyReadonlyArray1<'_, i64>,
     ) -> PyResult<TilingParts> {
-        let yb = ybounds
-            .as_slice()
-            .map_err(|_| PyTypeError::new_err("ybounds: expected a C-contiguous float64 array"))?;
+        let yb = crate::c_order(ybounds, "ybounds: expected a C-contiguous float64 array")?;
         Ok(TilingParts {
             xs: owned::copy(flat(xs, "xs")?, "xs", &Exec::serial())?,
             ybounds: owned::copy(yb, "ybounds", &Exec::serial())?,
@@ -128,6 +125,18 @@ fn sort_pairs(
     lo: i64,
     hi: i64,
 ) -> PyResult<Py<PyAny>> {
+    // one counter per first value: a range that overflows or does not fit
+    // in memory is an error, never the allocator's abort
+    let width = hi.checked_sub(lo).filter(|&w| w >= 0).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "lo, hi: expected lo <= hi at most 2**63 - 1 apart, found {lo}, {hi}"
+        ))
+    })?;
+    if !memory::fits((width as u64).saturating_add(1).saturating_mul(8)) {
+        return Err(PyMemoryError::new_err(format!(
+            "lo, hi: {width} counters do not fit in the memory available"
+        )));
+    }
     let p = owned::copy(pair_rows(&pairs)?, "pairs", &Exec::serial())?;
     if !tiles::firsts_within(&p, lo, hi) {
         return Err(PyValueError::new_err(format!(

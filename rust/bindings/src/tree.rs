@@ -279,7 +279,7 @@ impl PyTree {
 
     /// Sorted handles colliding with the live object `h`.
     fn touching(&self, py: Python<'_>, h: u32) -> PyResult<Py<PyAny>> {
-        let mut guard = self.lock()?;
+        let mut guard = self.live(h)?;
         let st = &mut *guard;
         let (n, inner, ex) = (st.inner.pending(), &mut st.inner, Exec::new(st.workers));
         let found = watched(py, n, &ex, Watch::Committing, |ex| inner.touching(h, ex))?;
@@ -288,17 +288,17 @@ impl PyTree {
 
     /// Box of the live object `h`.
     fn box_of(&self, h: u32) -> PyResult<[f64; 4]> {
-        Ok(self.lock()?.inner.box_of(h))
+        Ok(self.live(h)?.inner.box_of(h))
     }
 
     /// `(x, y, r)` of the live object `h` if a circle, else `None`.
     fn circle_of(&self, h: u32) -> PyResult<Option<[f64; 3]>> {
-        Ok(self.lock()?.inner.circle_of(h))
+        Ok(self.live(h)?.inner.circle_of(h))
     }
 
     /// Seeds' cell `(level, index)` of the live object `h`.
     fn locate(&self, h: u32) -> PyResult<(u32, u64)> {
-        Ok(self.lock()?.inner.locate(h))
+        Ok(self.live(h)?.inner.locate(h))
     }
 
     /// The tree's counts (placing the objects moved since it last did).

@@ -56,14 +56,12 @@ pub enum Watch {
 /// runs signal handlers, so the only one worth a poll; and a poll from any
 /// other thread could take the GIL while the main thread finalizes the
 /// interpreter (a daemon thread's call at exit), which CPython forbids.
-fn on_main_thread(py: Python<'_>) -> bool {
-    let ask = || -> PyResult<bool> {
-        let threading = py.import("threading")?;
-        let main = threading.call_method0("main_thread")?.getattr("ident")?;
-        let me = threading.call_method0("get_ident")?;
-        main.eq(me)
-    };
-    ask().unwrap_or(false)
+/// Its error, if any, is the caller's (a signal's handler that ran in it).
+fn on_main_thread(py: Python<'_>) -> PyResult<bool> {
+    let threading = py.import("threading")?;
+    let main = threading.call_method0("main_thread")?.getattr("ident")?;
+    let me = threading.call_method0("get_ident")?;
+    main.eq(me)
 }
 
 /// `f(ex)` with the GIL released; for `work >= WATCHED_FROM` on the main
@@ -77,7 +75,7 @@ pub fn watched<R: Send>(
     how: Watch,
     f: impl FnOnce(&Exec) -> R + Send,
 ) -> PyResult<R> {
-    if work < WATCHED_FROM || !on_main_thread(py) {
+    if work < WATCHED_FROM || !on_main_thread(py)? {
         return Ok(py.detach(|| f(ex)));
     }
     let raised: Arc<Mutex<Option<PyErr>>> = Arc::default();
