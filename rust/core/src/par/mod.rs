@@ -70,6 +70,9 @@ pub const BUSY_FACTOR: usize = 16;
 #[derive(Clone)]
 pub struct Exec {
     pool: Option<Arc<ThreadPool>>,
+    /// The process the pool's threads live in (a step's caller in a child
+    /// forked mid-step finds another: see `team`).
+    pid: u32,
     /// Checked at the start of every chunk (see [`Stop`]).
     stop: Option<Arc<Stop>>,
 }
@@ -79,6 +82,7 @@ impl Exec {
     pub fn serial() -> Exec {
         Exec {
             pool: None,
+            pid: 0,
             stop: None,
         }
     }
@@ -91,9 +95,14 @@ impl Exec {
             .unwrap_or(usize::MAX)
             .min(available_threads())
             .max(1);
+        // the caller is one of the threads: the pool holds the others
+        let (pool, pid) = match threads {
+            1 => (None, 0),
+            _ => pool(threads - 1).map_or((None, 0), |(p, pid)| (Some(p), pid)),
+        };
         Exec {
-            // the caller is one of the threads: the pool holds the others
-            pool: if threads > 1 { pool(threads - 1) } else { None },
+            pool,
+            pid,
             stop: None,
         }
     }
@@ -126,6 +135,7 @@ impl Exec {
     fn serial_part(&self) -> Exec {
         Exec {
             pool: None,
+            pid: self.pid,
             stop: self.stop.clone(),
         }
     }
@@ -222,7 +232,7 @@ impl Exec {
             work(s, c)
         };
         match &self.pool {
-            Some(p) if n > 1 => team(p, p.current_num_threads(), n, init, chunk),
+            Some(p) if n > 1 => team(p, self.pid, p.current_num_threads(), n, init, chunk),
             _ => {
                 let mut s = init();
                 (0..n).for_each(|c| chunk(&mut s, c));

@@ -76,13 +76,15 @@ pub fn available_threads() -> usize {
     }
 }
 
-/// The pool of `threads` helper threads, built on first use.
-pub(super) fn pool(threads: usize) -> Option<Arc<ThreadPool>> {
+/// The pool of `threads` helper threads, built on first use, and the id of
+/// the process its threads live in.
+pub(super) fn pool(threads: usize) -> Option<(Arc<ThreadPool>, u32)> {
+    let registry = registry();
     // A poisoned lock only means another caller panicked while holding it;
     // the pool list itself is always consistent.
-    let mut pools = registry().pools.lock().unwrap_or_else(|e| e.into_inner());
+    let mut pools = registry.pools.lock().unwrap_or_else(|e| e.into_inner());
     if let Some((_, p)) = pools.iter().find(|(t, _)| *t == threads) {
-        return Some(p.clone());
+        return Some((p.clone(), registry.pid));
     }
     let p = Arc::new(
         ThreadPoolBuilder::new()
@@ -92,7 +94,7 @@ pub(super) fn pool(threads: usize) -> Option<Arc<ThreadPool>> {
             .ok()?,
     );
     pools.push((threads, p.clone()));
-    Some(p)
+    Some((p, registry.pid))
 }
 
 /// How long a kept-awake thread looks for work after its last job before it

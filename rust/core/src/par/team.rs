@@ -44,8 +44,9 @@
 //!
 //! A process forked while a step runs (by a signal handler that a chunk's
 //! stop ran, in Python) holds the caller's thread alone: the helpers that
-//! had joined do not exist there and never leave.  The parked caller looks
-//! at its process id now and then ([`FORK_LOOK`]); in such a child it
+//! had joined do not exist there and never leave.  The parked caller
+//! compares its process id with the one the pool's threads live in now and
+//! then ([`FORK_LOOK`]); in such a child it
 //! unwinds with [`super::Stopped`] (the step's result cannot be had) rather
 //! than wait for ever.  No thread follows the pointer in that child.
 
@@ -158,16 +159,22 @@ fn help(shared: Arc<Shared>) {
 }
 
 /// `work(state, c)` for every chunk `c < n`, by the calling thread and up to
-/// `helpers` threads of `pool`, each participant's state made by `init` on
-/// its first chunk; every state, in no fixed order.  A chunk's panic is
-/// resumed here once no chunk runs.
-pub(super) fn team<S, I, W>(pool: &ThreadPool, helpers: usize, n: usize, init: I, work: W) -> Vec<S>
+/// `helpers` threads of `pool` (whose threads live in process `pid`), each
+/// participant's state made by `init` on its first chunk; every state, in no
+/// fixed order.  A chunk's panic is resumed here once no chunk runs.
+pub(super) fn team<S, I, W>(
+    pool: &ThreadPool,
+    pid: u32,
+    helpers: usize,
+    n: usize,
+    init: I,
+    work: W,
+) -> Vec<S>
 where
     S: Send,
     I: Fn() -> S + Sync,
     W: Fn(&mut S, usize) + Sync,
 {
-    let pid = std::process::id(); // before any chunk: a fork may come in one
     let step = Step {
         init: &init,
         work: &work,
