@@ -14,10 +14,10 @@
 //! it (`walk`); the moving tree walks its own cells (`crate::tree`).  Each
 //! candidate is tested once (a stamp per object and ray) against the
 //! filters, then by a float slab test of its box that rejects only sure
-//! misses and sure entries after the best hit (`reach`), then exactly.  For the first hit, cells whose points lie beyond
-//! the best entry so far are skipped and the walk stops at the first
-//! column (the tree: piece) beyond it; an object found there could only
-//! enter later.
+//! misses and sure entries after the best hit (`reach`), then exactly
+//! (`one_ray`).  For the first hit, cells whose points lie beyond the best
+//! entry so far are skipped and the walk stops at the first column (the
+//! tree: piece) beyond it; an object found there could only enter later.
 //!
 //! # Determinism
 //! The static casts take the rays in the Morton order of their origins'
@@ -202,6 +202,10 @@ pub fn cast_over<T: Target, C: Cells>(
     let nch = bounds.len() - 1;
     let ex = ex.for_work(m, PARALLEL_FROM);
     let budget = RowBudget::new(cast.max_hits);
+    let limits = Bounds {
+        budget: &budget,
+        ex: &ex,
+    };
     let states = ex.fold(
         nch,
         || (Vec::<u32>::new(), Vec::<(usize, Part)>::new()),
@@ -225,11 +229,7 @@ pub fn cast_over<T: Target, C: Cells>(
                         target.prefetch(j as usize);
                     }
                 }
-                let bounds = Bounds {
-                    budget: &budget,
-                    ex: &ex,
-                };
-                one_ray(target, cells, cast, k as usize, stamp, bounds, &mut part);
+                one_ray(target, cells, cast, k as usize, stamp, limits, &mut part);
             }
             parts.push((c, part));
         },
