@@ -18,10 +18,14 @@ from . import _cast, _tables
 from . import _dask_tasks as _tasks
 
 
+def _one_for_all(v) -> bool:
+    """A filter given as one value for all boxes (a string names a column)."""
+    return np.ndim(v) == 0 and not isinstance(v, (str, da.Array))
+
+
 def scalars(groups, categories, masks):
     """The filters given as one value for all boxes (None if not a scalar)."""
-    return tuple(v if np.ndim(v) == 0 and not isinstance(v, str) else None
-                 for v in (groups, categories, masks))
+    return tuple(v if _one_for_all(v) else None for v in (groups, categories, masks))
 
 
 _FILTERS = (("groups", np.int64), ("categories", np.uint64), ("masks", np.uint64))
@@ -34,8 +38,7 @@ def columns(boxes, groups, categories, masks):
     in-memory call reads it (:mod:`._cast`: the one refusal rule, errors
     naming the row), before any task runs.
     """
-    frame = hasattr(boxes, "columns")  # a dask (or pandas) DataFrame
-    if frame:
+    if hasattr(boxes, "columns"):  # a dask (or pandas) DataFrame
         df = boxes if hasattr(boxes, "to_dask_array") else _from_pandas(boxes)
         arr = _frame_boxes(df)
         extra = [_named_column(df, name, v) if isinstance(v, str) else v
@@ -54,11 +57,11 @@ def columns(boxes, groups, categories, masks):
         if v is None:
             out.append(None)
             continue
+        if _one_for_all(v):
+            _cast.per_object(v, name, 1, dtype)  # checked here; given to every tile
+            out.append(None)
+            continue
         if not isinstance(v, da.Array):
-            if np.ndim(v) == 0 and not isinstance(v, str):
-                _cast.per_object(v, name, 1, dtype)  # checked here; given to every tile
-                out.append(None)
-                continue
             v = da.from_array(_cast.per_object(v, name, arr.shape[0], dtype))
         if v.shape != (arr.shape[0],):
             raise ValueError(f"{name}: expected one value per box ({arr.shape[0]},), "

@@ -149,7 +149,8 @@ def _long_rows(value, name: str, col=None) -> np.ndarray:
         items = [value[k] for k in rows]
         if arr.ndim > 1:
             items = chain.from_iterable(items)
-        if any(issubclass(t, _hidden()) for t in set(map(type, items))):
+        hidden = _hidden()
+        if any(issubclass(t, hidden) for t in set(map(type, items))):
             return _asarray(value, name, col, object)
     return arr
 
@@ -178,8 +179,9 @@ def _refuse_masked(value, name: str, col=None) -> None:
 def _from_objects(arr: np.ndarray, name: str, col=None) -> np.ndarray:
     """Object arrays (lists holding None, huge ints, ...): float64, exactly or not at all."""
     out = np.empty(arr.shape, np.float64)
+    masked = _masked_type()
     for k, v in enumerate(arr.flat):
-        if isinstance(v, _masked_type()):
+        if isinstance(v, masked):
             _refuse_masked(v, _where(name, arr.shape, k, col))
         if isinstance(v, (bool, np.bool_)):
             raise TypeError(f"{_where(name, arr.shape, k, col)}: expected real numbers, "
@@ -258,7 +260,6 @@ def real(value, name: str) -> float:
     if not math.isfinite(value):
         raise ValueError(f"{name}: expected a finite number, found {value!r}")
     return value
-
 
 
 def world(bounds) -> tuple[float, float, float, float]:

@@ -23,6 +23,7 @@ naming its column and row.
 from __future__ import annotations
 
 import numbers
+import sys
 
 import numpy as np
 
@@ -186,7 +187,7 @@ def _table(value, name: str = "rows") -> _Table | None:
         ndim = getattr(value, "ndim", 0) if hasattr(value, "iloc") else 0
         if ndim == 2:
             return _Table(value.columns, lambda k: _pandas(value.iloc[:, k]))
-        if ndim == 1 and len(value) and all(isinstance(c, str) for c in value.index):
+        if _is_labelled_row(value):
             return _Table(value.index, lambda k: _pandas(value.iloc[k:k + 1]))
         return None
     if module == "polars" and hasattr(value, "struct") and str(value.dtype).startswith("Struct"):
@@ -220,8 +221,6 @@ def _labelled_rows(rows, name: str) -> _Table | None:
         k = labelled.index(False) if labelled[0] else labelled.index(True)
         raise TypeError(f"{name}[{k}]: expected every row with named fields (as df.iloc[k]) "
                         f"or none, found one {'without' if labelled[0] else 'with'} them")
-    import sys
-
     frame = sys.modules["pandas"].DataFrame(list(rows))  # aligned by the fields' names
     return _table(frame.reset_index(drop=True), name)
 
