@@ -126,7 +126,9 @@ pub fn pairs_array(py: Python<'_>, mut flat: Vec<isize>) -> PyResult<Py<PyAny>> 
         let arr = Array2::from_shape_vec((k, 2), flat).map_err(bad)?;
         return Ok(arr.into_pyarray(py).into_any().unbind());
     }
-    let ptr = flat.as_ptr();
+    // A pointer that may be written through (NumPy writes a result): taken
+    // from the vector mutably, not from a shared borrow of it.
+    let ptr = flat.as_mut_ptr().cast_const();
     let owner = Bound::new(
         py,
         PairMemory {

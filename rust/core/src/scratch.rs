@@ -147,11 +147,46 @@ pub struct Searching(());
 /// Mark the start of a search: what is kept now is stale once room is needed.
 /// The search ends when the returned guard drops ([`Searching`]).
 pub fn begin() -> Searching {
+    forget_parent_searches_at_fork();
     EPOCH.fetch_add(1, Ordering::Relaxed);
     if ACTIVE.fetch_add(1, Ordering::AcqRel) > 0 {
         OVERLAP.store(true, Ordering::Relaxed);
     }
     Searching(())
+}
+
+/// Have a child made by `fork()` start with no search running.
+///
+/// Why: the searches counted in [`ACTIVE`] at a fork ran on the parent's
+/// other threads, which the child does not have; their guards never drop
+/// there, so the count would never come back to zero and the child would never
+/// give memory back after searches that overlapped.  The thread that forks is
+/// in no search (a search runs no code that forks), so zero is the child's
+/// true count; the count only decides when memory goes back to the system.
+/// Registered once, on the first search; the handler only stores atomics,
+/// which is all a child may do before it returns from `fork()`.
+fn forget_parent_searches_at_fork() {
+    #[cfg(unix)]
+    {
+        static REGISTERED: AtomicBool = AtomicBool::new(false);
+        extern "C" fn child() {
+            ACTIVE.store(0, Ordering::Relaxed);
+            OVERLAP.store(false, Ordering::Relaxed);
+        }
+        extern "C" {
+            fn pthread_atfork(
+                prepare: Option<extern "C" fn()>,
+                parent: Option<extern "C" fn()>,
+                child: Option<extern "C" fn()>,
+            ) -> i32;
+        }
+        if !REGISTERED.load(Ordering::Relaxed) && !REGISTERED.swap(true, Ordering::AcqRel) {
+            // SAFETY: POSIX's pthread_atfork with only a child handler, a
+            // plain function for the life of the process; it fails only for
+            // want of memory, when the count is merely not reset in a child.
+            unsafe { pthread_atfork(None, None, Some(child)) };
+        }
+    }
 }
 
 /// The end of a search.  The last of several searches that ran at the same
@@ -323,6 +358,15 @@ mod tests {
 
     // Only this test uses i16 buffers (other tests share the other pools).
     pooled!(i16);
+
+    #[cfg(unix)]
+    #[test]
+    fn a_forked_child_counts_none_of_its_parents_searches() {
+        let _running = begin();
+        assert!(ACTIVE.load(Ordering::Relaxed) >= 1);
+        let none = || ACTIVE.load(Ordering::Relaxed) == 0 && !OVERLAP.load(Ordering::Relaxed);
+        assert!(crate::testing::holds_in_forked_child(none));
+    }
 
     #[test]
     fn reuse_bounds_and_staleness() {

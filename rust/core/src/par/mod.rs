@@ -54,7 +54,7 @@ pub use scatter::Scatter;
 use pools::{keep_awake, pool, SetOnDrop};
 use rayon::ThreadPool;
 use std::mem::MaybeUninit;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use team::team;
 
@@ -180,7 +180,7 @@ impl Exec {
     /// inside another caller's work delays that work by one job at most.
     /// While woken threads are still looking, another `wake` adds none.
     pub fn wake(&self) {
-        static WOKEN: AtomicUsize = AtomicUsize::new(0);
+        use pools::WOKEN;
         if let Some(p) = &self.pool {
             let n = p.current_num_threads();
             if WOKEN
@@ -400,6 +400,7 @@ impl Exec {
 mod tests {
     use super::pools::AWAKE_IDLE;
     use super::*;
+    use std::sync::atomic::AtomicUsize;
     use std::time::Instant;
 
     /// A reading serves the calls of the next quarter second, then the

@@ -51,6 +51,7 @@ fn registry() -> &'static Registry {
             Ok(_) => {
                 if !cur.is_null() {
                     AWAKE.store(0, Ordering::Relaxed);
+                    WOKEN.store(0, Ordering::Relaxed);
                 }
                 return unsafe { &*fresh };
             }
@@ -135,6 +136,11 @@ pub(super) fn keep_awake(done: &AtomicBool, one: bool) {
 /// so the machine's count of runnable threads holds them (`busy`).
 static AWAKE: AtomicUsize = AtomicUsize::new(0);
 
+/// Pool threads woken ahead of work (`Exec::wake`) and still looking: while
+/// any are, another wake adds none.  A child made by `fork()` starts again
+/// from none with its registry (the parent's woken threads are not its own).
+pub(super) static WOKEN: AtomicUsize = AtomicUsize::new(0);
+
 /// The pool threads now looking for work ([`keep_awake`]).
 pub(super) fn awake_helpers() -> usize {
     AWAKE.load(Ordering::Relaxed)
@@ -155,5 +161,27 @@ pub(super) struct SetOnDrop(pub(super) Arc<AtomicBool>);
 impl Drop for SetOnDrop {
     fn drop(&mut self) {
         self.0.store(true, Ordering::Release);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn a_forked_child_has_no_woken_or_awake_helpers() {
+        // A pool exists (so a registry does), and helpers count as woken.
+        assert!(pool(1).is_some());
+        WOKEN.fetch_add(1, Ordering::Relaxed);
+        AWAKE.fetch_add(1, Ordering::Relaxed);
+        let fresh = || {
+            registry();
+            WOKEN.load(Ordering::Relaxed) == 0 && AWAKE.load(Ordering::Relaxed) == 0
+        };
+        let held = crate::testing::holds_in_forked_child(fresh);
+        WOKEN.fetch_sub(1, Ordering::Relaxed);
+        AWAKE.fetch_sub(1, Ordering::Relaxed);
+        assert!(held);
     }
 }
