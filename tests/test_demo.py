@@ -173,6 +173,24 @@ def test_fast_bullets_tunnel_and_swept_pairs_catch_them():
         assert slow.missed == 0  # at a pixel a frame nothing passes between two frames
 
 
+def test_keys_given_as_text_are_pressed_before_the_first_frame(tmp_path, capsys):
+    sc = demo.run("bullets", headless=True, frames=2, keys="FW")["scene"]
+    assert sc.fast and sc.swept
+    assert demo.run("rects", n=50, headless=True, frames=1, keys="4")["method"] == "tree"
+    plain, cells = tmp_path / "plain.png", tmp_path / "cells.png"
+    for png, keys in ((plain, ""), (cells, "G")):
+        assert main(["demo", "--scene", "rects", "--n", "50", "--headless", "--frames", "1",
+                     "--keys", keys, "--screenshot", str(png)]) == 0
+    surface = {p: pygame.image.load(str(p)) for p in (plain, cells)}
+    shown = {p: sum(tuple(s.get_at((x, y)))[:3] == (120, 170, 255)  # the cells' colour
+                    for x in range(100, 700) for y in range(0, 600, 5))
+             for p, s in surface.items()}
+    assert shown[plain] == 0 < shown[cells]
+    with pytest.raises(ValueError, match=r"keys\[1\]: expected a letter, a digit, \+ or -; "
+                                         r"found '\?'"):
+        demo.run("rects", headless=True, frames=1, keys="G?")
+
+
 def test_bullets_keys_switch_fast_and_swept():
     stats = demo.run("bullets", headless=True, frames=60,
                      events=[key(pygame.K_f), key(pygame.K_w)])

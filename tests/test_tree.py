@@ -748,5 +748,10 @@ def test_suggest_depth_of_a_world_wider_than_the_doubles():
 def test_a_box_asked_for_as_a_circle_is_worded_for_any_call():
     tree = bp.LinearQuadtree((0, 0, 10, 10), 2)
     h = tree.insert([[0, 0, 1, 1]])
-    with pytest.raises(ValueError, match=r"handle 0 is a box, not a circle"):
+    with pytest.raises(ValueError, match=r"handle 0 is a box, not a circle \(boxes reads"):
         tree.circles(h)
+    with pytest.raises(ValueError, match=r"handle 0 is a box, not a circle \(move moves boxes"):
+        tree.move_circles(h, [[1, 1]], 0.5)
+    c = tree.insert_circles([[5, 5]], 1)
+    with pytest.raises(ValueError, match=r"is a circle, not a box \(move_circles moves"):
+        tree.move(c, [[1, 1, 2, 2]])

@@ -17,7 +17,31 @@ BASELINE = "np.argsort"
 
 @dataclass
 class Result:
-    """One cell of the benchmark: a method (or peer) on a scene of n objects."""
+    """One cell of the benchmark: a method (or peer) on a scene of n objects.
+
+    Parameters
+    ----------
+    scenario, n, method : str, int, str
+        The cell: the scene, its number of objects, and who was timed.
+    peer : bool
+        Whether ``method`` is a Python alternative rather than ours.
+    pairs : int, optional
+        Pairs found (checked equal to our first method's).
+    median_ms, min_ms, first_ms : float, optional
+        Median and minimum over the rounds, and the untimed-apart first call.
+    rounds : int
+        Timed rounds.
+    note : str
+        Why there is no time (not installed, cannot do the scene, too slow).
+
+    Examples
+    --------
+    >>> from broadphase.bench import Result
+    >>> Result("uniform", 1000, "grid", False, 12, 0.25, 0.2, 0.9, 25).cell()
+    '0.25 (0.2)'
+    >>> Result("uniform", 10**6, "pyqtree", True, note="not run past 1e4").cell()
+    'not run past 1e4'
+    """
 
     scenario: str
     n: int
@@ -67,7 +91,24 @@ def table(results: Sequence[Result]) -> str:
 
 
 def write_csv(results: Sequence[Result], path: str) -> None:
-    """One line per result, every field of :class:`Result`."""
+    """One line per result, every field of :class:`Result`.
+
+    Parameters
+    ----------
+    results : sequence of Result
+        What :func:`broadphase.bench.run` returned.
+    path : str
+        The CSV file to write (replaced if it exists).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from broadphase.bench import Result, write_csv
+    >>> p = os.path.join(tempfile.mkdtemp(), "r.csv")
+    >>> write_csv([Result("uniform", 10, "auto", False, 3, 0.5, 0.4, 9.0, 2)], p)
+    >>> open(p).readline().strip()
+    'scenario,n,method,peer,pairs,median_ms,min_ms,first_ms,rounds,note'
+    """
     names = list(Result.__dataclass_fields__)
     with open(path, "w", newline="", encoding="utf-8") as f:
         w = csv.DictWriter(f, fieldnames=names)
@@ -103,6 +144,22 @@ def plot(results: Sequence[Result], path: str) -> None:
     """Log-log median time against n, one panel per scenario, one line per method and peer.
 
     Needs matplotlib (the ``bench`` extra).
+
+    Parameters
+    ----------
+    results : sequence of Result
+        What :func:`broadphase.bench.run` returned.
+    path : str
+        The image file to write (PNG by its name).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from broadphase import bench
+    >>> p = os.path.join(tempfile.mkdtemp(), "times.png")
+    >>> bench.plot(bench.run(["uniform"], [200, 400], methods=["grid"], repeats=1), p)
+    >>> os.path.getsize(p) > 0
+    True
     """
     import matplotlib
 
@@ -149,7 +206,14 @@ def _is_peer(results, m) -> bool:
 
 
 def machine() -> str:
-    """Cores, CPU model, Python and package versions, for the record."""
+    """Cores, CPU model, Python and package versions, for the record.
+
+    Examples
+    --------
+    >>> from broadphase.bench import machine
+    >>> "cores" in machine() and "numpy" in machine()
+    True
+    """
     parts = [f"{platform.machine()}, {os.cpu_count()} cores, {_cpu()}",
              f"Python {platform.python_version()}"]
     for mod in ("numpy", "scipy", "shapely", "rtree", "pymunk", "fastquadtree",

@@ -1,4 +1,4 @@
-"""``Contacts``: which pairs began and which ended touching since the last frame."""
+"""``Contacts``: which pairs began and which ended colliding since the last frame."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ class Contacts:
 
     Feed it the pairs of every frame (``tree.pairs()`` or
     :func:`broadphase.find_pairs`); it returns the pairs that started and
-    the pairs that stopped touching since the previous call.
+    the pairs that stopped colliding since the previous call.
 
     Examples
     --------
@@ -53,6 +53,17 @@ class Contacts:
         began, ended : ndarray of intp, shape (*, 2)
             Pairs in ``pairs`` but not in the previous call's, and the
             reverse; canonical (``i < j``, rows sorted).
+
+        Examples
+        --------
+        >>> import broadphase as bp
+        >>> contacts = bp.Contacts()
+        >>> began, ended = contacts.update([[3, 1]])          # (3, 1) is the pair (1, 3)
+        >>> began.tolist(), ended.tolist()
+        ([[1, 3]], [])
+        >>> began, ended = contacts.update([])
+        >>> began.tolist(), ended.tolist()
+        ([], [[1, 3]])
         """
         rows = _rows(pairs)
         last = np.ascontiguousarray(self._current, np.int64)
@@ -60,7 +71,17 @@ class Contacts:
         return began, ended
 
     def reset(self) -> None:
-        """Forget the previous pairs: the next update reports all of its pairs as begun."""
+        """Forget the previous pairs: the next update reports all of its pairs as begun.
+
+        Examples
+        --------
+        >>> import broadphase as bp
+        >>> contacts = bp.Contacts()
+        >>> _ = contacts.update([[0, 1]])
+        >>> contacts.reset()
+        >>> contacts.update([[0, 1]])[0].tolist()              # begun again
+        [[0, 1]]
+        """
         self._current = _NONE
 
 

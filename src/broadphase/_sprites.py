@@ -301,7 +301,11 @@ class SpriteIndex(Members, Collide, SpriteCasts, pygame.sprite.Group):
     def touching(self, sprite: object) -> list:
         """The sprites colliding with ``sprite`` (itself left out), in the group's order.
 
-        ``sprite`` must be in the index; as of the last :meth:`refresh`.
+        Parameters
+        ----------
+        sprite : pygame.sprite.Sprite
+            A sprite of the index (``KeyError`` otherwise); its rect as of
+            the last :meth:`refresh`.
 
         Examples
         --------

@@ -173,6 +173,16 @@ class LinearQuadtree(_TreeQueries, _TreeFrames, _TreeCasts):
         return cls(bounds, suggest_depth(bounds, typical_size), margin=margin, workers=workers)
 
     def __len__(self) -> int:
+        """The number of objects in the tree (boxes and circles).
+
+        Examples
+        --------
+        >>> import broadphase as bp
+        >>> tree = bp.LinearQuadtree((0, 0, 8, 8), depth=3)
+        >>> h = tree.insert([[0, 0, 1, 1], [2, 2, 3, 3]]); _ = tree.insert_circles([[5, 5]], 1)
+        >>> len(tree)
+        3
+        """
         return len(self._t)
 
     def __repr__(self) -> str:
@@ -384,6 +394,12 @@ class LinearQuadtree(_TreeQueries, _TreeFrames, _TreeCasts):
 
     def remove(self, handles: ArrayLike) -> None:
         """Take objects out; their handles may be reused by later inserts.
+
+        Parameters
+        ----------
+        handles : int or array_like of int
+            Live handles, each at most once; an unknown or repeated one
+            raises (``KeyError`` or ``ValueError``) and removes nothing.
 
         Examples
         --------

@@ -34,13 +34,17 @@ class _TreeBase:
         self._check(h, -1)
         return int(h[0])
 
-    def _check(self, h: NDArray[np.intp], kind: int) -> None:
+    def _check(self, h: NDArray[np.intp], kind: int, instead: str | None = None) -> None:
         problem = self._t.check(h, kind)
         if problem is not None:
-            self._raise(problem, h, kind)
+            self._raise(problem, h, kind, instead=instead)
 
-    def _raise(self, problem, h, kind, rows=None, name=None):
-        """Raise the error ``problem`` (a ``_core.BadRow`` or ``_core.BadHandle``) words."""
+    def _raise(self, problem, h, kind, rows=None, name=None, instead=None):
+        """Raise the error ``problem`` (a ``_core.BadRow`` or ``_core.BadHandle``) words.
+
+        ``instead`` names the call for the other kind of object (by default the
+        move of the other kind).
+        """
         if type(problem) is _core.BadRow:
             if name == "centers":
                 raise ValueError(_cast.circle_problem(rows, rows[:, 2], problem.row,
@@ -51,6 +55,7 @@ class _TreeBase:
             raise KeyError(f"handle {h[at]}: not in the tree (removed or never inserted)")
         if code == _core.HANDLE_TWICE:
             raise ValueError(f"handles: each handle at most once, found {h[at]} twice")
-        other = ("a circle, not a box (move_circles moves circles)" if kind == BOX
-                 else "a box, not a circle (move moves boxes)")
+        if instead is None:
+            instead = "move_circles moves circles" if kind == BOX else "move moves boxes"
+        other = ("a circle, not a box" if kind == BOX else "a box, not a circle") + f" ({instead})"
         raise ValueError(f"handles[{at}]: handle {h[at]} is {other}")

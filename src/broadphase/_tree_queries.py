@@ -28,6 +28,16 @@ class _TreeQueries(_TreeBase):
     """The questions about objects and regions of :class:`LinearQuadtree`."""
 
     def __contains__(self, handle: object) -> bool:
+        """Whether ``handle`` is a live handle of this tree (anything else is not).
+
+        Examples
+        --------
+        >>> import broadphase as bp
+        >>> tree = bp.LinearQuadtree((0, 0, 8, 8), depth=3)
+        >>> h = tree.insert([[0, 0, 1, 1]])
+        >>> h[0] in tree, 1 in tree, "0" in tree
+        (True, False, False)
+        """
         found = _core.tree_contains(self._t, handle)  # None: not an int nor a NumPy integer
         if found is not None:
             return found
@@ -41,6 +51,11 @@ class _TreeQueries(_TreeBase):
 
         The same rules as :meth:`pairs` (filters included): the other end
         of each of the object's pairs.
+
+        Parameters
+        ----------
+        handle : int
+            A live handle.
 
         Examples
         --------
@@ -56,8 +71,12 @@ class _TreeQueries(_TreeBase):
     def query(self, box: ArrayLike) -> NDArray[np.intp]:
         """Sorted handles of the objects that overlap ``box`` (touching does not count).
 
-        ``box`` is one row read as :meth:`insert` reads boxes: corners, a
-        pygame rect (``x, y, w, h``), or a one-row table.
+        Parameters
+        ----------
+        box : array_like, shape (4,), or a pygame Rect
+            One row read as :meth:`insert` reads boxes: corners
+            ``minx, miny, maxx, maxy``, a pygame rect (``x, y, w, h``), or a
+            one-row table.
 
         Examples
         --------
@@ -126,6 +145,11 @@ class _TreeQueries(_TreeBase):
     def query_point(self, x: float, y: float) -> NDArray[np.intp]:
         """Sorted handles of the objects that strictly contain the point (x, y).
 
+        Parameters
+        ----------
+        x, y : float
+            The point; a point on an object's edge is not inside it.
+
         Examples
         --------
         >>> import broadphase as bp
@@ -180,7 +204,7 @@ class _TreeQueries(_TreeBase):
         [1.0, 2.0, 0.5]
         """
         h = _handle_array(handles)
-        self._check(h, CIRCLE)
+        self._check(h, CIRCLE, instead="boxes reads any object's box")
         out = np.array([self._t.circle_of(int(k)) for k in h], np.float64).reshape(-1, 3)
         return out[0] if np.ndim(handles) == 0 else out
 
@@ -191,6 +215,17 @@ class _TreeQueries(_TreeBase):
         cell; the tree then enters it in the few smaller cells it overlaps
         instead (:meth:`stats` counts objects by the level they are entered
         at).
+
+        Parameters
+        ----------
+        handle : int
+            A live handle.
+
+        Returns
+        -------
+        level, index : int
+            The cell's level (0 the root, ``depth`` the smallest cells) and
+            its Morton index within the level.
 
         Examples
         --------

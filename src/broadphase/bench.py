@@ -138,9 +138,10 @@ def run(scenario_names: Sequence[str] = SCENARIOS, sizes: Sequence[int] = SIZES,
         ``"auto"`` and names from :data:`broadphase.METHODS`; ``moving``
         adds ``"tree"``.
     peers : bool
-        Also run every peer of :data:`broadphase._peers.PEERS`; one that is
-        not installed, cannot do a scene or is too slow for its n gets a
-        note instead of a time.
+        Also run the Python alternatives (scipy's cKDTree, shapely's
+        STRtree, rtree, pymunk, fastquadtree, pyqtree, NumPy brute force);
+        one that is not installed, cannot do a scene or is too slow for its
+        n gets a note instead of a time.
     repeats : int, optional
         Rounds per cell; by default :func:`default_repeats`.
     threads : int, optional
@@ -157,6 +158,13 @@ def run(scenario_names: Sequence[str] = SCENARIOS, sizes: Sequence[int] = SIZES,
     ------
     AssertionError
         If two of our methods disagree (a bug: please report it).
+
+    Examples
+    --------
+    >>> from broadphase import bench
+    >>> rows = bench.run(["uniform"], [500], methods=["grid", "sweep"], repeats=3)
+    >>> [r.method for r in rows], rows[0].pairs == rows[1].pairs
+    (['grid', 'sweep', 'np.argsort'], True)
     """
     for s in scenario_names:
         if s not in SCENARIOS:

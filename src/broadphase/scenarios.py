@@ -279,11 +279,34 @@ class Bouncing:
         self.v = rng.uniform(-5, 5, (n, 2))
 
     def boxes(self) -> NDArray[np.float64]:
-        """The boxes now, ``(n, 4)``."""
+        """The boxes now, ``(n, 4)``: ``minx, miny, maxx, maxy``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from broadphase import scenarios
+        >>> b = scenarios.Bouncing(10).boxes()
+        >>> b.shape, bool(np.allclose(b[:, 2:] - b[:, :2], 10))
+        ((10, 4), True)
+        """
         return np.hstack([self.xy, self.xy + self.SIZE])
 
     def step(self, rows=slice(None)) -> None:
-        """Move the boxes ``rows`` (all by default) by their velocity, bouncing at the walls."""
+        """Move the boxes ``rows`` (all by default) by their velocity, bouncing at the walls.
+
+        Parameters
+        ----------
+        rows : slice or array_like of int
+            The boxes to move; the others stay where they are.
+
+        Examples
+        --------
+        >>> from broadphase import scenarios
+        >>> scene = scenarios.Bouncing(10)
+        >>> before = scene.boxes(); scene.step([0, 1]); after = scene.boxes()
+        >>> bool((after[2:] == before[2:]).all()), bool((after[:2] != before[:2]).any())
+        (True, True)
+        """
         xy = self.xy[rows] + self.v[rows]
         out = (xy < 0) | (xy > self.world - self.SIZE)
         self.v[rows] = np.where(out, -self.v[rows], self.v[rows])

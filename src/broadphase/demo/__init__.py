@@ -72,7 +72,7 @@ def _scene(name: str, n: int | None):
 
 def run(scene: str = "rects", n: int | None = None, method: str = "auto",
         headless: bool = False, frames: int | None = None, screenshot: str | None = None,
-        events: list | None = None) -> dict:
+        events: list | None = None, keys: str = "") -> dict:
     """Open the demo window (or run without one) and animate ``scene``.
 
     Parameters
@@ -93,6 +93,10 @@ def run(scene: str = "rects", n: int | None = None, method: str = "auto",
         Save the last frame to this PNG file.
     events : list of pygame events, optional
         Posted before the first frame (tests use it to press keys and click).
+    keys : str
+        Keys pressed before the first frame, one character each, after
+        ``events``: ``"G"`` shows the quadtree cells, ``"FW"`` makes the
+        bullets fast and shows the swept pairs (letters, digits, ``+``, ``-``).
 
     Returns
     -------
@@ -104,6 +108,9 @@ def run(scene: str = "rects", n: int | None = None, method: str = "auto",
         raise ValueError(f"scene: expected one of {', '.join(SCENES)}; found {scene!r}")
     if method not in METHOD_KEYS:
         raise ValueError(f"method: expected one of {', '.join(METHOD_KEYS)}; found {method!r}")
+    for k, ch in enumerate(keys):
+        if not (ch.isascii() and (ch.isalnum() or ch in "+-")):
+            raise ValueError(f"keys[{k}]: expected a letter, a digit, + or -; found {ch!r}")
     if headless:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -112,7 +119,8 @@ def run(scene: str = "rects", n: int | None = None, method: str = "auto",
     pg.display.init()  # not pg.init(): no sound, no joysticks
     pg.font.init()
     try:
-        return _loop(pg, scene, n, method, frames, screenshot, events or [])
+        pressed = [pg.event.Event(pg.KEYDOWN, key=ord(ch.lower())) for ch in keys]
+        return _loop(pg, scene, n, method, frames, screenshot, [*(events or []), *pressed])
     finally:
         pg.quit()
 
