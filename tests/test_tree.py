@@ -755,3 +755,25 @@ def test_a_box_asked_for_as_a_circle_is_worded_for_any_call():
     c = tree.insert_circles([[5, 5]], 1)
     with pytest.raises(ValueError, match=r"is a circle, not a box \(move_circles moves"):
         tree.move(c, [[1, 1, 2, 2]])
+
+
+def test_one_handle_calls_name_their_argument():
+    tree = bp.LinearQuadtree((0, 0, 8, 8), 3)
+    tree.insert([[0, 0, 2, 2], [1, 1, 3, 3]])
+    for call in (tree.touching, tree.locate):
+        with pytest.raises(TypeError, match=r"^handle: expected integers, found dtype float64"):
+            call(1.0)
+        with pytest.raises(ValueError, match=r"^handle: expected one handle, found 2"):
+            call([0, 1])
+    with pytest.raises(TypeError, match=r"^handles: expected integers"):
+        tree.remove(1.0)
+
+
+def test_a_circle_whose_box_is_exact_is_inside_the_world():
+    # (4, 4, 4) has the box [0, 0, 8, 8] exactly: not one double wider, so not outside
+    tree = bp.LinearQuadtree((0, 0, 8, 8), 2)
+    h = tree.insert_circles([[4, 4], [0.1, 0.2]], [4.0, 0.3])
+    assert tree.boxes(h[0]).tolist() == [0.0, 0.0, 8.0, 8.0]
+    assert tree.stats()["outside"] == 1  # the second reaches below 0
+    lo = tree.boxes(h[1])
+    assert Fraction(lo[0]) <= Fraction(0.1) - Fraction(0.3) < Fraction(np.nextafter(lo[0], 1))

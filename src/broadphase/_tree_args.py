@@ -20,8 +20,11 @@ from . import _core, _exact, _tables
 MAX_DEPTH = _core.TREE_MAX_DEPTH
 
 
-def _handle_array(handles) -> NDArray[np.int64]:
-    """Handles as a contiguous int64 array; ``KeyError`` for one no tree can hold."""
+def _handle_array(handles, name: str = "handles") -> NDArray[np.int64]:
+    """Handles as a contiguous int64 array; ``KeyError`` for one no tree can hold.
+
+    ``name`` is the argument the errors name.
+    """
     arr = np.asarray(handles)
     if arr.dtype.kind in "fO" and arr.size and not isinstance(handles, np.ndarray):
         arr = _int_list(handles)  # [np.uint64(0), 1] is float64, [2**64] object
@@ -29,10 +32,10 @@ def _handle_array(handles) -> NDArray[np.int64]:
         if arr.size == 0 and arr.dtype.kind == "f":
             arr = arr.astype(np.int64)
         else:
-            raise TypeError(f"handles: expected integers, found dtype {arr.dtype}")
+            raise TypeError(f"{name}: expected integers, found dtype {arr.dtype}")
     arr = np.atleast_1d(arr)
     if arr.ndim != 1:
-        raise ValueError(f"handles: expected a handle or shape (n,), found shape {arr.shape}")
+        raise ValueError(f"{name}: expected a handle or shape (n,), found shape {arr.shape}")
     if arr.dtype.kind == "u" and arr.size and arr.max() > np.iinfo(np.int64).max:
         raise KeyError(f"handle {arr.max()}: not in the tree (removed or never inserted)")
     return _exact.c_array(arr, np.int64)

@@ -28,7 +28,7 @@ class _TreeBase:
 
     def _one(self, handle) -> int:
         """One live handle, checked."""
-        h = _handle_array(handle)
+        h = _handle_array(handle, "handle")
         if h.shape[0] != 1:
             raise ValueError(f"handle: expected one handle, found {h.shape[0]}")
         self._check(h, -1)

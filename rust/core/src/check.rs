@@ -150,24 +150,48 @@ fn union(a: [f64; 4], b: [f64; 4]) -> [f64; 4] {
     ]
 }
 
-/// The box of a valid circle `x, y, r`, rounded outward (each side one
-/// double past the rounded `x - r` etc.), so that it holds the whole disk:
-/// the one rule for every circle's box.
+/// The box of a valid circle `x, y, r`, rounded outward: each side the
+/// double nearest to `x - r` etc. on the outer side, so the box holds the
+/// whole disk, and is the exact box when the sides are doubles (`(4, 4, 4)`
+/// gives `[0, 0, 8, 8]`): the one rule for every circle's box.
+///
+/// Why it suffices: two open disks (or an open disk and an open box) that
+/// share a point share it strictly inside their exact boxes, so boxes that
+/// hold the exact ones overlap strictly too.
 #[inline]
 pub fn circle_box(c: &[f64; 3]) -> [f64; 4] {
     let [x, y, r] = *c;
-    [
-        (x - r).next_down(),
-        (y - r).next_down(),
-        (x + r).next_up(),
-        (y + r).next_up(),
-    ]
+    [down(x, -r), down(y, -r), up(x, r), up(y, r)]
+}
+
+/// `a + b` rounded down: the rounded sum, one double lower when it rounded
+/// up (Knuth's two-sum gives the rounding error exactly; an infinite sum is
+/// kept, its error is not a number).
+#[inline]
+fn down(a: f64, b: f64) -> f64 {
+    let (s, e) = crate::narrow::two_sum(a, b);
+    if e < 0.0 {
+        s.next_down()
+    } else {
+        s
+    }
+}
+
+/// `a + b` rounded up (see [`down`]).
+#[inline]
+fn up(a: f64, b: f64) -> f64 {
+    let (s, e) = crate::narrow::two_sum(a, b);
+    if e > 0.0 {
+        s.next_up()
+    } else {
+        s
+    }
 }
 
 /// Outward-rounded bounding boxes of `(x, y, r)` rows, or the first bad row.
 ///
-/// `x - r` may round up; stepping one ulp outwards makes every box contain
-/// its circle, so the strict box test never drops a touching-inside pair.
+/// `x - r` may round up; rounding each side outward ([`circle_box`]) makes
+/// every box contain its circle, so the strict box test never drops a pair.
 pub fn circle_boxes(circles: &[[f64; 3]], ex: &Exec) -> Result<Vec<[f64; 4]>, BadRow> {
     let n = circles.len();
     let nch = n.div_ceil(CHUNK).max(1);
@@ -296,12 +320,49 @@ mod tests {
         }
     }
 
+    /// Each side is the nearest double on the outer side of the exact
+    /// `x - r`, `x + r`: checked in integers, with `x = a / 2^40` and
+    /// `r = b / 2^60` (every double near them is a multiple of 2^-60).
+    #[test]
+    fn circle_box_sides_are_the_nearest_outer_doubles() {
+        let mut state = 7u64; // a 64-bit linear congruential generator's top 53 bits
+        let mut rnd = move || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let scaled = |v: f64| {
+            let t = v * 2f64.powi(60); // exact: a power of two
+            assert_eq!(t.fract(), 0.0);
+            t as i128
+        };
+        for _ in 0..20_000 {
+            let a = ((rnd() - 0.5) * 2f64.powi(50)).round();
+            let b = (rnd() * 2f64.powi(58 - (rnd() * 30.0) as i32)).round();
+            let (x, r) = (a / 2f64.powi(40), b / 2f64.powi(60));
+            let [lo, _, hi, _] = circle_box(&[x, 0.0, r]);
+            let (a, b) = (a as i128 * (1 << 20), b as i128);
+            assert!(
+                scaled(lo) <= a - b && a - b < scaled(lo.next_up()),
+                "{x} {r}"
+            );
+            assert!(
+                scaled(hi.next_down()) < a + b && a + b <= scaled(hi),
+                "{x} {r}"
+            );
+        }
+    }
+
     #[test]
     fn circle_boxes_contain_their_circles() {
         let c = [[0.1, 0.2, 0.3], [1e308, -1e308, 1e308]];
         let b = circle_boxes(&c, &Exec::serial()).unwrap();
-        assert!(b[0][0] < 0.1 - 0.3 + 1e-17 && b[0][2] >= 0.1 + 0.3);
+        assert!(b[0][0] <= 0.1 - 0.3 && b[0][2] >= 0.1 + 0.3);
         assert_eq!(b[1][2], f64::INFINITY);
+        assert_eq!(b[1][1], f64::NEG_INFINITY);
+        // exact sides stay: the box of the disk, not one double wider
+        assert_eq!(circle_box(&[4.0, 4.0, 4.0]), [0.0, 0.0, 8.0, 8.0]);
         let bad = [[0.0, 0.0, 1.0], [0.0, 0.0, -1.0], [f64::NAN, 0.0, 1.0]];
         assert_eq!(
             circle_boxes(&bad, &Exec::serial()),

@@ -43,7 +43,7 @@
 //!
 //! | layer | modules | what they are |
 //! |---|---|---|
-//! | leaves | `bigint`, `hints`, `key`, `memory`, `morton`, `naive`, `narrow`, `nearly`, `param`, `stop`, `world` | encodings, exact predicates (`param`: where rays and moving objects meet), memory hints, the reference |
+//! | leaves | `bigint`, `forked`, `hints`, `key`, `memory`, `morton`, `naive`, `narrow`, `nearly`, `param`, `stop`, `world` | encodings, exact predicates (`param`: where rays and moving objects meet), memory hints, the reference, a forked child for tests |
 //! | pools | `par`, `scratch` | the executor and the scratch buffers (scratch names no kernel type: each pooled type registers its own pool) |
 //! | building blocks | `check`, `lists`, `pairs`, `pairset`, `radix` | validation, cell lists, pair sinks and the canonical order, sorting |
 //! | kernels | `brute`, `cells`, `count`, `grid`, `quadtree`, `sweep` | one algorithm each |
@@ -101,6 +101,8 @@ mod cells;
 mod coherent;
 mod count;
 mod few;
+#[cfg(all(test, unix))]
+mod forked;
 mod grid;
 mod hints;
 mod kept_search;

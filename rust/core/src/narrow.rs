@@ -67,8 +67,10 @@ pub fn overlap_mask(a: &[f64; 4], cols: Columns) -> u64 {
     mask
 }
 
+/// `(s, e)` with `s` the rounded `a + b` and `a + b = s + e` exactly when `s`
+/// is finite (Knuth's two-sum: no condition on the magnitudes).
 #[inline(always)]
-fn two_sum(a: f64, b: f64) -> (f64, f64) {
+pub(crate) fn two_sum(a: f64, b: f64) -> (f64, f64) {
     let s = a + b;
     let bb = s - a;
     (s, (a - (s - bb)) + (b - bb))

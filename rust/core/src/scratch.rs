@@ -365,7 +365,7 @@ mod tests {
         let _running = begin();
         assert!(ACTIVE.load(Ordering::Relaxed) >= 1);
         let none = || ACTIVE.load(Ordering::Relaxed) == 0 && !OVERLAP.load(Ordering::Relaxed);
-        assert!(crate::testing::holds_in_forked_child(none));
+        assert!(crate::forked::holds_in_forked_child(none));
     }
 
     #[test]

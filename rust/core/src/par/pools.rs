@@ -179,7 +179,7 @@ mod tests {
             registry();
             WOKEN.load(Ordering::Relaxed) == 0 && AWAKE.load(Ordering::Relaxed) == 0
         };
-        let held = crate::testing::holds_in_forked_child(fresh);
+        let held = crate::forked::holds_in_forked_child(fresh);
         WOKEN.fetch_sub(1, Ordering::Relaxed);
         AWAKE.fetch_sub(1, Ordering::Relaxed);
         assert!(held);
