@@ -218,6 +218,13 @@ __AFTER__
     (120_000, "", "bp.find_circle_pairs(b[:, :2], 1.0, method='brute')", ""),
     # 4000 identical boxes: 8 million pairs a round
     (4000, "b[:] = (0, 0, 1, 1); b = np.tile(b, (12, 1))", "bp.find_pairs(b, method='sweep')", ""),
+    # 80,000 identical boxes in one group: 3.2e9 candidates, every one filtered out
+    # (no pair is written, so only the walks' own looks at the stop can end them)
+    *[(80_000, "b[:] = (0, 0, 1, 1)", call, "") for call in (
+        "bp.find_pairs(b, groups=1)", "bp.find_pairs(b, groups=1, method='quadtree')",
+        "bp.find_pairs_between(b, b)",
+        "tr = bp.LinearQuadtree((0, 0, 8, 8), 3); tr.insert(b, groups=np.ones(len(b), int)); "
+        "tr.pairs()")],
     # 200,000 rays each meeting 200,000 identical boxes: a chunk of rays takes seconds
     (200_000, "b[:] = (0, 0, 1, 1); o = np.tile([[-1., 0.5]], (200_000, 1)); "
               "d = np.tile([[1., 0]], (200_000, 1))", "bp.cast_rays(b, o, d)", ""),

@@ -8,7 +8,7 @@
 //! a pair with an unreplicated box is met in one cell combination only.
 
 use crate::narrow::{boxes_overlap, Narrow};
-use crate::pairs::Sink;
+use crate::pairs::{Sink, STOP_EVERY_TESTS};
 use crate::scratch;
 
 /// Tag bit of an entry whose box is entered in more than one cell.
@@ -119,8 +119,12 @@ pub(crate) fn grid_cell_pairs<const T: bool>(
     narrow: &Narrow,
     out: &mut Sink,
 ) -> u64 {
-    let mut tests = 0u64;
+    let (mut tests, mut look_at) = (0u64, STOP_EVERY_TESTS);
     for (t, u) in own.iter().enumerate() {
+        if tests >= look_at {
+            out.check_stop(); // a crowded cell whose candidates a filter rejects
+            look_at = tests + STOP_EVERY_TESTS;
+        }
         let umax = u.b[2];
         let at = (u.tag & REPLICA != 0).then_some((cx, cy, 0));
         tests += later_pairs::<T>(u, &own[t + 1..], |v| v.b[0] >= umax, at, narrow, out);

@@ -14,7 +14,7 @@ use crate::hints::prefetch;
 use crate::key::{self, Layout};
 use crate::morton::decode;
 use crate::narrow::{boxes_overlap, Narrow};
-use crate::pairs::{canonical, finish, Buckets, Budget, Sink, TooMany};
+use crate::pairs::{canonical, finish, Buckets, Budget, Sink, TooMany, STOP_EVERY_TESTS};
 use crate::par::{balanced, chunk_count, Exec, MAX_CHUNKS};
 use crate::scratch;
 use crate::world::Grid;
@@ -209,6 +209,7 @@ impl Walk<'_> {
         // end code and entry count of each stacked cell
         let mut cells: Vec<(u64, usize)> = Vec::with_capacity(depth as usize + 2);
         let mut tests = 0u64;
+        let mut look_at = STOP_EVERY_TESTS;
         if c0 < c1 && lay.levels_vary() {
             let ck0 = self.cell_key_at(c0);
             let start0 = lay.start(ck0);
@@ -247,6 +248,10 @@ impl Walk<'_> {
             }
             let own = &ents[b..e_end];
             for (t, u) in own.iter().enumerate() {
+                if tests >= look_at {
+                    out.check_stop();
+                    look_at = tests + STOP_EVERY_TESTS;
+                }
                 let iu = u.id();
                 // no later entry of this cell overlaps once one starts past u's maxx
                 let umax = lay.position(self.grid.fine_x(u.b[2]), inv2s, cx >> s);

@@ -157,7 +157,7 @@ pub fn find(
     let n = boxes.len();
     // a short call on a busy machine: every step on this thread
     let ex = &ex.unless_busy(n, search::WHOLE_ON_POOL);
-    let budget = Budget::of(max_pairs);
+    let budget = Budget::of(max_pairs).stopped_with(ex);
     state.few.clear(); // the boxes are many
     let searching = scratch::begin();
     // on the pool as a whole, as a search from scratch runs

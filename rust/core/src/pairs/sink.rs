@@ -15,6 +15,11 @@ use std::sync::atomic::Ordering;
 const STEP: usize = 1 << 16;
 /// Pairs gathered on the stack before they move to the chunk's buckets.
 const BUF: usize = 256;
+/// Candidate tests a walk makes between two looks at the stop
+/// ([`Sink::check_stop`]): a sink looks at it when its buffer fills, which
+/// never happens while a filter rejects every candidate (one crowded cell of
+/// a single group), so the walks also look every this many tests.
+pub const STOP_EVERY_TESTS: u64 = 1 << 16;
 
 /// Up to this many objects, the row counts fit in cache: one bucket.
 const SMALL: usize = 1 << 15;
@@ -167,6 +172,15 @@ impl<'a> Sink<'a> {
         }
     }
 
+    /// Unwind with `Stopped` if the search's stop is set (see
+    /// [`STOP_EVERY_TESTS`]).
+    #[inline]
+    pub fn check_stop(&self) {
+        if let Some(stop) = &self.budget.stop {
+            stop.check();
+        }
+    }
+
     /// The local buffer's pairs into their buckets.
     fn spill(&mut self) {
         let pairs = &self.buf[..self.fill];
@@ -182,9 +196,7 @@ impl<'a> Sink<'a> {
     /// then dropped, only counts remain).
     #[cold]
     fn flush(&mut self) {
-        if let Some(stop) = &self.budget.stop {
-            stop.check();
-        }
+        self.check_stop();
         if !self.storing {
             self.dropped += self.fill as u64;
             self.fill = 0;
