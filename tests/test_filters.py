@@ -207,3 +207,39 @@ def test_filter_lists_of_big_ints_are_read_exactly(where):
         pairs(categories=[2**64, 1, 1])
     with pytest.raises(TypeError, match=r"masks\[1\].*bool"):
         pairs(masks=[1, True, 1])
+
+
+def test_integers_past_2_53_read_exactly_in_every_form():
+    b = [[0, 0, 2, 2], [1, 1, 3, 3]]
+    big = 2**62 + 1
+    # the same groups: never a pair, whatever the container; different ones (by 1): a pair
+    for same in ([big, big], np.array([big, big], dtype=object), np.array([big, big])):
+        assert bp.find_pairs(b, groups=same).tolist() == []
+    for apart in ([big, big - 1], np.array([big, big - 1], dtype=object)):
+        assert bp.find_pairs(b, groups=apart).tolist() == [[0, 1]]
+    # bit 0 of a mask past 2**63 decides the pair: kept exactly
+    for masks in ([2**63 + 1, 1], np.array([2**63 + 1, 1], dtype=object)):
+        assert bp.find_pairs(b, categories=[1, 1], masks=masks).tolist() == [[0, 1]]
+    for masks in ([2**63, 1], np.array([2**63, 1], dtype=object)):
+        assert bp.find_pairs(b, categories=[1, 1], masks=masks).tolist() == []
+
+
+@pytest.mark.parametrize("value, error, message", [
+    (np.array([1.0, 1.5]), TypeError, r"groups\[1\]: expected an integer, found 1\.5"),
+    (np.array([1.0, np.nan]), TypeError, r"groups\[1\]: expected an integer, found nan"),
+    (np.array([1.0, 2.0**63]), ValueError,
+     r"groups\[1\]: expected an integer in \[-2\*\*63, 2\*\*63\), found 9\.223372036854776e\+18"),
+    (np.array([2**63, 1], dtype=object), ValueError,
+     r"groups\[0\]: expected an integer in \[-2\*\*63, 2\*\*63\), found 9223372036854775808"),
+    (np.array([True, False]), TypeError, r"groups: expected integers, found booleans"),
+    ([1, True], TypeError, r"groups\[1\]: expected an integer, found True \(a bool\)"),
+])
+def test_integer_filters_refused_name_the_row_and_value(value, error, message):
+    with pytest.raises(error, match=message):
+        bp.find_pairs([[0, 0, 2, 2], [1, 1, 3, 3]], groups=value)
+
+
+def test_whole_float_filters_are_read():
+    b = [[0, 0, 2, 2], [1, 1, 3, 3]]
+    assert bp.find_pairs(b, groups=np.array([3.0, 3.0])).tolist() == []
+    assert bp.find_pairs(b, categories=np.array([1.0, 1.0]), masks=2.0**63).tolist() == []

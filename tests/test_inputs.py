@@ -1115,3 +1115,12 @@ def test_import_leaves_numpy_ma_unloaded_and_masked_values_are_still_refused():
     assert lines[0] == "False", out.stdout + out.stderr
     assert lines[1].startswith("boxes[0]: a masked value")
     assert lines[2].startswith("boxes[1]") and "masked" in lines[2], lines
+
+
+def test_xywh_whose_far_edge_overflows_is_refused_for_what_it_is():
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no NumPy overflow warning on the way
+        with pytest.raises(ValueError, match=r"^boxes\[1\]: y \+ h = 1e\+308 \+ 1e\+308 passes "
+                                             r"float64's largest value"):
+            bp.find_pairs([[0, 0, 1, 1], [0, 1e308, 1, 1e308]], format="xywh")

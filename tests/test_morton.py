@@ -283,8 +283,19 @@ def test_unaligned_buffers_are_read():
 
 
 def test_cell_numbers_refuse_booleans_and_masked_values():
-    with pytest.raises(TypeError, match=r"ix\[0\]: expected real numbers, found True"):
+    with pytest.raises(TypeError, match=r"ix\[0\]: expected an integer, found True \(a bool\)"):
         morton.encode([True, 2], [0, 0])
     with pytest.raises(ValueError, match=r"ix\[0\]: a masked value"):
         morton.encode(np.ma.masked_array([1, 2], [True, False]), [0, 0])
     assert morton.encode([1, 2], [0, 0]).tolist() == [1, 4]
+
+
+def test_codes_past_2_53_in_lists_and_empty_lists():
+    # Morton numbers go up to 2**62: a list of them is read as integers, not floats
+    assert morton.decode([2**60])[0].tolist() == [2**30]
+    assert morton.decode([2**60 + 1])[0].tolist() == [2**30 + 1]
+    assert morton.decode(np.array([2**60 + 1], dtype=object))[0].tolist() == [2**30 + 1]
+    assert morton.linear_index([29], [4**29 - 1]).tolist() == [(4**29 - 1) // 3 + 4**29 - 1]
+    assert morton.encode([], []).tolist() == []
+    with pytest.raises(TypeError, match=r"ix\[0\]: expected an integer, found 1\.5"):
+        morton.encode(np.array([1.5]), [0])

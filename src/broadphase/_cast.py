@@ -134,7 +134,14 @@ def box_rows(value, name: str, format: str | None) -> np.ndarray:
                          "expected (x, y, w, h) with sizes >= 0")
     out = np.empty_like(arr)
     out[:, :2] = arr[:, :2]
-    np.add(arr[:, :2], arr[:, 2:], out=out[:, 2:])
+    with np.errstate(over="ignore"):
+        np.add(arr[:, :2], arr[:, 2:], out=out[:, 2:])
+    over = np.isinf(out[:, 2:])
+    if over.any():
+        k, col = (int(v) for v in np.argwhere(over)[0])
+        a, b = _XYWH[col], _XYWH[2 + col]
+        raise ValueError(f"{name}[{k}]: {a} + {b} = {arr[k, col]} + {arr[k, 2 + col]} "
+                         "passes float64's largest value; expected a far edge it holds")
     return out
 
 
@@ -284,37 +291,11 @@ def circle_rows(centers, radii) -> np.ndarray:
     return xyr
 
 
-# Element types of a list of integers that NumPy reads exactly when it makes
-# an integer array of them (bool is not one: it would read as 0 or 1).
-_INT_TYPES = frozenset({int, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
-                        np.uint32, np.uint64})
-
-
 def per_object(value, name: str, n: int, dtype, per: str = "object") -> np.ndarray | None:
     """``groups`` / ``categories`` / ``masks``: a scalar or one integer per ``per`` (object)."""
     if value is None:
         return None
-    if isinstance(value, np.ndarray):
-        arr = _exact._array(value, name)
-    elif isinstance(value, (list, tuple)) and set(map(type, value)) <= _INT_TYPES:
-        # Integers only: NumPy holds them exactly when it makes an integer
-        # array of them; when it cannot ([2**63, 1] is float64 to it, which
-        # would lose bit 0 of a mask) they are read element by element.
-        try:
-            arr = np.asarray(value)
-        except (OverflowError, ValueError, TypeError):
-            arr = None
-        if arr is None or arr.dtype.kind not in "iu":
-            arr = _exact._exact_ints(value, name, dtype)
-    else:
-        # Other lists: NumPy turns [2**63 + 1, 1.0] into float64, losing bit 0
-        # of a mask; such lists are converted element by element instead.
-        if _exact._plain_ints(value):
-            arr = _exact._array(value, name)
-        else:
-            arr = _exact._exact_ints(value, name, dtype)
-    if arr.dtype.kind not in "iu":
-        arr = _exact._whole_floats(arr, name, dtype)
+    arr = _exact.integers(value, name, dtype)
     if arr.ndim == 0:
         arr = np.full(n, arr.item(), dtype=arr.dtype)
     if arr.ndim != 1 or arr.shape[0] != n:

@@ -282,22 +282,80 @@ def world(bounds) -> tuple[float, float, float, float]:
     return x0, y0, x1, y1
 
 
-def _plain_ints(value) -> bool:
-    """Whether NumPy reads ``value`` without going through float or object."""
-    try:
-        return np.asarray(value).dtype.kind not in "fO"
-    except (ValueError, TypeError):
-        return True  # let _array report it
+def integers(value, name: str, dtype) -> np.ndarray:
+    """Integers of any form, read exactly: an array of ``dtype`` (int64 or uint64).
+
+    Integer arrays as they are; lists, tuples and object arrays element by
+    element unless NumPy makes an integer array of them by itself (so that
+    ``[2**63 + 1, 1]`` is not float64 to it, and a bool is not 1); float
+    arrays when every value is a whole number ``dtype`` holds.  A refusal
+    names the element and its value, as for coordinates.  An empty list is
+    an empty array.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> integers(np.array([2**62 + 1, 3], dtype=object), "groups", np.int64).tolist()
+    [4611686018427387905, 3]
+    >>> integers(np.array([1.0, 1.5]), "groups", np.int64)
+    Traceback (most recent call last):
+    TypeError: groups[1]: expected an integer, found 1.5
+    """
+    if isinstance(value, np.ndarray):
+        if type(value) is not np.ndarray and hasattr(value, "mask"):
+            _refuse_masked(value, name)
+        arr = np.asarray(value)
+        if arr.dtype.kind == "O":
+            return _exact_ints(arr, name, dtype)
+    elif isinstance(value, (list, tuple)):
+        if len(value) == 0:
+            return np.empty(0, dtype)
+        if set(map(type, value)) <= _INT_TYPES:
+            try:
+                arr = np.asarray(value)
+            except (OverflowError, ValueError, TypeError):
+                arr = None
+            if arr is not None and arr.dtype.kind in "iu":
+                return arr
+        return _exact_ints(value, name, dtype)
+    elif isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
+        return _exact_ints(value, name, dtype)
+    else:  # a table's column, a float, a string ...
+        arr = _asarray(value, name)
+        if arr.dtype.kind == "O":
+            return _exact_ints(arr, name, dtype)
+    if arr.dtype.kind == "f":
+        return _whole_floats(arr, name, dtype)
+    if arr.dtype.kind not in "iu":
+        found = "booleans (dtype bool)" if arr.dtype.kind == "b" else f"dtype {arr.dtype}"
+        raise TypeError(f"{name}: expected integers, found {found}")
+    return arr
+
+
+# Element types of a list of integers that NumPy reads exactly when it makes
+# an integer array of them (bool is not one: it would read as 0 or 1).
+_INT_TYPES = frozenset({int, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
+                        np.uint32, np.uint64})
 
 
 def _whole_floats(arr: np.ndarray, name: str, dtype) -> np.ndarray:
-    """Float arrays whose values are all integers the target type holds."""
-    limit = 2.0**64 if dtype == np.uint64 else 2.0**63
-    low = 0.0 if dtype == np.uint64 else -(2.0**63)
-    if not (arr.dtype.kind == "f" and np.all(arr == np.floor(arr))
-            and np.all((arr >= low) & (arr < limit))):
-        raise TypeError(f"{name}: expected integers, found dtype {arr.dtype}")
+    """A float array whose values are all whole numbers ``dtype`` holds, as ``dtype``."""
+    low, high = (0.0, 2.0**64) if dtype == np.uint64 else (-(2.0**63), 2.0**63)
+    whole = arr == np.floor(arr)  # False for nan and inf
+    held = whole & (arr >= low) & (arr < high)
+    if not held.all():
+        idx = tuple(int(k) for k in np.argwhere(~held)[0])
+        where = f"{name}[{', '.join(map(str, idx))}]" if idx else name
+        v = arr[idx].item()
+        if not whole[idx]:
+            raise TypeError(f"{where}: expected an integer, found {v!r}")
+        raise ValueError(f"{where}: expected {_int_kind(dtype)}, found {v!r}")
     return arr.astype(dtype)
+
+
+def _int_kind(dtype) -> str:
+    return ("bits as a non-negative integer below 2**64" if dtype == np.uint64
+            else "an integer in [-2**63, 2**63)")
 
 
 def _exact_ints(value, name: str, dtype) -> np.ndarray:
@@ -314,11 +372,10 @@ def _exact_ints(value, name: str, dtype) -> np.ndarray:
             isinstance(v, numbers.Integral)
             or (isinstance(v, numbers.Real) and math.isfinite(v) and float(v).is_integer())
         ):
-            raise TypeError(f"{where}: expected an integer, found {v!r}")
+            kind = " (a bool)" if isinstance(v, (bool, np.bool_)) else ""
+            raise TypeError(f"{where}: expected an integer, found {v!r}{kind}")
         iv = int(v)
         if not low <= iv < high:
-            kind = "bits as a non-negative integer below 2**64" if dtype == np.uint64 else (
-                "an integer in [-2**63, 2**63)")
-            raise ValueError(f"{where}: expected {kind}, found {iv}")
+            raise ValueError(f"{where}: expected {_int_kind(dtype)}, found {iv}")
         out[idx] = iv
     return out

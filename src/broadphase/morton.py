@@ -38,9 +38,7 @@ MAX_DEPTH: int = _core.MORTON_MAX_DEPTH
 
 
 def _ints(value, name: str, below: int) -> NDArray[np.int64]:
-    arr = _exact._array(value, name)  # no booleans, no masked values
-    if arr.dtype.kind not in "iu":
-        raise TypeError(f"{name}: expected integers, found dtype {arr.dtype}")
+    arr = _exact.integers(value, name, np.int64)  # exactly; no booleans, no masked values
     if arr.size and (arr.min() < 0 or arr.max() >= below):
         bad = arr.flat[np.flatnonzero((arr.ravel() < 0) | (arr.ravel() >= below))[0]]
         raise ValueError(f"{name}: expected integers in [0, {below}), found {bad}")
@@ -181,8 +179,11 @@ def locate(boxes: ArrayLike, bounds, depth: int) -> tuple[NDArray[np.int64], NDA
     The cell of a coordinate is computed in floating point as
     ``(v/2 - min/2) * (2**depth / ((max - min)/2))``, so a coordinate within
     a rounding error of a cell border may land in the cell on either side of
-    it.  The pair search relies only on this quantization being monotone, so
-    it never changes which pairs are found.
+    it.  The second factor is capped at 1e300 so that no step overflows: in
+    a world narrower than about ``2**depth * 2e-300`` (for depth 29, 1e-291)
+    the cells are coarser than ``2**depth`` a side and boxes sit in the first
+    cells.  The pair search relies only on this quantization being monotone,
+    so neither changes which pairs are found.
 
     Examples
     --------
