@@ -1,10 +1,11 @@
 #!/bin/sh
-# Non-test lines of each source file of the core: the lines before its test
-# module (the `#[cfg(test)]` that opens `mod tests`), or all of them.
+# Non-test lines of each source file of the core and of the bindings: the
+# lines before its test module (the `#[cfg(test)]` that opens `mod tests`),
+# or all of them; a `tests.rs` file is a test module and is not counted.
 # Usage: rust/nontest_lines.sh [limit]   (default 400; files over it marked)
-cd "$(dirname "$0")/core/src" || exit 1
+cd "$(dirname "$0")" || exit 1
 limit=${1:-400}
-find . -name '*.rs' | sed 's|^\./||' | sort | while read -r f; do
+find core/src bindings/src -name '*.rs' ! -name tests.rs | sort | while read -r f; do
     awk -v f="$f" -v limit="$limit" '
         { line[NR] = $0 }
         /^mod tests/ && !found {

@@ -400,3 +400,30 @@ def test_the_private_core_refuses_what_it_would_misread_or_panic_on():
         for h in (1, 99):
             with pytest.raises(KeyError, match=rf"handle {h}: not in the tree"):
                 read(h)
+
+
+def test_the_private_core_checks_what_it_relies_on():
+    # the Python layer checks first; these checks hold for an array another
+    # thread wrote after that check (or a direct call of the private module)
+    from broadphase import _core
+    b = np.array([[0, 0, 1, 1]], float)
+    one = np.array([[-1.0, 0.5]])
+    right, inf = np.array([[1.0, 0.0]]), np.array([np.inf])
+    with pytest.raises(ValueError, match=r"origins\[0\]: expected finite numbers"):
+        _core.cast_rays(b, np.array([[np.nan, 0.5]]), right, inf, "first")
+    with pytest.raises(ValueError, match=r"directions\[0\]: expected finite numbers"):
+        _core.cast_rays(b, one, np.array([[np.inf, 0.0]]), inf, "first")
+    with pytest.raises(ValueError, match=r"max_t\[0\]: expected a number >= 0, found NaN"):
+        _core.cast_rays(b, one, right, np.array([np.nan]), "any")
+    i64 = lambda *v: np.array(v, np.int64)  # noqa: E731
+    with pytest.raises(ValueError, match=r"ix, iy: expected one length, found 2 and 1"):
+        _core.morton_encode(i64(1, 2), i64(1))
+    with pytest.raises(ValueError, match=r"ix\[0\]: expected an integer in \[0, 2147483648\)"):
+        _core.morton_encode(i64(2**31), i64(0))
+    with pytest.raises(ValueError, match=r"code\[1\]: expected an integer in \[0, 4611"):
+        _core.morton_decode(i64(0, -1))
+    with pytest.raises(ValueError, match=r"depth: expected 0 <= depth <= 29, found 30"):
+        _core.morton_cell_of(i64(0), i64(0), 30)
+    with pytest.raises(ValueError, match=r"code1\[0\]: expected an integer in \[0, 64\)"):
+        _core.morton_cell_of(i64(0), i64(64), 3)
+    assert _core.morton_cell_of(i64(0), i64(63), 3)[0].tolist() == [0]

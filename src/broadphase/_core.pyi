@@ -19,6 +19,8 @@ MORTON_MAX_DEPTH: int
 HANDLE_UNKNOWN: int
 HANDLE_TWICE: int
 HANDLE_KIND: int
+KIND_BOX: int
+KIND_CIRCLE: int
 TREE_MAX_DEPTH: int
 TREE_IN_USE: str
 RECT_FAR: float
@@ -264,7 +266,7 @@ class Tree:
         writing the array) since the caller checked it.
         """
     def check(self, handles: _I64, kind: int = -1) -> _Problem:
-        """Handles live, each once, of shape ``kind`` (0 box, 1 circle, -1 any)."""
+        """Handles live, each once, of shape ``kind`` (``KIND_BOX``, ``KIND_CIRCLE``, -1 any)."""
     def move_boxes(self, handles: _I64, boxes: _F64) -> _Problem:
         """New boxes for box objects: checked, then stored, or nothing changes."""
     def move_circles(self, handles: _I64, circles: _F64) -> _Problem:

@@ -32,7 +32,7 @@ from . import _core, _exact  # noqa: E402
 from ._depth import suggest_depth  # noqa: E402
 
 _RECT, _FRECT = pygame.Rect, pygame.FRect
-FAR = -3e300  # a point far outside any rect: it overlaps nothing strictly
+FAR = _core.RECT_FAR  # a point far outside any rect: it overlaps nothing strictly
 get_rect = operator.attrgetter("rect")
 # pygame's Sprite.rect is a property returning the private attribute: read
 # directly (half the cost) for the classes that keep that property (a

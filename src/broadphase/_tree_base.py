@@ -18,7 +18,7 @@ from ._tree_args import _handle_array
 
 __all__: list[str] = []
 
-BOX, CIRCLE = 0, 1  # the core's shape codes (narrow::BOX, narrow::CIRCLE)
+BOX, CIRCLE = _core.KIND_BOX, _core.KIND_CIRCLE  # the core's shape codes
 
 
 class _TreeBase:

@@ -93,7 +93,7 @@ impl OwnedRays {
             of_length(ignore, "ignore", m)?,
         );
         let serial = Exec::serial();
-        Ok(OwnedRays {
+        let rays = OwnedRays {
             mode,
             origins: owned::copy(o, "origins", &serial)?,
             directions: owned::copy(d, "directions", &serial)?,
@@ -101,7 +101,34 @@ impl OwnedRays {
             categories: copy_opt(rc, "ray_categories")?,
             masks: copy_opt(rm, "ray_masks")?,
             ignore: copy_opt(ig, "ignore")?,
-        })
+        };
+        rays.check()?;
+        Ok(rays)
+    }
+
+    /// The copies checked as the core needs them (finite origins and
+    /// directions, `max_t >= 0`): the Python layer checked the caller's
+    /// arrays, but another thread may have written them since.
+    fn check(&self) -> PyResult<()> {
+        let finite = |rows: &[[f64; 2]], name: &str| match rows
+            .iter()
+            .position(|r| !r.iter().all(|v| v.is_finite()))
+        {
+            None => Ok(()),
+            Some(k) => Err(PyValueError::new_err(format!(
+                "{name}[{k}]: expected finite numbers, found {:?} (written during the call?)",
+                rows[k]
+            ))),
+        };
+        finite(&self.origins, "origins")?;
+        finite(&self.directions, "directions")?;
+        match self.max_t.iter().position(|t| t.is_nan() || *t < 0.0) {
+            None => Ok(()),
+            Some(k) => Err(PyValueError::new_err(format!(
+                "max_t[{k}]: expected a number >= 0, found {} (written during the call?)",
+                self.max_t[k]
+            ))),
+        }
     }
 
     /// The number of rays.
@@ -160,6 +187,12 @@ pub fn cast_rays(
         .transpose()?;
     let given = boxes.as_ref().map(|b| rows::<4>(b, "boxes")).transpose()?;
     let n = circ.map_or(given.map_or(0, <[_]>::len), <[_]>::len);
+    if m.max(n) >= u32::MAX as usize {
+        // the cast numbers rays and objects in 32 bits
+        return Err(PyValueError::new_err(format!(
+            "origins, boxes: expected fewer than 2**32 - 1 rays and objects, found {m} and {n}"
+        )));
+    }
     let objects = FilterArgs::of(&None, &categories, &masks, n)?;
     let ex = Exec::new(workers);
     let serial = Exec::serial();

@@ -15,9 +15,9 @@
 use broadphase_core::check::{self, BadRow};
 use broadphase_core::pairs::TooMany;
 use broadphase_core::par::Exec;
-use broadphase_core::{morton, world, Method, Narrow, Search, Shapes};
+use broadphase_core::{Method, Narrow, Search, Shapes};
 use filters::FilterArgs;
-use numpy::ndarray::{Array1, Array2};
+use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -26,6 +26,7 @@ use results::{bad_row, pairs_array, too_many};
 use watch::Watch;
 
 mod casts;
+mod cells;
 mod contacts;
 mod filters;
 mod owned;
@@ -214,119 +215,6 @@ fn slice<'a, T: numpy::Element>(a: &'a PyReadonlyArray1<'_, T>, name: &str) -> P
         .map_err(|_| PyTypeError::new_err(format!("{name}: expected a C-contiguous array")))
 }
 
-/// `(levels, indices)` as two int64 arrays.
-fn levels_and_indices(
-    py: Python<'_>,
-    cells: impl Iterator<Item = (u32, u64)>,
-) -> PyResult<Py<PyAny>> {
-    let (lv, idx): (Vec<i64>, Vec<i64>) = cells.map(|(l, i)| (l as i64, i as i64)).unzip();
-    two_arrays(py, lv, idx)
-}
-
-/// The tuple `(a, b)` of two int64 arrays.
-fn two_arrays(py: Python<'_>, a: Vec<i64>, b: Vec<i64>) -> PyResult<Py<PyAny>> {
-    let (a, b) = (
-        Array1::from_vec(a).into_pyarray(py),
-        Array1::from_vec(b).into_pyarray(py),
-    );
-    Ok(PyTuple::new(py, [a, b])?.into_any().unbind())
-}
-
-/// Morton numbers of cells `(ix, iy)` (each below `2^31`).
-#[pyfunction]
-fn morton_encode(
-    py: Python<'_>,
-    ix: PyReadonlyArray1<'_, i64>,
-    iy: PyReadonlyArray1<'_, i64>,
-) -> PyResult<Py<PyAny>> {
-    let (x, y) = (slice(&ix, "ix")?, slice(&iy, "iy")?);
-    let out: Vec<i64> = x
-        .iter()
-        .zip(y)
-        .map(|(&a, &b)| morton::encode(a as u64, b as u64) as i64)
-        .collect();
-    Ok(Array1::from_vec(out).into_pyarray(py).into_any().unbind())
-}
-
-/// Cells `(ix, iy)` of Morton numbers.
-#[pyfunction]
-fn morton_decode(py: Python<'_>, code: PyReadonlyArray1<'_, i64>) -> PyResult<Py<PyAny>> {
-    let c = slice(&code, "code")?;
-    let (x, y): (Vec<i64>, Vec<i64>) = c
-        .iter()
-        .map(|&v| {
-            let (a, b) = morton::decode(v as u64);
-            (a as i64, b as i64)
-        })
-        .unzip();
-    two_arrays(py, x, y)
-}
-
-/// `(levels, indices)` of boxes whose corners lie in cells `code0`, `code1`.
-#[pyfunction]
-fn morton_cell_of(
-    py: Python<'_>,
-    code0: PyReadonlyArray1<'_, i64>,
-    code1: PyReadonlyArray1<'_, i64>,
-    depth: u32,
-) -> PyResult<Py<PyAny>> {
-    let (a, b) = (slice(&code0, "code0")?, slice(&code1, "code1")?);
-    let cells = a
-        .iter()
-        .zip(b)
-        .map(|(&p, &q)| morton::cell_of(p as u64, q as u64, depth));
-    levels_and_indices(py, cells)
-}
-
-/// Positions of cells `(level, index)` in the linear array of all levels
-/// (`morton::linear_index`): `ValueError` for lengths that differ, a level
-/// outside `[0, MORTON_MAX_DEPTH]` or an index outside `[0, 4^level)`
-/// (the Python layer checks them first, naming the argument).
-#[pyfunction]
-fn morton_linear_index(
-    py: Python<'_>,
-    level: PyReadonlyArray1<'_, i64>,
-    index: PyReadonlyArray1<'_, i64>,
-) -> PyResult<Py<PyAny>> {
-    let (lv, ix) = (slice(&level, "level")?, slice(&index, "index")?);
-    if lv.len() != ix.len() {
-        return Err(PyValueError::new_err("level, index: lengths differ"));
-    }
-    let out = lv
-        .iter()
-        .zip(ix)
-        .map(|(&l, &i)| match (u32::try_from(l), u64::try_from(i)) {
-            (Ok(l), Ok(i)) if l <= morton::MAX_DEPTH && i < 1 << (2 * l) => {
-                Ok(morton::linear_index(l, i) as i64)
-            }
-            _ => Err(PyValueError::new_err(format!(
-                "level, index: expected 0 <= level <= {} and 0 <= index < 4**level, \
-                 found level {l}, index {i}",
-                morton::MAX_DEPTH
-            ))),
-        })
-        .collect::<PyResult<Vec<i64>>>()?;
-    Ok(Array1::from_vec(out).into_pyarray(py).into_any().unbind())
-}
-
-/// The seeds' cell of each (valid) box: `(levels, indices)`.
-#[pyfunction]
-fn morton_locate(
-    py: Python<'_>,
-    boxes: Boxes<'_>,
-    bounds: [f64; 4],
-    depth: u32,
-) -> PyResult<Py<PyAny>> {
-    let b = rows::<4>(&boxes, "boxes")?;
-    let g = world::Grid::over(bounds, depth);
-    let cells = b.iter().map(|bx| {
-        let [ix0, iy0, ix1, iy1] = g.cells_of(bx);
-        let c0 = morton::encode(ix0 as u64, iy0 as u64);
-        morton::cell_of(c0, morton::encode(ix1 as u64, iy1 as u64), depth)
-    });
-    levels_and_indices(py, cells)
-}
-
 /// Milliseconds of each stage of one box search (`benchmarks/stages.py`).
 ///
 /// Returns `[(stage, ms), ...]` and the number of pairs.
@@ -376,14 +264,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(find_pairs, m)?)?;
     m.add_function(wrap_pyfunction!(scan_boxes, m)?)?;
     m.add_function(wrap_pyfunction!(circle_boxes, m)?)?;
-    m.add_function(wrap_pyfunction!(morton_encode, m)?)?;
-    m.add_function(wrap_pyfunction!(morton_decode, m)?)?;
-    m.add_function(wrap_pyfunction!(morton_cell_of, m)?)?;
-    m.add_function(wrap_pyfunction!(morton_locate, m)?)?;
-    m.add_function(wrap_pyfunction!(morton_linear_index, m)?)?;
     m.add_function(wrap_pyfunction!(stages, m)?)?;
     m.add_function(wrap_pyfunction!(release_scratch, m)?)?;
     m.add_function(wrap_pyfunction!(contacts::contact_events, m)?)?;
+    cells::register(m)?;
     casts::register(m)?;
     rects::register(m)?;
     refresh::register(m)?;
@@ -399,6 +283,5 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("Y_REVERSED", check::Problem::YReversed as u8)?;
     m.add("NEGATIVE_RADIUS", check::Problem::NegativeRadius as u8)?;
     m.add("MAX_DEPTH", broadphase_core::key::MAX_DEPTH)?;
-    m.add("MORTON_MAX_DEPTH", morton::MAX_DEPTH)?;
     Ok(())
 }

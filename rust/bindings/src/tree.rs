@@ -23,18 +23,10 @@ use std::sync::{Mutex, MutexGuard, TryLockError};
 use crate::filters::FilterArgs;
 use crate::results::BadRow;
 use crate::tree_values::{
-    BadHandle, Problem, TreeStats, HANDLE_KIND, HANDLE_TWICE, HANDLE_UNKNOWN,
+    kind_of, BadHandle, Problem, TreeStats, HANDLE_KIND, HANDLE_TWICE, HANDLE_UNKNOWN,
 };
 use crate::watch::{watched, Watch};
 use crate::{owned, rows, slice, too_many, Boxes};
-
-fn kind_of(kind: i32) -> Option<u8> {
-    match kind {
-        0 => Some(BOX),
-        1 => Some(CIRCLE),
-        _ => None,
-    }
-}
 
 fn handles_array(py: Python<'_>, h: Vec<u32>) -> Py<PyAny> {
     let v: Vec<isize> = h.into_iter().map(|x| x as isize).collect();
@@ -394,6 +386,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("HANDLE_UNKNOWN", HANDLE_UNKNOWN)?;
     m.add("HANDLE_TWICE", HANDLE_TWICE)?;
     m.add("HANDLE_KIND", HANDLE_KIND)?;
+    m.add("KIND_BOX", BOX)?;
+    m.add("KIND_CIRCLE", CIRCLE)?;
     m.add("TREE_MAX_DEPTH", broadphase_core::tree::MAX_DEPTH)?;
     m.add("TREE_IN_USE", IN_USE)?;
     crate::tree_one::register(m)

@@ -25,6 +25,13 @@ pub const HANDLE_TWICE: u8 = 2;
 /// `handles[at]` is an object of the other shape.
 pub const HANDLE_KIND: u8 = 3;
 
+/// The shape code of a Python kind argument (`KIND_BOX`, `KIND_CIRCLE`: the
+/// core's own codes, exported so that Python names them rather than repeat
+/// them), `None` for any other value (any kind).
+pub fn kind_of(kind: i32) -> Option<u8> {
+    [BOX, CIRCLE].into_iter().find(|&k| i32::from(k) == kind)
+}
+
 /// A handle argument that names no suitable object, for the Python layer
 /// to word (`LinearQuadtree._raise`).
 #[pyclass(frozen, get_all, module = "broadphase._core")]

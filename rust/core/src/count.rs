@@ -70,8 +70,8 @@ pub fn box_pairs(boxes: &[[f64; 4]]) -> u64 {
     ys.dedup();
     let rank = |y: f64| ys.partition_point(|&v| v < y);
     // Sorted as records carrying their keys (comparing boxes through their
-    // indices reads them at random: 8 us a box at 4e7 boxes); the index last,
-    // so equal keys keep the boxes' order.
+    // indices would read them at random, a cache miss a comparison once they
+    // outgrow the caches); the index last, so equal keys keep the boxes' order.
     // by x0, zero-width boxes first among equal x0; `+ 0.0` makes -0.0 the
     // +0.0 it equals (total_cmp's order puts it first: a box at -0.0 would
     // come before a zero-width box at 0.0 and count as overlapping it)

@@ -16,8 +16,8 @@
 //! that cannot be read is left out; with none, 1 TiB.  Callers compare a
 //! call's estimated peak with it before allocating ([`fits`]).
 //!
-//! Reading the files costs about as much as a small frame of a moving tree,
-//! so a reading serves for [`MEMORY_READ_SERVES`].  The kept reading is only
+//! Reading the files costs system calls and text parsing, more than a small
+//! search, so a reading serves for [`MEMORY_READ_SERVES`].  The kept reading is only
 //! ever `try_lock`ed: a caller that finds the lock taken (another thread is
 //! storing a reading, or a `fork()` happened while one was) reads the files
 //! itself rather than wait.

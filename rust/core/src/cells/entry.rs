@@ -12,7 +12,25 @@ use crate::pairs::{Sink, STOP_EVERY_TESTS};
 use crate::scratch;
 
 /// Tag bit of an entry whose box is entered in more than one cell.
-pub(super) const REPLICA: u32 = 1 << 31;
+const REPLICA: u32 = 1 << 31;
+
+/// The tag of object `k`'s entry, replicated or not.
+#[inline(always)]
+pub(super) fn tag_of(k: usize, rep: bool) -> u32 {
+    k as u32 | if rep { REPLICA } else { 0 }
+}
+
+/// The object index of a tag.
+#[inline(always)]
+pub(super) fn index_of(tag: u32) -> usize {
+    (tag & !REPLICA) as usize
+}
+
+/// Whether a tag's box is entered in more than one cell.
+#[inline(always)]
+pub(super) fn replicated(tag: u32) -> bool {
+    tag & REPLICA != 0
+}
 
 /// One entry of a box in a cell, in walk order.
 #[derive(Clone, Copy, Debug, Default)]
@@ -40,7 +58,7 @@ impl Ent {
             b,
             qx,
             qy,
-            tag: k as u32 | if rep { REPLICA } else { 0 },
+            tag: tag_of(k, rep),
             sub: 0,
         }
     }
@@ -48,7 +66,7 @@ impl Ent {
     /// The object's index.
     #[inline(always)]
     pub(crate) fn id(&self) -> u32 {
-        self.tag & !REPLICA
+        index_of(self.tag) as u32
     }
 }
 
@@ -82,7 +100,7 @@ pub(super) fn later_pairs<const T: bool>(
         tests += 1;
         let here = match at {
             None => true,
-            Some((cx, cy, s)) => (v.tag & REPLICA == 0) | holds(u, v, cx, cy, s),
+            Some((cx, cy, s)) => !replicated(v.tag) | holds(u, v, cx, cy, s),
         };
         let keep = boxes_overlap(&u.b, &v.b) & here;
         out.emit(
@@ -126,7 +144,7 @@ pub(crate) fn grid_cell_pairs<const T: bool>(
             look_at = tests + STOP_EVERY_TESTS;
         }
         let umax = u.b[2];
-        let at = (u.tag & REPLICA != 0).then_some((cx, cy, 0));
+        let at = replicated(u.tag).then_some((cx, cy, 0));
         tests += later_pairs::<T>(u, &own[t + 1..], |v| v.b[0] >= umax, at, narrow, out);
     }
     tests

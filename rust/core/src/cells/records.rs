@@ -7,7 +7,7 @@
 //! its level), chunk `c`'s records from `place.starts[c]`; each key is the
 //! [`crate::key::Layout`] entry key of its cell and in-cell position.
 
-use super::entry::REPLICA;
+use super::entry::tag_of;
 use super::placement::{Placement, BOX_GRAIN};
 use crate::key::{self, Layout};
 use crate::morton::encode;
@@ -57,7 +57,7 @@ impl View for Words<'_> {
     #[inline(always)]
     fn tag(&self, e: usize) -> u32 {
         let p = self.words[e] & ((1u64 << self.shift) - 1);
-        (p >> 1) as u32 | if p & 1 != 0 { REPLICA } else { 0 }
+        tag_of((p >> 1) as usize, p & 1 != 0)
     }
 }
 
@@ -95,7 +95,7 @@ pub(super) fn entries(
         Entries::Words { words, shift }
     } else {
         Entries::Pairs(fill(boxes, grid, lay, place, ex, |key, k, rep| {
-            (key, k as u32 | if rep { REPLICA } else { 0 })
+            (key, tag_of(k, rep))
         }))
     }
 }

@@ -7,7 +7,7 @@
 //! are balanced by entries and fixed by the data, and the pairs end in
 //! canonical order, so the result does not depend on the threads.
 
-use super::entry::{holds, later_pairs, Ent, REPLICA};
+use super::entry::{holds, index_of, later_pairs, replicated, Ent};
 use super::records::View;
 use super::Tick;
 use crate::hints::prefetch;
@@ -66,9 +66,8 @@ fn max_stack(first: &[usize], ckeys: &[u64], lay: Layout) -> (usize, f64) {
 const CHECK_FROM: f64 = 1e7;
 /// Candidate tests per box from which counting the pairs first can cost
 /// less than the walk: the count (`crate::count::box_pairs`) sorts the boxes
-/// and sweeps them with trees of counts, a few thousand times a walk's test
-/// per box once the boxes outgrow the caches (docs/benchmarks.md, "On the
-/// Rust core (issue 19)").
+/// and sweeps them with trees of counts, which per box costs what many
+/// candidate tests of the walk do (docs/design/search.md, "Too many pairs").
 const COUNT_FROM_PER_BOX: f64 = 1000.0;
 
 /// Whether a walk of `candidates` tests (an upper bound, without the early
@@ -170,10 +169,10 @@ fn gather<V: View + ?Sized>(v: &V, boxes: &[[f64; 4]], keys: Keys, top: u64, e: 
     let Keys { grid, lay } = keys;
     // the boxes come in random order: ask for one a few entries ahead
     if e + 12 < v.count() {
-        prefetch(&boxes[(v.tag(e + 12) & !REPLICA) as usize]);
+        prefetch(&boxes[index_of(v.tag(e + 12))]);
     }
     let tag = v.tag(e);
-    let b = boxes[(tag & !REPLICA) as usize];
+    let b = boxes[index_of(tag)];
     Ent {
         b,
         qx: crate::world::quantize(b[0], grid.x0, grid.sx, top) as u32,
@@ -261,7 +260,7 @@ impl Walk<'_> {
                 // entry can meet the same ancestor object twice: an entry of a
                 // box entered once needs no reference point.
                 let later = &own[t + 1..];
-                if u.tag & REPLICA == 0 {
+                if !replicated(u.tag) {
                     tests += later_pairs::<T>(u, later, |v| v.sub > umax, None, narrow, out);
                     for w in &stack {
                         let keep = boxes_overlap(&u.b, &w.b);

@@ -1,7 +1,7 @@
 //! The kept order: the words of the last search, its grid and each box's
 //! cell range.
 //!
-//! Invariants ([`Kept::check_words`] in the tests): chunk `c` holds the
+//! Invariants (`Kept::check_words` in the tests): chunk `c` holds the
 //! words of the cells from `cuts[c]` to the next chunk's; the words are by
 //! cell code and inside a cell by minx as of the last search; as a set they
 //! are the entries a fresh pass on the kept grid makes; `ranges[k]` is box

@@ -80,15 +80,13 @@ pub const AGE: u32 = 64;
 /// A search keeps its order only while the entries of cells newly met stay
 /// within this fraction (1 / `GIVE_UP`) of all: boxes that move farther
 /// change more cells and places inside them, and past that the kept order
-/// costs about what sorting anew does (`tree_frames` with its velocities
-/// scaled 1.5 to 3 times `moving.py`'s: the kept order still costs 0.77 to
-/// 0.86 of a search from scratch, where the share of the order this
-/// replaced, a sixteenth, gave up from 1.5 on; docs/benchmarks.md, "Seven
-/// sessions after").
+/// costs about what sorting anew does (docs/design/coherent.md, "When the
+/// kept order is given up", has the measurements).
 const GIVE_UP: usize = 4;
 /// Searches from scratch, the one whose new entries passed the share
-/// included, before an order is kept again (making one costs about a tenth
-/// of a search more).
+/// included, before an order is kept again: making one costs more than a
+/// search from scratch, so a scene that keeps moving fast does not pay it
+/// every frame.
 const WAIT: u32 = 16;
 
 /// What a caller keeps between searches: the kept order, or how many

@@ -27,8 +27,9 @@ pub const BYTES_PER_PAIR: u64 = 40;
 pub struct Budget {
     limit: OnceLock<u64>,
     pub(super) stored: AtomicU64,
-    /// The search's stop, checked by its sinks every [`BUF`] pairs: a chunk
-    /// of many pairs ends soon after a stop, not at its end.
+    /// The search's stop, checked by its sinks every few hundred pairs and
+    /// by the walks every `STOP_EVERY_TESTS` candidate tests: a chunk of many
+    /// pairs (or of many candidates a filter rejects) ends soon after a stop.
     pub(super) stop: Option<Arc<Stop>>,
 }
 

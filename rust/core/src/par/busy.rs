@@ -48,7 +48,7 @@ static LAST: AtomicU64 = AtomicU64::new(0);
 
 /// Whether every core of the machine has a thread to run besides the
 /// caller and this process's idle helpers (a reading of the last
-/// [`REREAD`]).
+/// `REREAD`).
 pub fn busy() -> bool {
     let now = SystemTime::now()
         .duration_since(UNIX_EPOCH)

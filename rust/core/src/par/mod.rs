@@ -25,7 +25,7 @@
 //!
 //! Small inputs never touch a pool: [`Exec::serial`] runs everything on the
 //! calling thread.  On a machine whose every core is busy elsewhere
-//! ([`busy`]), "small" grows by [`BUSY_FACTOR`]: a helper there may cost a
+//! (`busy`), "small" grows by `BUSY_FACTOR`: a helper there may cost a
 //! time slice, which a short call cannot win back.
 //!
 //! # Parts
@@ -59,7 +59,7 @@ use std::sync::{Arc, Mutex};
 use team::team;
 
 /// How much more work than on a quiet machine a step must have to use the
-/// pool when every core is busy elsewhere ([`busy`]).  There a helper may
+/// pool when every core is busy elsewhere (`busy`).  There a helper may
 /// cost its step a time slice (a few milliseconds: waiting for a core, or
 /// for a chunk the OS put aside), which only work far above the quiet
 /// threshold (itself about where helpers start to pay) wins back; below it
@@ -119,7 +119,7 @@ impl Exec {
     }
 
     /// This executor, or a serial one (keeping the stop) when every core of
-    /// the machine is busy elsewhere ([`busy`]) and `work` is below
+    /// the machine is busy elsewhere (`busy`) and `work` is below
     /// [`BUSY_FACTOR`] times `min_parallel`, the least work worth the pool
     /// on a quiet machine.  For a call as a whole (its steps then all run
     /// here) and, through [`Exec::for_work`], for each step.

@@ -53,9 +53,13 @@ fn registry() -> &'static Registry {
                     AWAKE.store(0, Ordering::Relaxed);
                     WOKEN.store(0, Ordering::Relaxed);
                 }
+                // SAFETY: `fresh` came from `Box::into_raw` above and is now
+                // published for the life of the process (never freed).
                 return unsafe { &*fresh };
             }
             // Another thread of this process got there first: use theirs.
+            // SAFETY: the exchange failed, so `fresh` was never published:
+            // this thread still owns it alone and frees it once.
             Err(_) => drop(unsafe { Box::from_raw(fresh) }),
         }
     }
@@ -104,7 +108,7 @@ pub(super) const AWAKE_IDLE: Duration = Duration::from_micros(200);
 
 /// Run the pool's pending jobs on this (pool) thread until `done`, or until
 /// none came for [`AWAKE_IDLE`] (with `one`, also once one job ran: a thread
-/// woken ahead of work, [`Exec::wake`]).
+/// woken ahead of work, `Exec::wake`).
 ///
 /// Why: rayon puts an idle thread to sleep after a few dozen yields, which on
 /// an idle core take microseconds, so between two parallel stages of one

@@ -36,7 +36,7 @@
 //! subnormals) or any non-finite value marks the estimate unusable.  What
 //! the filter leaves undecided is evaluated again with [`Dyadic`] (exact
 //! big-integer arithmetic, `bigint`): the same expression, no rounding.
-//! [`exact_sign!`] runs the two steps.
+//! `exact_sign!` runs the two steps.
 //!
 //! Sums of two doubles are special: `fl(a + b)` has the sign of `a + b`
 //! exactly (rounding is monotone and the sum of two doubles rounds to zero

@@ -13,8 +13,8 @@ use std::cell::Cell;
 use std::cmp::Ordering;
 
 /// Candidates a ray tests between two looks at the call's stop (Ctrl-C):
-/// one ray may meet every object (200,000 identical boxes took 50 ms a ray),
-/// a chunk of rays seconds; a look costs a clock read, a cell a count.
+/// one ray may meet every object (identical boxes on its path), so a chunk
+/// of rays may take seconds; a look costs a clock read, a cell a count.
 const STOP_EVERY: usize = 4096;
 
 /// The answers of one chunk of rays, in the order they were cast.

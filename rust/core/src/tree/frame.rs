@@ -72,7 +72,7 @@ impl Tree {
     /// their pairs, plus one read of the kept pairs when objects change for
     /// the first time since those were last consolidated; and one read of
     /// the pairs when `pairs()` was called since the last `update()`
-    /// ([`super::reported`]).
+    /// (`super::reported`).
     pub fn update(&mut self, ex: &Exec, max_pairs: Option<u64>) -> Result<Events, TooMany> {
         if !self.reported.moved_on() {
             let r = self.refresh_on_pool(ex, max_pairs, true)?;

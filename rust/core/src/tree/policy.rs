@@ -19,7 +19,8 @@ pub struct Policy {
     /// advance and the tree keeps no more marks until then.  Default 0.1:
     /// about where a query per dirty object costs what a search of all
     /// costs (a query reads the cells near one object; a search, with its
-    /// kept order, about a tenth of a query per object).
+    /// kept order, reads each object's cells once in order, far cheaper per
+    /// object: docs/design/tree.md).
     pub rebuild_share: f64,
     /// Above this share of stale objects (whose lists are behind), the
     /// lists are laid out anew cell after cell instead of relinked one by
