@@ -111,10 +111,28 @@ def test_input_is_not_modified(tmp_path, boxes):
     ("0,0,1,1\n1_000,0,1,1\n", "line 2, column 1 (minx): expected a number, found '1_000'"),
     ("0,0,1,1\n2,2,3,3\n\xff,0,1,1\n", "line 3: not UTF-8 text"),
     ("0,0,1,1\n0,0,nan,1\n", "line 2: boxes[1]"),
+    # numbers whose float64 reading would change what they are: refused, whatever the spelling
+    ("0,0,9007199254740992,2\n9007199254740992,0,9007199254740993.0,2\n",
+     "line 2, column 3 (maxx): integers up to 2**53 in magnitude expected (float64 holds them "
+     "exactly), found 9007199254740993.0"),
+    ("0,0,1,1\n0,0,9.007199254740993e15,1\n", "line 2, column 3 (maxx): integers up to 2**53"),
+    ("0,0,1e-400,1\n0,0,1,1\n", "line 1, column 3 (maxx): 1e-400 is closer to 0 than float64 "
+                                "reaches (it would be read as 0)"),
+    ("0,0,1,1\n0,0,1e400,1\n", "line 2, column 3 (maxx): 1e400 passes float64's largest value"),
+    ("0,0,1,1\n0,0," + "1" * 4301 + ",1\n", "line 2, column 3 (maxx): 1111111111111111111111111"
+                                            "111111111111... passes float64's largest value"),
+    ("0,0,1,1\n0,0,\uff12,1\n", "line 2, column 3 (maxx): expected a number, found '\uff12'"),
+    ("0,0,2,x\n1,1,3,3\n", "line 1: header '0,0,2,x' is not one of the column names read "
+                          "(minx,miny,maxx,maxy or x,y,w,h or x,y,r); expected "
+                          "minx,miny,maxx,maxy here, or no header (or a row with a typo in "
+                          "column 4?)"),
+    ("x,y,r\n0,0,1,1\n", "line 2: expected 3 columns (x,y,r), found 4 (boxes? this file is "
+                         "read as circles, for --circles or its header)"),
 ])
 def test_malformed_csv_names_the_line(tmp_path, capsys, text, where):
     src = tmp_path / "bad.csv"
-    src.write_bytes(text.encode("latin-1"))  # \xff: one byte that is not UTF-8
+    # \xff: one byte that is not UTF-8 (latin-1); other characters as UTF-8
+    src.write_bytes(text.encode("latin-1" if "\xff" in text else "utf-8"))
     assert main(["pairs", str(src), "-o", str(tmp_path / "p.csv")]) == 1
     err = capsys.readouterr().err
     assert f"bad.csv, {where}" in err, err

@@ -429,3 +429,32 @@ def test_tile_rows_and_sample_are_positive_ints(kw, error):
     name = next(iter(kw))
     with pytest.raises(error, match=rf"{name}: expected an int"):
         bpd.find_pairs(_B2, **kw)
+
+
+def test_corners_near_the_largest_double_and_rows_without_a_finite_sample():
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no overflow on the way to the tiles
+        check(np.array([[1e308, 1e308, 1.5e308, 1.5e308]] * 4), 2, tile_rows=2)
+        # the sample meets only the row whose centre overflowed before
+        rows = [[1e308, 0, 1.5e308, 1]] + [[i, 0, i + 2, 1] for i in range(9)]
+        check(np.array(rows, float), 5, tile_rows=5, sample=1)
+        check(np.array([[-1.7e308, 0, -1.6e308, 1], [1.6e308, 0, 1.7e308, 1],
+                        [0, 0, 1, 1], [0.5, 0, 2, 1]] * 3), 3, tile_rows=2)
+    with pytest.raises(ValueError, match=r"boxes\[\d\]: minx is nan"):
+        bpd.find_pairs(da.from_array(np.array([[np.nan, 0, 1, 1]] * 4), chunks=2),
+                       tile_rows=2).compute()
+
+
+@pytest.mark.parametrize("name, value, error", [
+    ("groups", np.array([1, 2, 1.5]), r"groups\[2\]: expected an integer, found 1\.5"),
+    ("categories", np.array([1, 1, -1]), r"categories\[2\]: expected bits"),
+    ("masks", np.array([1, 1, -3]), r"masks\[2\]: expected bits"),
+])
+def test_a_bad_filter_of_a_box_alone_in_its_tile_is_refused(name, value, error):
+    b = np.array([[0, 0, 1, 1], [0.5, 0.5, 2, 2], [100, 100, 101, 101]], float)
+    with pytest.raises((TypeError, ValueError), match=error):
+        bp.find_pairs(b, **{name: value})
+    with pytest.raises((TypeError, ValueError), match=error):
+        bpd.find_pairs(da.from_array(b, chunks=2), **{name: da.from_array(value, chunks=2)},
+                       tile_rows=1).compute()

@@ -151,8 +151,9 @@ def assign(block, groups, categories, masks, *, start, tiling):
 def tile_pairs(pieces, *, t, tiling, edges, given, scalars):
     """Pairs owned by tile ``t`` (global rows), split into buckets of the first row."""
     nb = len(edges) - 1
-    if sum(len(p[0]) for p in pieces) < 2:
+    if sum(len(p[0]) for p in pieces) == 0:
         return tuple(np.empty((0, 2), np.intp) for _ in range(nb))
+    # one box has no pair, but its row and filters are checked as every other's
     rows = np.concatenate([p[0] for p in pieces])
     b = np.concatenate([p[1] for p in pieces])
     filt = [np.concatenate([p[2][f] for p in pieces]) if given[f] else scalars[f]

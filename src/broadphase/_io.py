@@ -2,9 +2,11 @@
 
 CSV is read in blocks of lines parsed by NumPy (fast), and only a block
 that fails is scanned again in Python to name the line and column of the
-first bad field.  Integers beyond 2**53 in magnitude, which the float64
-parse would round, are refused the same way (only the rows holding values
-that large are looked at again).  A header is read as a table's column
+first bad field.  A number is read as the double nearest to it; one whose
+reading would change what it is (an integer beyond 2**53 in magnitude, a
+non-zero number that underflows to 0, one past float64's largest value) is
+refused the same way (only the rows that could hold one are looked at
+again).  A header is read as a table's column
 names are (:func:`broadphase._tables.pick_columns`): any order and case, the
 usual aliases.  Output goes to a temporary file next to the target and is
 renamed over it at the end, so an error or an interrupt never leaves a half
@@ -13,15 +15,16 @@ written file.
 
 from __future__ import annotations
 
+import math
 import os
-import re
 import sys
 import tempfile
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 import numpy as np
 
-from . import _exact, _tables
+from . import _tables
 from ._progress import Progress
 
 BLOCK = 1 << 17  # lines parsed per NumPy call
@@ -172,8 +175,11 @@ def _check_header(fields, columns, path) -> list[int]:
     if picked is not None:  # a known header, of the other kind (boxes for circles, ...)
         raise InputError(f"{path}, line 1: header {','.join(fields)!r} names other columns than "
                          f"this command reads; expected {','.join(columns)} here, or no header")
+    words = [c for c, v in enumerate(fields, start=1) if not _is_number(v)]
+    typo = f" (or a row with a typo in column {words[0]}?)" if len(words) == 1 < len(fields) else ""
     raise InputError(f"{path}, line 1: header {','.join(fields)!r} is not one of the column "
-                     f"names read ({known}); expected {','.join(columns)} here, or no header")
+                     f"names read ({known}); expected {','.join(columns)} here, or no "
+                     f"header{typo}")
 
 
 def _line_of_byte(path: Path) -> int:
@@ -192,29 +198,57 @@ def _parse_block(lines, width, path, line_no, columns) -> np.ndarray:
     except ValueError:
         arr = None
     if arr is not None and arr.shape == (len(lines), width):
-        _refuse_rounded_ints(arr, lines, path, line_no, columns)
+        _refuse_misread(arr, lines, path, line_no, columns)
         return arr
     _raise_first_error(lines, width, path, line_no, columns)
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-_INTEGER = re.compile(r"\s*[+-]?\d+\s*")
+def _refuse_misread(arr, lines, path, line_no, columns) -> None:
+    """Name the first number the float64 parse did not read as written.
 
-
-def _refuse_rounded_ints(arr, lines, path, line_no, columns) -> None:
-    """Integers beyond 2**53 in magnitude, which the parse rounded: name the first.
-
-    Only they parse to floats that large, so only the lines holding such
-    floats are looked at.
+    A decimal number is read as the double nearest to it (``0.1`` as every
+    CSV reader reads it); what is refused is a number whose reading changes
+    what it is: an integer float64 cannot hold (``9007199254740993``, also as
+    ``9007199254740993.0`` or ``9.007199254740993e15``), a non-zero number
+    that underflows to 0 (``1e-400``), one past float64's largest value
+    (``1e400``).  Only rows holding a value that large, or a zero written with
+    an exponent or at length, are looked at again.
     """
-    big = np.abs(arr) >= 2.0**53
-    if not big.any():
+    suspect = (np.abs(arr) >= 2.0**53) | (arr == 0)
+    if not suspect.any():
         return
-    for k in np.flatnonzero(big.any(axis=1)).tolist():
-        for c, v in enumerate(lines[k].rstrip("\r\n").split(","), start=1):
-            if _INTEGER.fullmatch(v) and abs(int(v)) > 2**53:
-                raise InputError(_exact._too_big(
-                    f"{path}, line {line_no + k}, column {c} ({columns[c - 1]})", int(v)))
+    for k in np.flatnonzero(suspect.any(axis=1)).tolist():
+        line = lines[k].rstrip("\r\n")
+        if not (np.abs(arr[k]) >= 2.0**53).any() and not ("e" in line or "E" in line
+                                                          or len(line) > 300):
+            continue  # plain zeros
+        for c, v in enumerate(line.split(","), start=1):
+            problem = _misread(v, float(arr[k, c - 1]))
+            if problem:
+                raise InputError(f"{path}, line {line_no + k}, column {c} "
+                                 f"({columns[c - 1]}): {problem}")
+
+
+def _misread(text: str, x: float) -> str | None:
+    """What reading ``text`` as the double ``x`` changed, if it changed what it is."""
+    if not (x == 0 or abs(x) >= 2.0**53):
+        return None
+    try:
+        d = Decimal(text.strip())
+    except InvalidOperation:
+        return None
+    if not d.is_finite() or d.is_zero():
+        return None  # inf and nan are refused with the rows; a zero is a zero
+    shown = text.strip() if len(text.strip()) <= 40 else text.strip()[:37] + "..."
+    if x == 0:
+        return f"{shown} is closer to 0 than float64 reaches (it would be read as 0)"
+    if math.isinf(x):
+        return f"{shown} passes float64's largest value"
+    if d == d.to_integral_value() and Decimal(x) != d:
+        return (f"integers up to 2**53 in magnitude expected (float64 holds them exactly), "
+                f"found {shown}")
+    return None
 
 
 def _raise_first_error(lines, width, path, line_no, columns) -> None:
@@ -227,9 +261,9 @@ def _raise_first_error(lines, width, path, line_no, columns) -> None:
         if len(fields) != width:
             hint = ""
             if len(fields) == 3 and width == 4:
-                hint = " (circles x,y,r? use --circles)"
+                hint = " (circles x,y,r? use --circles or an x,y,r header)"
             elif len(fields) == 4 and width == 3:
-                hint = " (boxes? leave out --circles)"
+                hint = " (boxes? this file is read as circles, for --circles or its header)"
             raise InputError(f"{path}, line {at}: expected {width} columns "
                              f"({','.join(columns)}), found {len(fields)}{hint}")
         for c, v in enumerate(fields, start=1):
@@ -240,8 +274,12 @@ def _raise_first_error(lines, width, path, line_no, columns) -> None:
 
 
 def _is_number(v: str) -> bool:
-    """Whether NumPy reads ``v`` as a number (Python's ``float`` also takes ``1_000``)."""
-    if "_" in v:
+    """Whether NumPy reads ``v`` as a number.
+
+    Python's ``float`` also takes ``1_000`` and digits of other scripts (a
+    fullwidth ``２``), which NumPy's parser refuses.
+    """
+    if "_" in v or not v.isascii():
         return False
     try:
         float(v)

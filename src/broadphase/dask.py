@@ -342,11 +342,14 @@ def _tiles(arr, n: int, tile_rows: int, sample: int):
     """
     step = max(1, n // sample)
     pts = arr[::step].compute()
-    c = np.column_stack([(pts[:, 0] + pts[:, 2]) / 2, (pts[:, 1] + pts[:, 3]) / 2])
+    # halves first: the centre of finite corners near float64's largest value stays finite
+    c = np.column_stack([pts[:, 0] / 2 + pts[:, 2] / 2, pts[:, 1] / 2 + pts[:, 3] / 2])
     c = c[np.isfinite(c).all(1)]
     ntiles = max(1, -(-n // tile_rows))
     s = max(1, int(math.ceil(math.sqrt(ntiles))))
     cells = max(1, -(-ntiles // s))
+    if not len(c):  # no finite row sampled: one tile, whose search names the bad rows
+        s = cells = 1
     q = np.linspace(0, 1, s + 1)[1:-1]
     inner = np.quantile(c[:, 0], q) if len(c) else np.zeros(0)
     xs = np.concatenate([[-np.inf], inner, [np.inf]])
@@ -363,12 +366,13 @@ def _tiles(arr, n: int, tile_rows: int, sample: int):
 def _morton_rank(xs, ybounds, c) -> np.ndarray:
     lo = c.min(0) if len(c) else np.zeros(2)
     hi = c.max(0) if len(c) else np.ones(2)
-    span = np.where(hi > lo, hi - lo, 1.0)
+    # in halves, so that no sum or difference of finite values overflows
+    half = np.where(hi > lo, hi / 2 - lo / 2, 1.0)
     fx = np.clip(xs, lo[0], hi[0])
-    cx = (fx[:-1] + fx[1:]) / 2
+    cx = fx[:-1] / 2 + fx[1:] / 2
     fy = np.clip(ybounds, lo[1], hi[1])
-    cy = (fy[:, :-1] + fy[:, 1:]) / 2
-    qx = ((np.repeat(cx, cy.shape[1]) - lo[0]) / span[0] * 65535).astype(np.int64)
-    qy = ((cy.ravel() - lo[1]) / span[1] * 65535).astype(np.int64)
+    cy = fy[:, :-1] / 2 + fy[:, 1:] / 2
+    qx = ((np.repeat(cx, cy.shape[1]) / 2 - lo[0] / 2) / half[0] * 65535).astype(np.int64)
+    qy = ((cy.ravel() / 2 - lo[1] / 2) / half[1] * 65535).astype(np.int64)
     code = morton.encode(qx, qy)
     return np.argsort(np.argsort(code, kind="stable"), kind="stable")
