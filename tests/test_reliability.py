@@ -225,6 +225,15 @@ __AFTER__
         "bp.find_pairs_between(b, b)",
         "tr = bp.LinearQuadtree((0, 0, 8, 8), 3); tr.insert(b, groups=np.ones(len(b), int)); "
         "tr.pairs()")],
+    # fewer objects than a poll was once worth, quadratic work: every circle pair of
+    # 16,000 decided in exact arithmetic (seconds); boxes and circles all moving far
+    (16_000, "", "bp.find_circle_pairs(b[:, :2] * 1e199, 1e201)", ""),
+    (16_000, "", "bp.find_swept_pairs(b, b + 3000.0)", ""),
+    (16_000, "", "bp.find_swept_circle_pairs(b[:, :2], b[:, :2] + 3000.0, 0.5)", ""),
+    # a tree frame of 10,000 moved objects among 200,000 in one group: 2e9 rejected tests
+    (200_000, "b[:] = (10, 10, 11, 11); tr = bp.LinearQuadtree((0, 0, 100, 100), 6); "
+              "h = tr.insert(b, groups=np.ones(len(b), int)); tr.update(); "
+              "tr.move(h[:10_000], b[:10_000] + 0.5)", "tr.update()", "tr.validate()"),
     # 200,000 rays each meeting 200,000 identical boxes: a chunk of rays takes seconds
     (200_000, "b[:] = (0, 0, 1, 1); o = np.tile([[-1., 0.5]], (200_000, 1)); "
               "d = np.tile([[1., 0]], (200_000, 1))", "bp.cast_rays(b, o, d)", ""),

@@ -5,6 +5,8 @@
 [[0, 1]]
 """
 
+import os as _os
+
 from . import _core, morton
 from ._api import METHODS, find_circle_pairs, find_pairs, find_pairs_between
 from ._casts import cast_rays, cast_rays_circles, find_swept_circle_pairs, find_swept_pairs
@@ -16,6 +18,11 @@ __all__ = ["METHODS", "Contacts", "LinearQuadtree", "cast_rays", "cast_rays_circ
            "find_circle_pairs", "find_pairs", "find_pairs_between", "find_swept_circle_pairs",
            "find_swept_pairs", "morton", "release_memory", "suggest_depth"]
 __version__ = "0.1.0"
+
+# Ctrl-C reaches long calls made on the main thread; in a child made by
+# fork() that is the thread that forked (threading's own hook ran first).
+if hasattr(_os, "register_at_fork"):
+    _os.register_at_fork(after_in_child=_core.main_thread_changed)
 
 
 def release_memory() -> None:

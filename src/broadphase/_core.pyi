@@ -25,6 +25,9 @@ TREE_MAX_DEPTH: int
 TREE_IN_USE: str
 RECT_FAR: float
 
+def main_thread_changed() -> None:
+    """Read Python's main thread again (in a child after ``fork()``)."""
+
 _F64 = NDArray[np.float64]
 _I64 = NDArray[np.int64]
 _IP = NDArray[np.intp]

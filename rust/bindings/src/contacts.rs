@@ -4,8 +4,10 @@
 //! `update()` uses too).
 
 use crate::tiles::pair_rows;
+use crate::watch::{watched, Watch};
 use broadphase_core::pairs::concatenate;
 use broadphase_core::pairset::{events_between, of_rows};
+use broadphase_core::par::Exec;
 use numpy::PyReadonlyArray2;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -38,12 +40,16 @@ pub fn contact_events(
 ) -> PyResult<(Py<PyAny>, Py<PyAny>, Py<PyAny>)> {
     let last = checked(pair_rows(&last)?, "last")?;
     let pairs = checked(pair_rows(&pairs)?, "pairs")?;
-    let (now, began, ended) = py.detach(|| {
+    let work = last.len() + pairs.len();
+    let ex = Exec::serial();
+    let (now, began, ended) = watched(py, work, &ex, Watch::Stateless, |ex| {
         let (old, new) = (of_rows(&last), of_rows(&pairs));
+        ex.check_stop();
         let ev = events_between(&old, &new, &[]);
+        ex.check_stop();
         let flat = |packed: &[u64]| concatenate(&[packed]);
         (flat(&new), flat(&ev.began), flat(&ev.ended))
-    });
+    })?;
     Ok((
         crate::pairs_array(py, now)?,
         crate::pairs_array(py, began)?,

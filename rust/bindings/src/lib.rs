@@ -267,6 +267,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(stages, m)?)?;
     m.add_function(wrap_pyfunction!(release_scratch, m)?)?;
     m.add_function(wrap_pyfunction!(contacts::contact_events, m)?)?;
+    watch::register(m)?;
     cells::register(m)?;
     casts::register(m)?;
     rects::register(m)?;

@@ -3,6 +3,8 @@
 //! Python runs its signal handlers on the main thread, between bytecodes: a
 //! call into the core would hold that thread, and Ctrl-C, until it returns.
 //! So a call over at least [`WATCHED_FROM`] objects made on the main thread
+//! (a few hundred: a call's time grows with its pairs and its exact tests,
+//! not with its objects, so a few thousand circles may take seconds)
 //! carries a [`Stop`] that polls (a call on any other thread could run no
 //! handler, and its poll could meet an interpreter the main thread is
 //! finalizing): the calling thread, which works on the call's chunks itself (the
@@ -32,13 +34,15 @@ use broadphase_core::par::{Exec, Stop, Stopped};
 use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// How often the calling thread runs Python's signal handlers.
 pub const POLL: Duration = Duration::from_millis(50);
-/// Objects from which a call polls for signals.
-pub const WATCHED_FROM: usize = 1 << 14;
+/// Objects from which a call polls for signals: below, a call ends within a
+/// poll whatever its input (256 objects make 32,640 pairs at most).
+pub const WATCHED_FROM: usize = 1 << 8;
 /// The interrupt signal's number (the same on every platform Python runs on).
 const SIGINT: std::ffi::c_int = 2;
 
@@ -52,16 +56,42 @@ pub enum Watch {
     Committing,
 }
 
+/// `threading.main_thread().ident`, read when `_core` is imported and, in a
+/// child made by `fork()`, again ([`main_thread_changed`], which the package
+/// registers with `os.register_at_fork`): each call compares it with its
+/// own thread's ident, a load and a comparison, no Python code.
+static MAIN_THREAD: AtomicU64 = AtomicU64::new(u64::MAX);
+
+/// Read Python's main thread into [`MAIN_THREAD`].
+fn read_main_thread(py: Python<'_>) -> PyResult<()> {
+    let main = py.import("threading")?.call_method0("main_thread")?;
+    let ident: u64 = main.getattr("ident")?.extract()?;
+    MAIN_THREAD.store(ident, Ordering::Relaxed);
+    Ok(())
+}
+
+/// Read Python's main thread again: called in a child after `fork()`, where
+/// the thread that forked is the main thread.
+#[pyfunction]
+fn main_thread_changed(py: Python<'_>) -> PyResult<()> {
+    read_main_thread(py)
+}
+
 /// Whether the calling thread is Python's main thread: the only one that
 /// runs signal handlers, so the only one worth a poll; and a poll from any
 /// other thread could take the GIL while the main thread finalizes the
 /// interpreter (a daemon thread's call at exit), which CPython forbids.
-/// Its error, if any, is the caller's (a signal's handler that ran in it).
-fn on_main_thread(py: Python<'_>) -> PyResult<bool> {
-    let threading = py.import("threading")?;
-    let main = threading.call_method0("main_thread")?.getattr("ident")?;
-    let me = threading.call_method0("get_ident")?;
-    main.eq(me)
+fn on_main_thread() -> bool {
+    // SAFETY: a plain C call with no preconditions (the thread's identity,
+    // as `threading.get_ident()` gives it).
+    let me = unsafe { pyo3::ffi::PyThread_get_thread_ident() } as u64;
+    me == MAIN_THREAD.load(Ordering::Relaxed)
+}
+
+/// Register [`main_thread_changed`] and read the main thread now.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(main_thread_changed, m)?)?;
+    read_main_thread(m.py())
 }
 
 /// `f(ex)` with the GIL released; for `work >= WATCHED_FROM` on the main
@@ -75,7 +105,7 @@ pub fn watched<R: Send>(
     how: Watch,
     f: impl FnOnce(&Exec) -> R + Send,
 ) -> PyResult<R> {
-    if work < WATCHED_FROM || !on_main_thread(py)? {
+    if work < WATCHED_FROM || !on_main_thread() {
         return Ok(py.detach(|| f(ex)));
     }
     let raised: Arc<Mutex<Option<PyErr>>> = Arc::default();

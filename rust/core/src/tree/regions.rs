@@ -50,6 +50,7 @@ impl Tree {
         let parts = on.map(nch, |c| {
             let (mut rows, mut found) = (Vec::new(), Vec::new());
             for (k, q) in qs.iter().enumerate().take(cb[c + 1]).skip(cb[c]) {
+                on.check_stop(); // one query may meet every object
                 found.clear();
                 tree.candidates(q, |o, b| {
                     if tree.meets_box(o, b, q) {
