@@ -234,6 +234,10 @@ __AFTER__
     (200_000, "b[:] = (10, 10, 11, 11); tr = bp.LinearQuadtree((0, 0, 100, 100), 6); "
               "h = tr.insert(b, groups=np.ones(len(b), int)); tr.update(); "
               "tr.move(h[:10_000], b[:10_000] + 0.5)", "tr.update()", "tr.validate()"),
+    # 20,000 queries of the whole world among 200,000 boxes: each query meets them all
+    (200_000, "tr = bp.LinearQuadtree((0, 0, 1001, 1001), 8); tr.insert(b); "
+              "q = np.tile([[0.0, 0, 1001, 1001]], (20_000, 1))",
+     "tr.query_many(q, max_rows=10**6)", ""),
     # 200,000 rays each meeting 200,000 identical boxes: a chunk of rays takes seconds
     (200_000, "b[:] = (0, 0, 1, 1); o = np.tile([[-1., 0.5]], (200_000, 1)); "
               "d = np.tile([[1., 0]], (200_000, 1))", "bp.cast_rays(b, o, d)", ""),
