@@ -32,6 +32,10 @@ use crate::search::{find_pairs, Method, Search};
 const GRAIN: usize = 4096;
 /// Candidates between asking for an object's rows and testing it.
 const AHEAD: usize = 8;
+/// Candidates a chunk tests between two looks at the call's stop: chunks
+/// are fixed by the candidates' number (at most `MAX_CHUNKS`), so one may
+/// hold millions, and a circle's exact test can take microseconds.
+const STOP_EVERY: usize = 4096;
 
 /// Objects moving over a frame: rows at `s = 0` and at `s = 1`.
 #[derive(Clone, Copy, Debug)]
@@ -141,6 +145,9 @@ pub fn candidates_then<const W: usize>(
             let len = t.len();
             let mut kept = 0;
             for p in 0..len {
+                if p % STOP_EVERY == 0 {
+                    ex.check_stop(); // a chunk may hold a million slow exact tests
+                }
                 if p + AHEAD < len {
                     let j = rows[2 * (p + AHEAD) + 1] as usize;
                     prefetch(&objects[0][j]);

@@ -68,7 +68,7 @@ pub fn canonical_with(
         let base = b << buckets.shift;
         let w = (1usize << buckets.shift).min(n - base);
         let srcs: Vec<&[u64]> = sinks.iter().flat_map(|s| s[b].blocks()).collect();
-        finish_bucket(&srcs, base, w, n, dst, pk);
+        finish_bucket(&srcs, base, w, n, (dst, pk), &|| ex.check_stop());
     });
     // SAFETY: the parts tile 0..2k (flat_cuts run from 0 to 2k) and
     // finish_bucket writes every position of its part: its rows hold the
@@ -90,6 +90,8 @@ pub fn canonical_with(
 const J_DIGITS: usize = 1024;
 /// Below this many pairs a bucket sorts its rows as they come.
 const J_FROM: usize = 4 * J_DIGITS;
+/// Pairs of a pass of [`finish_bucket`] between two looks at the stop.
+const LOOK_EVERY: usize = 1 << 16;
 
 /// The rows of one bucket of objects `base..base + w` (of `n`) into `dst`,
 /// which holds exactly two slots per pair of `srcs`, and into `packed` (one
@@ -112,9 +114,16 @@ fn finish_bucket(
     base: usize,
     w: usize,
     n: usize,
-    dst: &mut [MaybeUninit<isize>],
-    packed: Option<&mut [MaybeUninit<u64>]>,
+    (dst, packed): (&mut [MaybeUninit<isize>], Option<&mut [MaybeUninit<u64>]>),
+    look: &dyn Fn(),
 ) {
+    // a bucket may hold every pair of a search (one bucket up to 32,768
+    // objects): `look` (the call's stop) every LOOK_EVERY pairs of a pass
+    let looked = |x: usize| {
+        if x.is_multiple_of(LOOK_EVERY) {
+            look();
+        }
+    };
     let k: usize = srcs.iter().map(|s| s.len()).sum();
     assert_eq!(dst.len(), 2 * k, "a bucket's rows fill its part exactly");
     assert!(
@@ -122,7 +131,8 @@ fn finish_bucket(
         "a bucket's packed pairs fill their part exactly"
     );
     let mut start = vec![0u32; w + 1];
-    for &p in srcs.iter().copied().flatten() {
+    for (x, &p) in srcs.iter().copied().flatten().enumerate() {
+        looked(x);
         start[first(p) - base + 1] += 1;
     }
     prefix_sums(&mut start);
@@ -137,24 +147,37 @@ fn finish_bucket(
         let jshift = usize::BITS - (n.saturating_sub(1) / J_DIGITS).leading_zeros();
         let digit = |p: u64| (p as u32 >> jshift) as usize;
         let mut at = [0u32; J_DIGITS + 1];
-        for &p in srcs.iter().copied().flatten() {
+        for (x, &p) in srcs.iter().copied().flatten().enumerate() {
+            looked(x);
             at[digit(p) + 1] += 1;
         }
         prefix_sums(&mut at);
         let mut by_j = scratch::filled(k, 0u64);
-        for &p in srcs.iter().copied().flatten() {
+        for (x, &p) in srcs.iter().copied().flatten().enumerate() {
+            looked(x);
             let d = digit(p);
             by_j[at[d] as usize] = p;
             at[d] += 1;
         }
-        by_j.iter().for_each(|&p| place(p));
+        by_j.iter().enumerate().for_each(|(x, &p)| {
+            looked(x);
+            place(p)
+        });
         scratch::give(by_j);
     } else {
-        srcs.iter().copied().flatten().for_each(|&p| place(p));
+        srcs.iter()
+            .copied()
+            .flatten()
+            .enumerate()
+            .for_each(|(x, &p)| {
+                looked(x);
+                place(p)
+            });
     }
     // start[u] is now where row u ends (and row u + 1 starts); most rows
     // hold one partner or none, and need no sort
     let mut lo = 0;
+    look();
     for &end in &start[..w] {
         let hi = end as usize;
         if hi - lo > 1 {
@@ -162,6 +185,7 @@ fn finish_bucket(
         }
         lo = hi;
     }
+    look();
     for (pair, &p) in dst.chunks_exact_mut(2).zip(rows.iter()) {
         pair[0].write(first(p) as isize);
         pair[1].write(second(p) as isize);
