@@ -215,13 +215,11 @@ def _refuse_misread(arr, lines, path, line_no, columns) -> None:
     (``1e400``).  Only rows holding a value that large, or a zero written with
     an exponent or at length, are looked at again.
     """
-    suspect = (np.abs(arr) >= 2.0**53) | (arr == 0)
-    if not suspect.any():
-        return
-    for k in np.flatnonzero(suspect.any(axis=1)).tolist():
+    big = (np.abs(arr) >= 2.0**53).any(axis=1)
+    suspect = big | (arr == 0).any(axis=1)
+    for k in np.flatnonzero(suspect).tolist():
         line = lines[k].rstrip("\r\n")
-        if not (np.abs(arr[k]) >= 2.0**53).any() and not ("e" in line or "E" in line
-                                                          or len(line) > 300):
+        if not big[k] and not ("e" in line or "E" in line or len(line) > 300):
             continue  # plain zeros
         for c, v in enumerate(line.split(","), start=1):
             problem = _misread(v, float(arr[k, c - 1]))

@@ -8,7 +8,7 @@
 //! a pair with an unreplicated box is met in one cell combination only.
 
 use crate::narrow::{boxes_overlap, Narrow};
-use crate::pairs::{Sink, STOP_EVERY_TESTS};
+use crate::pairs::{Sink, LOOK_EVERY};
 use crate::scratch;
 
 /// Tag bit of an entry whose box is entered in more than one cell.
@@ -137,12 +137,9 @@ pub(crate) fn grid_cell_pairs<const T: bool>(
     narrow: &Narrow,
     out: &mut Sink,
 ) -> u64 {
-    let (mut tests, mut look_at) = (0u64, STOP_EVERY_TESTS);
+    let (mut tests, mut next_look) = (0u64, LOOK_EVERY);
     for (t, u) in own.iter().enumerate() {
-        if tests >= look_at {
-            out.check_stop(); // a crowded cell whose candidates a filter rejects
-            look_at = tests + STOP_EVERY_TESTS;
-        }
+        out.check_stop_at(tests, &mut next_look); // a crowded cell a filter rejects
         let umax = u.b[2];
         let at = replicated(u.tag).then_some((cx, cy, 0));
         tests += later_pairs::<T>(u, &own[t + 1..], |v| v.b[0] >= umax, at, narrow, out);

@@ -14,7 +14,7 @@ use crate::hints::prefetch;
 use crate::key::{self, Layout};
 use crate::morton::decode;
 use crate::narrow::{boxes_overlap, Narrow};
-use crate::pairs::{canonical, finish, Buckets, Budget, Sink, TooMany, STOP_EVERY_TESTS};
+use crate::pairs::{canonical, finish, Buckets, Budget, Sink, TooMany, LOOK_EVERY};
 use crate::par::{balanced, chunk_count, Exec, MAX_CHUNKS};
 use crate::scratch;
 use crate::world::Grid;
@@ -208,7 +208,7 @@ impl Walk<'_> {
         // end code and entry count of each stacked cell
         let mut cells: Vec<(u64, usize)> = Vec::with_capacity(depth as usize + 2);
         let mut tests = 0u64;
-        let mut look_at = STOP_EVERY_TESTS;
+        let mut next_look = LOOK_EVERY;
         if c0 < c1 && lay.levels_vary() {
             let ck0 = self.cell_key_at(c0);
             let start0 = lay.start(ck0);
@@ -247,10 +247,7 @@ impl Walk<'_> {
             }
             let own = &ents[b..e_end];
             for (t, u) in own.iter().enumerate() {
-                if tests >= look_at {
-                    out.check_stop();
-                    look_at = tests + STOP_EVERY_TESTS;
-                }
+                out.check_stop_at(tests, &mut next_look);
                 let iu = u.id();
                 // no later entry of this cell overlaps once one starts past u's maxx
                 let umax = lay.position(self.grid.fine_x(u.b[2]), inv2s, cx >> s);

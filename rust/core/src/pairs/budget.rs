@@ -28,7 +28,7 @@ pub struct Budget {
     limit: OnceLock<u64>,
     pub(super) stored: AtomicU64,
     /// The search's stop, checked by its sinks every few hundred pairs and
-    /// by the walks every `STOP_EVERY_TESTS` candidate tests: a chunk of many
+    /// by the walks every `LOOK_EVERY` candidate tests: a chunk of many
     /// pairs (or of many candidates a filter rejects) ends soon after a stop.
     pub(super) stop: Option<Arc<Stop>>,
 }

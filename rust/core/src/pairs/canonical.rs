@@ -7,7 +7,7 @@
 //! is written exactly once (a counting sort per bucket).
 
 use super::packed::{first, second};
-use super::sink::Stored;
+use super::sink::{Stored, LOOK_EVERY};
 use crate::par::{split_at_bounds, Exec};
 use crate::scratch;
 use std::mem::MaybeUninit;
@@ -90,8 +90,6 @@ pub fn canonical_with(
 const J_DIGITS: usize = 1024;
 /// Below this many pairs a bucket sorts its rows as they come.
 const J_FROM: usize = 4 * J_DIGITS;
-/// Pairs of a pass of [`finish_bucket`] between two looks at the stop.
-const LOOK_EVERY: usize = 1 << 16;
 
 /// The rows of one bucket of objects `base..base + w` (of `n`) into `dst`,
 /// which holds exactly two slots per pair of `srcs`, and into `packed` (one
@@ -118,9 +116,9 @@ fn finish_bucket(
     look: &dyn Fn(),
 ) {
     // a bucket may hold every pair of a search (one bucket up to 32,768
-    // objects): `look` (the call's stop) every LOOK_EVERY pairs of a pass
+    // objects): `look` (the call's stop) every `LOOK_EVERY` pairs of a pass
     let looked = |x: usize| {
-        if x.is_multiple_of(LOOK_EVERY) {
+        if x.is_multiple_of(LOOK_EVERY as usize) {
             look();
         }
     };

@@ -37,4 +37,4 @@ mod sink;
 pub use budget::{Budget, TooMany, BYTES_PER_PAIR};
 pub use canonical::{canonical, canonical_with};
 pub use packed::{concatenate, first, pack, pack_rows, second, unpack, Pairs};
-pub use sink::{finish, Buckets, Sink, Stored, STOP_EVERY_TESTS};
+pub use sink::{finish, Buckets, Sink, Stored, LOOK_EVERY};

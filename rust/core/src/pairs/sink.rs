@@ -15,11 +15,11 @@ use std::sync::atomic::Ordering;
 const STEP: usize = 1 << 16;
 /// Pairs gathered on the stack before they move to the chunk's buckets.
 const BUF: usize = 256;
-/// Candidate tests a walk makes between two looks at the stop
-/// ([`Sink::check_stop`]): a sink looks at it when its buffer fills, which
-/// never happens while a filter rejects every candidate (one crowded cell of
-/// a single group), so the walks also look every this many tests.
-pub const STOP_EVERY_TESTS: u64 = 1 << 16;
+/// Cheap steps between two looks at the stop: candidate tests of a walk
+/// ([`Sink::check_stop_at`]; a sink looks at the stop when its buffer fills,
+/// which never happens while a filter rejects every candidate, one crowded
+/// cell of a single group) and pairs of a pass putting them in order.
+pub const LOOK_EVERY: u64 = 1 << 16;
 
 /// Up to this many objects, the row counts fit in cache: one bucket.
 const SMALL: usize = 1 << 15;
@@ -172,12 +172,22 @@ impl<'a> Sink<'a> {
         }
     }
 
-    /// Unwind with `Stopped` if the search's stop is set (see
-    /// [`STOP_EVERY_TESTS`]).
+    /// Unwind with `Stopped` if the search's stop is set.
     #[inline]
     pub fn check_stop(&self) {
         if let Some(stop) = &self.budget.stop {
             stop.check();
+        }
+    }
+
+    /// [`Sink::check_stop`] once a walk's count of candidate tests reaches
+    /// the mark `next` (start it at [`LOOK_EVERY`]), which then moves
+    /// [`LOOK_EVERY`] further.
+    #[inline]
+    pub fn check_stop_at(&self, tests: u64, next: &mut u64) {
+        if tests >= *next {
+            self.check_stop();
+            *next = tests + LOOK_EVERY;
         }
     }
 
