@@ -13,6 +13,7 @@ from numpy.typing import NDArray
 NOT_FINITE: int
 X_REVERSED: int
 Y_REVERSED: int
+Z_REVERSED: int
 NEGATIVE_RADIUS: int
 MAX_DEPTH: int
 MORTON_MAX_DEPTH: int
@@ -41,7 +42,7 @@ class BadRow:
         """The row, counted from 0."""
     @property
     def code(self) -> int:
-        """What is wrong with it: ``NOT_FINITE``, ... or ``NEGATIVE_RADIUS``."""
+        """What is wrong with it: ``NOT_FINITE``, ``X_REVERSED``, ... or ``NEGATIVE_RADIUS``."""
 
 def find_pairs(
     boxes: _F64 | None,
@@ -54,10 +55,13 @@ def find_pairs(
     workers: int | None = None,
     max_pairs: int | None = None,
 ) -> NDArray[np.intp] | BadRow:
-    """Canonical pairs of ``(n, 4)`` boxes or ``(n, 3)`` circles, or the first bad row.
+    """Canonical pairs of boxes or balls, or the first bad row.
 
-    Raises ``MemoryError`` naming the count when the pairs would not fit in
-    memory (or in ``max_pairs``, a limit for tests).
+    2D: ``(n, 4)`` boxes or ``(n, 3)`` circles ``x, y, r``; 3D: ``(n, 6)``
+    boxes or ``(n, 4)`` spheres ``x, y, z, r`` (``ValueError`` for the
+    methods ``"grid"`` and ``"quadtree"``, which are 2D).  Raises
+    ``MemoryError`` naming the count when the pairs would not fit in memory
+    (or in ``max_pairs``, a limit for tests).
     """
 
 def cast_rays(
@@ -99,11 +103,19 @@ def swept_pairs(
 
 def scan_boxes(
     boxes: _F64, workers: int | None = None
-) -> tuple[float, float, float, float] | BadRow:
-    """Bounds ``(minx, miny, maxx, maxy)`` of valid boxes, or the first bad row."""
+) -> tuple[float, ...] | BadRow:
+    """Bounds of valid boxes, or the first bad row.
+
+    ``(minx, miny, maxx, maxy)`` of ``(n, 4)`` boxes, ``(minx, miny, minz,
+    maxx, maxy, maxz)`` of ``(n, 6)`` ones.
+    """
 
 def circle_boxes(circles: _F64, workers: int | None = None) -> _F64 | BadRow:
-    """Outward-rounded boxes of ``(x, y, r)`` rows, or the first bad row."""
+    """Outward-rounded boxes of balls, or the first bad row.
+
+    ``(n, 3)`` circles ``x, y, r`` give ``(n, 4)`` boxes, ``(n, 4)`` spheres
+    ``x, y, z, r`` give ``(n, 6)`` ones.
+    """
 
 def morton_encode(ix: _I64, iy: _I64) -> _I64: ...
 def morton_decode(code: _I64) -> tuple[_I64, _I64]: ...

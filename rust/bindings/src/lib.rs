@@ -15,7 +15,8 @@
 use broadphase_core::check::{self, BadRow};
 use broadphase_core::pairs::TooMany;
 use broadphase_core::par::Exec;
-use broadphase_core::{Method, Narrow, Search, Shapes};
+use broadphase_core::scratch::Pooled;
+use broadphase_core::{Method, Narrow, Search, Shapes, Width};
 use filters::FilterArgs;
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
@@ -95,7 +96,9 @@ impl From<BadRow> for Outcome {
     }
 }
 
-/// Every colliding pair of boxes (or of circles, given `circles`), canonical.
+/// Every colliding pair of boxes (or of circles, given `circles`), canonical:
+/// 2D boxes `(n, 4)` and circles `x, y, r` `(n, 3)`, or 3D boxes `(n, 6)`
+/// and spheres `x, y, z, r` `(n, 4)`.
 ///
 /// Returns a `(k, 2)` intp array, or a `BadRow` for the first bad row.
 #[pyfunction]
@@ -113,27 +116,72 @@ fn find_pairs(
     workers: Option<usize>,
     max_pairs: Option<u64>,
 ) -> PyResult<Py<PyAny>> {
-    let method = method(method_name)?;
-    let circ = match &circles {
-        Some(c) => Some(rows::<3>(c, "circles")?),
-        None => None,
+    let args = SearchArgs {
+        method: method(method_name)?,
+        boxes: boxes.as_ref(),
+        circles: circles.as_ref(),
+        filters: (&groups, &categories, &masks),
+        workers,
+        max_pairs,
     };
-    let given = match &boxes {
-        Some(b) => Some(rows::<4>(b, "boxes")?),
-        None => None,
+    let three = match (&circles, &boxes) {
+        (Some(c), _) => c.shape()[1] == 4,
+        (None, Some(b)) => b.shape()[1] == 6,
+        (None, None) => false,
     };
+    if !three {
+        return search_rows::<4, 3>(py, args, |c| Shapes::Circles(c));
+    }
+    if matches!(args.method, Method::Grid | Method::Quadtree) {
+        return Err(PyValueError::new_err(format!(
+            "method: {method_name:?} is for 2D boxes and circles; 3D ones take \"auto\", \"brute\" or \"sweep\""
+        )));
+    }
+    search_rows::<6, 4>(py, args, |c| Shapes::Spheres(c))
+}
+
+/// `groups`, `categories` and `masks`, as Python gave them.
+type FilterArrays<'a, 'py> = (
+    &'a Option<PyReadonlyArray1<'py, i64>>,
+    &'a Option<PyReadonlyArray1<'py, u64>>,
+    &'a Option<PyReadonlyArray1<'py, u64>>,
+);
+
+/// The arguments of a [`find_pairs`] call, as Python gave them.
+struct SearchArgs<'a, 'py> {
+    method: Method,
+    boxes: Option<&'a Boxes<'py>>,
+    circles: Option<&'a Boxes<'py>>,
+    filters: FilterArrays<'a, 'py>,
+    workers: Option<usize>,
+    max_pairs: Option<u64>,
+}
+
+/// [`find_pairs`] at one dimension: boxes of `N` columns, balls of `C`
+/// (`balls` their shapes for the narrow phase).
+fn search_rows<const N: usize, const C: usize>(
+    py: Python<'_>,
+    args: SearchArgs,
+    balls: for<'s> fn(&'s [[f64; C]]) -> Shapes<'s>,
+) -> PyResult<Py<PyAny>>
+where
+    [f64; N]: Width<N> + Pooled,
+{
+    let circ = args.circles.map(|c| rows::<C>(c, "circles")).transpose()?;
+    let given = args.boxes.map(|b| rows::<N>(b, "boxes")).transpose()?;
     let n = circ.map_or(given.map_or(0, <[_]>::len), <[_]>::len);
-    let filter_args = FilterArgs::of(&groups, &categories, &masks, n)?;
+    let (groups, categories, masks) = args.filters;
+    let filter_args = FilterArgs::of(groups, categories, masks, n)?;
     owned::room_for(n, if circ.is_some() { "circles" } else { "boxes" })?;
-    let ex = Exec::new(workers);
+    let ex = Exec::new(args.workers);
     let result = watch::watched(py, n, &ex, Watch::Stateless, |ex| {
         // Only copies are read from here on (`owned`).
         let filters = filter_args.copy(ex)?;
         let circ = circ.map(|c| owned::copy(c, "circles", ex)).transpose()?;
-        // the boxes searched and their bounds: the circles' bounding
-        // boxes, or a copy of the boxes, scanned
+        // the boxes searched and their bounds: the balls' bounding boxes,
+        // or a copy of the boxes, scanned
         let (owned, bounds) = match (&circ, given) {
-            (Some(c), _) => match check::circle_boxes(c, ex) {
+            (Some(c), _) => match check::ball_boxes::<C, N>(c, ex) {
                 Ok(b) => {
                     let bounds = check::bounds_of(&b);
                     (b, bounds)
@@ -147,18 +195,17 @@ fn find_pairs(
                     Err(bad) => return Ok(bad.into()),
                 }
             }
-            (None, None) => (Vec::new(), [0.0; 4]),
+            (None, None) => (Vec::new(), [0.0; N]),
         };
-        let boxes: &[[f64; 4]] = &owned;
         let search = Search {
-            boxes,
+            boxes: &owned,
             bounds,
             narrow: Narrow {
-                shapes: circ.as_deref().map_or(Shapes::Boxes, Shapes::Circles),
+                shapes: circ.as_deref().map_or(Shapes::Boxes, balls),
                 filters: filters.filters(),
             },
-            method,
-            max_pairs,
+            method: args.method,
+            max_pairs: args.max_pairs,
         };
         let found = broadphase_core::find_pairs(&search, ex);
         broadphase_core::scratch::give(owned);
@@ -181,28 +228,62 @@ fn release_scratch(py: Python<'_>) {
     py.detach(broadphase_core::scratch::release);
 }
 
-/// `(minx, miny, maxx, maxy)` of valid boxes, or a `BadRow` for the first bad one.
+/// Bounds of valid boxes (2D `(n, 4)` or 3D `(n, 6)` rows), or a `BadRow`.
 #[pyfunction]
 #[pyo3(signature = (boxes, workers=None))]
 fn scan_boxes(py: Python<'_>, boxes: Boxes<'_>, workers: Option<usize>) -> PyResult<Py<PyAny>> {
-    let b = owned::copy(rows::<4>(&boxes, "boxes")?, "boxes", &Exec::serial())?;
+    if boxes.shape()[1] == 6 {
+        scan_rows::<6>(py, &boxes, workers)
+    } else {
+        scan_rows::<4>(py, &boxes, workers)
+    }
+}
+
+/// [`scan_boxes`] of rows of `N` columns.
+fn scan_rows<const N: usize>(
+    py: Python<'_>,
+    boxes: &Boxes<'_>,
+    workers: Option<usize>,
+) -> PyResult<Py<PyAny>>
+where
+    [f64; N]: Width<N>,
+{
+    let b = owned::copy(rows::<N>(boxes, "boxes")?, "boxes", &Exec::serial())?;
     match py.detach(|| check::scan_boxes(&b, &Exec::new(workers))) {
         Ok(v) => Ok(PyTuple::new(py, v)?.into_any().unbind()),
         Err(bad) => bad_row(py, bad),
     }
 }
 
-/// Outward-rounded bounding boxes of `(x, y, r)` rows, or a `BadRow`.
+/// Outward-rounded bounding boxes of circles (`(n, 3)` rows `x, y, r`: an
+/// `(n, 4)` array) or of spheres (`(n, 4)` rows `x, y, z, r`: an `(n, 6)`
+/// array), or a `BadRow`.
 #[pyfunction]
 #[pyo3(signature = (circles, workers=None))]
 fn circle_boxes(py: Python<'_>, circles: Boxes<'_>, workers: Option<usize>) -> PyResult<Py<PyAny>> {
-    let c = owned::copy(rows::<3>(&circles, "circles")?, "circles", &Exec::serial())?;
+    if circles.shape()[1] == 4 {
+        ball_rows::<4, 6>(py, &circles, workers)
+    } else {
+        ball_rows::<3, 4>(py, &circles, workers)
+    }
+}
+
+/// [`circle_boxes`] of balls of `C` columns into boxes of `N`.
+fn ball_rows<const C: usize, const N: usize>(
+    py: Python<'_>,
+    circles: &Boxes<'_>,
+    workers: Option<usize>,
+) -> PyResult<Py<PyAny>>
+where
+    [f64; N]: Width<N> + Pooled,
+{
+    let c = owned::copy(rows::<C>(circles, "circles")?, "circles", &Exec::serial())?;
     owned::room_for(c.len(), "circles")?;
-    match py.detach(|| check::circle_boxes(&c, &Exec::new(workers))) {
+    match py.detach(|| check::ball_boxes::<C, N>(&c, &Exec::new(workers))) {
         Ok(v) => {
             let n = v.len();
             let flat: Vec<f64> = v.into_iter().flatten().collect();
-            let arr = Array2::from_shape_vec((n, 4), flat)
+            let arr = Array2::from_shape_vec((n, N), flat)
                 .map_err(|e| PyValueError::new_err(format!("boxes: {e}")))?;
             Ok(arr.into_pyarray(py).into_any().unbind())
         }
@@ -283,6 +364,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("X_REVERSED", check::Problem::XReversed as u8)?;
     m.add("Y_REVERSED", check::Problem::YReversed as u8)?;
     m.add("NEGATIVE_RADIUS", check::Problem::NegativeRadius as u8)?;
+    m.add("Z_REVERSED", check::Problem::ZReversed as u8)?;
     m.add("MAX_DEPTH", broadphase_core::key::MAX_DEPTH)?;
     Ok(())
 }

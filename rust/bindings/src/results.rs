@@ -18,7 +18,7 @@ pub struct BadRow {
     /// The row, counted from 0.
     pub row: usize,
     /// What is wrong with it: one of the `NOT_FINITE`, `X_REVERSED`,
-    /// `Y_REVERSED`, `NEGATIVE_RADIUS` codes.
+    /// `Y_REVERSED`, `Z_REVERSED`, `NEGATIVE_RADIUS` codes.
     pub code: u8,
 }
 

@@ -1,9 +1,10 @@
 //! Exact arithmetic on doubles: dyadic numbers `±m * 2^e` with a big integer `m`.
 //!
-//! The last resort of every exact predicate of the crate (the circle test,
-//! the ray and swept-pair constraints of [`crate::param`]), for the rare
-//! cases a float filter leaves undecided or whose magnitudes lie outside the
-//! window where floating-point expansions are exact.
+//! The last resort of every exact predicate of the crate (the ball test of
+//! circles and spheres, the ray and swept-pair constraints of
+//! [`crate::param`]), for the rare cases a float filter leaves undecided or
+//! whose magnitudes lie outside the window where floating-point expansions
+//! are exact.
 //!
 //! Every finite double is `m * 2^e` with an integer `|m| < 2^53` and
 //! `e >= -1074`, so sums, differences and products of doubles are dyadic
@@ -347,33 +348,72 @@ fn finish(neg: bool, mut n: Vec<u32>, d: Vec<u32>, e: i64) -> f64 {
     round(neg, q, !n.is_empty(), e)
 }
 
-/// Sign (-1, 0, 1) of `(x1-x2)^2 + (y1-y2)^2 - (r1+r2)^2`, exactly, for finite inputs.
-pub fn circle_sign(x1: f64, y1: f64, r1: f64, x2: f64, y2: f64, r2: f64) -> i32 {
-    let d = |a: f64, b: f64| Dyadic::of(a) - Dyadic::of(b);
-    let (dx, dy, s) = (d(x1, x2), d(y1, y2), Dyadic::of(r1) + Dyadic::of(r2));
-    (dx.clone() * dx + dy.clone() * dy - s.clone() * s).sign()
+/// Sign (-1, 0, 1) of `sum_k (c1[k]-c2[k])^2 - (r1+r2)^2`, exactly, for
+/// finite inputs in any dimension D (the ball test: 2 circles, 3 spheres).
+pub fn ball_sign<const D: usize>(c1: &[f64; D], r1: f64, c2: &[f64; D], r2: f64) -> i32 {
+    let s = Dyadic::of(r1) + Dyadic::of(r2);
+    let mut acc = -(s.clone() * s);
+    for (&a, &b) in c1.iter().zip(c2) {
+        let d = Dyadic::of(a) - Dyadic::of(b);
+        acc = acc + d.clone() * d;
+    }
+    acc.sign()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// [`ball_sign`] of two circles.
+    fn c2(x1: f64, y1: f64, r1: f64, x2: f64, y2: f64, r2: f64) -> i32 {
+        ball_sign::<2>(&[x1, y1], r1, &[x2, y2], r2)
+    }
+
     #[test]
     fn extremes() {
         let tiny = f64::from_bits(1); // 2^-1074
-        assert_eq!(circle_sign(0.0, 0.0, tiny, tiny, 0.0, 0.0), 0); // touching
-        assert_eq!(circle_sign(0.0, 0.0, tiny, tiny, 0.0, tiny), -1);
+        assert_eq!(c2(0.0, 0.0, tiny, tiny, 0.0, 0.0), 0); // touching
+        assert_eq!(c2(0.0, 0.0, tiny, tiny, 0.0, tiny), -1);
+        assert_eq!(c2(-f64::MAX, 0.0, f64::MAX, f64::MAX, 0.0, f64::MAX), 0);
+        assert_eq!(c2(-f64::MAX, 0.0, f64::MAX, f64::MAX, tiny, f64::MAX), 1);
+        assert_eq!(c2(1e300, 1e-300, 0.0, 1e300, 0.0, 1e-300), 0);
+        assert_eq!(c2(3.0, 4.0, 2.0, 0.0, 0.0, 3.0), 0);
+        assert_eq!(c2(3.0, 4.0, 2.0, 0.0, 0.0, 2.5), 1);
+    }
+
+    #[test]
+    fn ball_extremes() {
+        let tiny = f64::from_bits(1); // 2^-1074
+        let max = f64::MAX;
+        // the quadruple 1, 2, 2: 3 in units of 2^-1074 and of 2^1021
+        let q = |u: f64| ([u, 2.0 * u, 2.0 * u], 3.0 * u);
+        let (c, r) = q(tiny);
+        assert_eq!(ball_sign(&[0.0; 3], r, &c, 0.0), 0); // touching
+        assert_eq!(ball_sign(&[0.0; 3], r, &c, tiny), -1);
+        assert_eq!(ball_sign(&[0.0; 3], r - tiny, &c, 0.0), 1);
+        let (c, r) = q(2f64.powi(1021));
+        assert_eq!(ball_sign(&[0.0; 3], r / 2.0, &c, r / 2.0), 0);
+        assert_eq!(ball_sign(&[0.0; 3], r / 2.0, &c, (r / 2.0).next_up()), -1);
+        assert_eq!(ball_sign(&[-c[0], -c[1], -c[2]], r, &c, r), 0); // 2 |c| = 2 r
+        assert_eq!(ball_sign(&[-max, 0.0, 0.0], max, &[max, 0.0, 0.0], max), 0);
+        assert_eq!(ball_sign(&[-max, 0.0, 0.0], max, &[max, 0.0, tiny], max), 1);
+        assert_eq!(ball_sign(&[-max; 3], max, &[max; 3], max), 1); // 12 max^2 vs 4 max^2
+                                                                   // huge and tiny together: only the tiny terms decide
         assert_eq!(
-            circle_sign(-f64::MAX, 0.0, f64::MAX, f64::MAX, 0.0, f64::MAX),
+            ball_sign(&[1e300, 1e-300, 0.0], 0.0, &[1e300, 0.0, 0.0], 1e-300),
             0
         );
         assert_eq!(
-            circle_sign(-f64::MAX, 0.0, f64::MAX, f64::MAX, tiny, f64::MAX),
+            ball_sign(&[1e300, 1e-300, 0.0], 0.0, &[1e300, 0.0, tiny], 1e-300),
             1
         );
-        assert_eq!(circle_sign(1e300, 1e-300, 0.0, 1e300, 0.0, 1e-300), 0);
-        assert_eq!(circle_sign(3.0, 4.0, 2.0, 0.0, 0.0, 3.0), 0);
-        assert_eq!(circle_sign(3.0, 4.0, 2.0, 0.0, 0.0, 2.5), 1);
+        assert_eq!(ball_sign(&[2.0, 3.0, 6.0], 3.0, &[0.0; 3], 4.0), 0); // 7
+        assert_eq!(ball_sign(&[2.0, 3.0, 6.0], 3.0, &[0.0; 3], 4.5), -1);
+        // one and two dimensions
+        assert_eq!(ball_sign(&[-1.0], 1.0, &[1.0], 1.0), 0);
+        assert_eq!(ball_sign(&[-1.0], 1.0, &[1.0], 0.5), 1);
+        assert_eq!(ball_sign(&[3.0, 4.0], 2.0, &[0.0, 0.0], 3.0), 0);
+        assert_eq!(c2(3.0, 4.0, 2.0, 0.0, 0.0, 3.0), 0);
     }
 
     #[test]
@@ -434,7 +474,41 @@ mod tests {
         ) {
             let f = |v: i64| v as f64 * (e as f64).exp2();
             let want = ((x1 - x2).pow(2) + (y1 - y2).pow(2) - (r1 + r2).pow(2)).signum() as i32;
-            proptest::prop_assert_eq!(circle_sign(f(x1), f(y1), f(r1), f(x2), f(y2), f(r2)), want);
+            proptest::prop_assert_eq!(c2(f(x1), f(y1), f(r1), f(x2), f(y2), f(r2)), want);
+        }
+
+        /// The same for spheres: integers scaled by a power of two, near
+        /// touching by construction (a Pythagorean quadruple `1, 2, 2: 3` or
+        /// `2, 3, 6: 7` times `k`, radii off by `off`) or anywhere.
+        #[test]
+        fn spheres_agree_with_integer_arithmetic(
+            c1 in proptest::array::uniform3(-4096i64..4096),
+            c2 in proptest::array::uniform3(-4096i64..4096),
+            r1 in 0i64..4096, r2 in 0i64..4096, e in -1074i32..990,
+            quad in proptest::option::of((proptest::bool::ANY, 1i64..500, -2i64..=2)),
+        ) {
+            let (c2, r2) = match quad {
+                Some((small, k, off)) => {
+                    let (v, h) = if small { ([1, 2, 2], 3) } else { ([2, 3, 6], 7) };
+                    let c2: [i64; 3] = std::array::from_fn(|i| c1[i] + k * v[i]);
+                    (c2, (k * h - r1 + off).max(0))
+                }
+                None => (c2, r2),
+            };
+            let f = |v: i64| {
+                // v * 2^e, exactly (below the normals, two exact products)
+                let pow2 = |k: i32| f64::from_bits(((k + 1023) as u64) << 52);
+                if e >= -1022 {
+                    v as f64 * pow2(e)
+                } else {
+                    v as f64 * pow2(e + 1074) * f64::from_bits(1)
+                }
+            };
+            let d2: i64 = (0..3).map(|k| (c1[k] - c2[k]).pow(2)).sum();
+            let want = (d2 - (r1 + r2).pow(2)).signum() as i32;
+            proptest::prop_assert_eq!(
+                ball_sign(&c1.map(f), f(r1), &c2.map(f), f(r2)), want
+            );
         }
 
         /// Quotients of doubles round as the hardware's division does.

@@ -6,27 +6,32 @@
 //! canonical order, so no sort follows.  Small inputs (a game's few hundred
 //! sprites, every frame) run serially on the calling thread.
 
-use crate::narrow::{overlap_mask, Narrow};
+use crate::dim::{overlap_mask, Row};
+use crate::narrow::Narrow;
 use crate::pairs::{finish, Buckets, Budget, Sink, TooMany};
 use crate::par::{balanced, chunk_count, Exec};
 
 /// Up to this many boxes, one serial pass.
 pub const SERIAL: usize = 512;
 
-/// Pairs among `boxes` in canonical order, flat `[i, j, ...]`.
-pub fn find(
-    boxes: &[[f64; 4]],
+/// Pairs among `boxes` (2D or 3D, [`crate::dim`]) in canonical order, flat
+/// `[i, j, ...]`.
+pub fn find<const N: usize>(
+    boxes: &[[f64; N]],
     narrow: &Narrow,
     budget: &Budget,
     ex: &Exec,
-) -> Result<Vec<isize>, TooMany> {
+) -> Result<Vec<isize>, TooMany>
+where
+    [f64; N]: Row,
+{
     let n = boxes.len();
-    let cols: [Vec<f64>; 4] = std::array::from_fn(|t| boxes.iter().map(|b| b[t]).collect());
+    let cols: [Vec<f64>; N] = std::array::from_fn(|t| boxes.iter().map(|b| b[t]).collect());
     let rows = |lo: usize, hi: usize| -> Sink {
         if narrow.is_trivial() {
-            rows::<true>(&cols, narrow, budget, lo, hi)
+            rows::<true, N>(&cols, narrow, budget, lo, hi)
         } else {
-            rows::<false>(&cols, narrow, budget, lo, hi)
+            rows::<false, N>(&cols, narrow, budget, lo, hi)
         }
     };
     // Serially the chunks still run one by one (not one pass): a stop is
@@ -49,24 +54,22 @@ pub fn find(
 ///
 /// The box tests of a row run in blocks of 64 ([`overlap_mask`]), and only
 /// the set bits go on to the narrow phase and the output.
-fn rows<'a, const T: bool>(
-    cols: &[Vec<f64>; 4],
+fn rows<'a, const T: bool, const N: usize>(
+    cols: &[Vec<f64>; N],
     narrow: &Narrow,
     budget: &'a Budget,
     lo: usize,
     hi: usize,
 ) -> Sink<'a> {
     let mut out = Sink::new(budget, Buckets::one());
-    let [x0, y0, x1, y1] = cols;
-    let n = x0.len();
+    let n = cols[0].len();
     for i in lo..hi {
-        let a = [x0[i], y0[i], x1[i], y1[i]];
+        let a: [f64; N] = std::array::from_fn(|c| cols[c][i]);
         let mut j0 = i + 1;
         while j0 < n {
             let j1 = (j0 + 64).min(n);
-            let r = j0..j1;
-            let mut mask =
-                overlap_mask(&a, [&x0[r.clone()], &y0[r.clone()], &x1[r.clone()], &y1[r]]);
+            let view: [&[f64]; N] = std::array::from_fn(|c| &cols[c][j0..j1]);
+            let mut mask = overlap_mask(&a, &view);
             while mask != 0 {
                 let j = j0 + mask.trailing_zeros() as usize;
                 mask &= mask - 1;

@@ -7,6 +7,7 @@
 //! Python layer) turns a [`BadRow`] into a message naming the argument, the
 //! row and the value.
 
+use crate::dim::{empty_bounds, hi, lo, union, Row};
 use crate::par::{even_bounds, Exec};
 
 /// What is wrong with a row.  The discriminants are the codes the Python
@@ -22,6 +23,15 @@ pub enum Problem {
     YReversed = 3,
     /// A radius below zero.
     NegativeRadius = 4,
+    /// `minz > maxz` (3D boxes).
+    ZReversed = 5,
+}
+
+impl Problem {
+    /// The side of axis `k` (0: x, 1: y, 2: z) reversed.
+    fn reversed(k: usize) -> Problem {
+        [Problem::XReversed, Problem::YReversed, Problem::ZReversed][k]
+    }
 }
 
 /// The first bad row of an input and what is wrong with it.
@@ -35,28 +45,30 @@ pub struct BadRow {
 
 const CHUNK: usize = 1 << 15;
 
-/// What is wrong with a box, first found: not finite, then x, then y reversed.
+/// What is wrong with a box (2D or 3D, [`crate::dim`]), first found: not
+/// finite, then x, then y, then z reversed.
 #[inline]
-pub fn box_problem(b: &[f64; 4]) -> Option<Problem> {
+pub fn box_problem<const N: usize>(b: &[f64; N]) -> Option<Problem> {
     if !b.iter().all(|v| v.is_finite()) {
-        Some(Problem::NotFinite)
-    } else if b[0] > b[2] {
-        Some(Problem::XReversed)
-    } else if b[1] > b[3] {
-        Some(Problem::YReversed)
-    } else {
-        None
+        return Some(Problem::NotFinite);
     }
+    (0..N / 2)
+        .find(|&k| lo(b, k) > hi(b, k))
+        .map(Problem::reversed)
 }
 
 fn first_bad(found: impl Iterator<Item = Option<BadRow>>) -> Option<BadRow> {
     found.flatten().next()
 }
 
-/// Bounds `[minx, miny, maxx, maxy]` of valid boxes, or the first bad row.
+/// Bounds (`[minx, miny, maxx, maxy]` in 2D, a box row in 3D) of valid
+/// boxes, or the first bad row.
 ///
-/// An empty input has the bounds `[inf, inf, -inf, -inf]`.
-pub fn scan_boxes(boxes: &[[f64; 4]], ex: &Exec) -> Result<[f64; 4], BadRow> {
+/// An empty input has the bounds [`empty_bounds`] (`[inf, inf, -inf, -inf]`).
+pub fn scan_boxes<const N: usize>(boxes: &[[f64; N]], ex: &Exec) -> Result<[f64; N], BadRow>
+where
+    [f64; N]: Row,
+{
     let n = boxes.len();
     let nch = n.div_ceil(CHUNK).max(1);
     let bounds = even_bounds(n, nch);
@@ -67,7 +79,7 @@ pub fn scan_boxes(boxes: &[[f64; 4]], ex: &Exec) -> Result<[f64; 4], BadRow> {
             return Ok(acc);
         }
         // a bad row is in this chunk: the rules in order name it
-        let mut acc = EMPTY;
+        let mut acc = empty_bounds();
         for (k, b) in rows.iter().enumerate() {
             if let Some(problem) = box_problem(b) {
                 return Err(BadRow {
@@ -82,7 +94,7 @@ pub fn scan_boxes(boxes: &[[f64; 4]], ex: &Exec) -> Result<[f64; 4], BadRow> {
     if let Some(bad) = first_bad(parts.iter().map(|p| p.err())) {
         return Err(bad);
     }
-    Ok(parts.into_iter().flatten().fold(EMPTY, union))
+    Ok(parts.into_iter().flatten().fold(empty_bounds(), union))
 }
 
 /// The bounds of `rows` if every row is valid ([`box_problem`] finds
@@ -103,51 +115,34 @@ pub fn scan_boxes(boxes: &[[f64; 4]], ex: &Exec) -> Result<[f64; 4], BadRow> {
 ///   over, but `finite` has caught that row.
 /// * The bounds' minima and maxima by comparison agree with [`union`]'s
 ///   when every value is finite, which is the only case they are returned.
-fn valid_bounds(rows: &[[f64; 4]]) -> Option<[f64; 4]> {
-    let mut finite = [0.0f64; 4];
-    let mut least = [0.0f64; 2];
-    let mut acc = EMPTY;
+fn valid_bounds<const N: usize>(rows: &[[f64; N]]) -> Option<[f64; N]> {
+    let mut finite = [0.0f64; N];
+    let mut least = [0.0f64; 3];
+    let mut acc = empty_bounds::<N>();
+    let d = N / 2;
     for r in rows {
-        for k in 0..4 {
+        for k in 0..N {
             finite[k] += r[k] * 0.0;
         }
-        for k in 0..2 {
-            let side = r[k + 2] - r[k];
+        for k in 0..d {
+            let side = r[k + d] - r[k];
             least[k] = if side < least[k] { side } else { least[k] };
             acc[k] = if r[k] < acc[k] { r[k] } else { acc[k] };
-            acc[k + 2] = if r[k + 2] > acc[k + 2] {
-                r[k + 2]
+            acc[k + d] = if r[k + d] > acc[k + d] {
+                r[k + d]
             } else {
-                acc[k + 2]
+                acc[k + d]
             };
         }
     }
-    let ok = finite.iter().all(|&z| z == 0.0) && least[0] >= 0.0 && least[1] >= 0.0;
+    let ok = finite.iter().all(|&z| z == 0.0) && least.iter().all(|&s| s >= 0.0);
     ok.then_some(acc)
 }
 
-/// `[minx, miny, maxx, maxy]` over boxes taken as valid (circles' boxes may
-/// reach infinity: a circle near the float limit spans past it).
-pub fn bounds_of(boxes: &[[f64; 4]]) -> [f64; 4] {
-    boxes.iter().copied().fold(EMPTY, union)
-}
-
-/// The bounds of nothing: every box's bounds absorb them.
-const EMPTY: [f64; 4] = [
-    f64::INFINITY,
-    f64::INFINITY,
-    f64::NEG_INFINITY,
-    f64::NEG_INFINITY,
-];
-
-/// The bounds of two bounds.
-fn union(a: [f64; 4], b: [f64; 4]) -> [f64; 4] {
-    [
-        a[0].min(b[0]),
-        a[1].min(b[1]),
-        a[2].max(b[2]),
-        a[3].max(b[3]),
-    ]
+/// The bounds of boxes taken as valid (circles' boxes may reach infinity: a
+/// circle near the float limit spans past it).
+pub fn bounds_of<const N: usize>(boxes: &[[f64; N]]) -> [f64; N] {
+    boxes.iter().copied().fold(empty_bounds(), union)
 }
 
 /// The box of a valid circle `x, y, r`, rounded outward: each side the
@@ -160,8 +155,24 @@ fn union(a: [f64; 4], b: [f64; 4]) -> [f64; 4] {
 /// hold the exact ones overlap strictly too.
 #[inline]
 pub fn circle_box(c: &[f64; 3]) -> [f64; 4] {
-    let [x, y, r] = *c;
-    [down(x, -r), down(y, -r), up(x, r), up(y, r)]
+    ball_box(c)
+}
+
+/// The box of a valid ball (a row of `C = N / 2 + 1` values: the centre,
+/// then the radius; [`crate::dim`]), rounded outward as [`circle_box`]'s:
+/// a sphere `x, y, z, r` gives `[x - r, y - r, z - r, x + r, y + r, z + r]`,
+/// each side the nearest double on the outer side.
+#[inline]
+pub fn ball_box<const C: usize, const N: usize>(c: &[f64; C]) -> [f64; N] {
+    const { assert!(C == N / 2 + 1, "a ball row is its centre and its radius") };
+    let r = c[C - 1];
+    std::array::from_fn(|k| {
+        if k < N / 2 {
+            down(c[k], -r)
+        } else {
+            up(c[k - N / 2], r)
+        }
+    })
 }
 
 /// `a + b` rounded down: the rounded sum, one double lower when it rounded
@@ -193,21 +204,33 @@ fn up(a: f64, b: f64) -> f64 {
 /// `x - r` may round up; rounding each side outward ([`circle_box`]) makes
 /// every box contain its circle, so the strict box test never drops a pair.
 pub fn circle_boxes(circles: &[[f64; 3]], ex: &Exec) -> Result<Vec<[f64; 4]>, BadRow> {
-    let n = circles.len();
+    ball_boxes(circles, ex)
+}
+
+/// [`circle_boxes`] of balls in 2D or 3D (rows of `C = N / 2 + 1` values,
+/// the centre then the radius; [`ball_box`]).
+pub fn ball_boxes<const C: usize, const N: usize>(
+    balls: &[[f64; C]],
+    ex: &Exec,
+) -> Result<Vec<[f64; N]>, BadRow>
+where
+    [f64; N]: Row + crate::scratch::Pooled,
+{
+    let n = balls.len();
     let nch = n.div_ceil(CHUNK).max(1);
     let bounds = even_bounds(n, nch);
     let ex = ex.for_work(n, 2 * CHUNK);
-    let mut out = crate::scratch::filled(n, [0.0f64; 4]);
+    let mut out = crate::scratch::filled(n, [0.0f64; N]);
     // each chunk: its first bad row, if any
     let bad = ex.chunks_mut(&mut out, &bounds, |_, lo, part| {
         for (t, b) in part.iter_mut().enumerate() {
-            let [x, y, r] = circles[lo + t];
-            let problem = if !(x.is_finite() && y.is_finite() && r.is_finite()) {
+            let c = &balls[lo + t];
+            let problem = if !c.iter().all(|v| v.is_finite()) {
                 Problem::NotFinite
-            } else if r < 0.0 {
+            } else if c[C - 1] < 0.0 {
                 Problem::NegativeRadius
             } else {
-                *b = circle_box(&[x, y, r]);
+                *b = ball_box(c);
                 continue;
             };
             return Some(BadRow {

@@ -1,9 +1,13 @@
-//! broadphase-core: every colliding pair among many 2D boxes and circles, exactly.
+//! broadphase-core: every colliding pair among many boxes and circles (2D)
+//! or boxes and spheres (3D), exactly.
 //!
 //! The algorithms of the `broadphase` Python package, with no Python in them:
 //! the seeds' linear quadtree in Morton order, a uniform grid on the same
 //! machinery, sort-and-sweep and brute force, all ending in the same exact
-//! narrow phase ([`narrow`]) and the same canonical pair order.  [`naive`]
+//! narrow phase ([`narrow`]) and the same canonical pair order.  Brute
+//! force and the sweep are written once over the dimension ([`dim`] owns
+//! the layout of a box row: 4 values in 2D, 6 in 3D); the cell methods are
+//! 2D so far, and a 3D search asked for one runs the sweep ([`Width`]).  [`naive`]
 //! is the O(n^2) reference every method is tested against.  [`tree`] is the
 //! moving tree, [`tiles`] the tiling of the Dask path.
 //!
@@ -43,7 +47,7 @@
 //!
 //! | layer | modules | what they are |
 //! |---|---|---|
-//! | leaves | `bigint`, `forked`, `hints`, `key`, `memory`, `morton`, `naive`, `narrow`, `nearly`, `param`, `stop`, `world` | encodings, exact predicates (`param`: where rays and moving objects meet), memory hints, the reference, a forked child for tests |
+//! | leaves | `bigint`, `dim`, `forked`, `hints`, `key`, `memory`, `morton`, `naive`, `narrow`, `nearly`, `param`, `stop`, `world` | encodings, exact predicates (`param`: where rays and moving objects meet), memory hints, the reference, a forked child for tests |
 //! | pools | `par`, `scratch` | the executor and the scratch buffers (scratch names no kernel type: each pooled type registers its own pool) |
 //! | building blocks | `check`, `lists`, `pairs`, `pairset`, `radix` | validation, cell lists, pair sinks and the canonical order, sorting |
 //! | kernels | `brute`, `cells`, `count`, `grid`, `quadtree`, `sweep` | one algorithm each |
@@ -56,6 +60,7 @@
 
 // The API: what a Rust program needs.
 pub mod check;
+pub mod dim;
 pub mod morton;
 pub mod naive;
 pub mod narrow;
@@ -67,7 +72,7 @@ pub mod tree;
 pub use narrow::{Filters, Narrow, Shapes, BOX, CIRCLE};
 pub use pairs::{pack, unpack, TooMany};
 pub use par::Exec;
-pub use search::{find_pairs, find_pairs_counted, find_pairs_with, Method, Search};
+pub use search::{find_pairs, find_pairs_counted, find_pairs_with, Method, Search, Width};
 pub use stop::{Stop, Stopped};
 
 // For the bindings and this crate's own tests only: public so that they can

@@ -5,20 +5,22 @@
 //! only the exact predicates of [`crate::narrow`] and `param`, which have
 //! tests of their own against integer and rational arithmetic.
 
-use crate::narrow::{boxes_overlap, Narrow, Shapes, CIRCLE};
+use crate::dim::overlap;
+use crate::narrow::{Narrow, Shapes, CIRCLE};
 use crate::param::shapes;
 
-/// Every colliding pair `(i, j)`, `i < j`, sorted.
-pub fn pairs(boxes: &[[f64; 4]], narrow: &Narrow) -> Vec<(usize, usize)> {
+/// Every colliding pair `(i, j)`, `i < j`, sorted, of 2D or 3D boxes
+/// ([`crate::dim`]; balls judged by their shapes).
+pub fn pairs<const N: usize>(boxes: &[[f64; N]], narrow: &Narrow) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     for i in 0..boxes.len() {
         for j in i + 1..boxes.len() {
-            // a circle is judged by its shape alone, not its box
+            // a ball is judged by its shape alone, not its box
             let boxes_meet = match narrow.shapes {
-                Shapes::Boxes => boxes_overlap(&boxes[i], &boxes[j]),
-                Shapes::Circles(_) => true,
+                Shapes::Boxes => overlap(&boxes[i], &boxes[j]),
+                Shapes::Circles(_) | Shapes::Spheres(_) => true,
                 Shapes::Mixed { kinds, .. } => {
-                    kinds[i] == CIRCLE || kinds[j] == CIRCLE || boxes_overlap(&boxes[i], &boxes[j])
+                    kinds[i] == CIRCLE || kinds[j] == CIRCLE || overlap(&boxes[i], &boxes[j])
                 }
             };
             if boxes_meet && narrow.accept(i, j) {

@@ -130,7 +130,17 @@ fn listed<T: Pooled>() -> bool {
     done == LISTED
 }
 
-pooled!(u8, u32, u64, usize, isize, f64, [f64; 4], (u64, u32));
+pooled!(
+    u8,
+    u32,
+    u64,
+    usize,
+    isize,
+    f64,
+    [f64; 4],
+    [f64; 6],
+    (u64, u32)
+);
 
 fn bytes<T>(v: &Vec<T>) -> usize {
     v.capacity() * std::mem::size_of::<T>()

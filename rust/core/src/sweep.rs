@@ -1,4 +1,5 @@
-//! Sort and sweep along one axis (seed 003's sort + binary search, grown up).
+//! Sort and sweep along one axis (seed 003's sort + binary search, grown
+//! up), written once for 2D and 3D boxes.
 //!
 //! Sort the boxes by their low edge on the chosen axis; every box then
 //! meets, among the boxes after it, exactly those whose low edge lies before
@@ -12,10 +13,11 @@
 //! equal keys just add candidates that the exact float test rejects.
 //!
 //! Cost O(n + m) after the O(n) radix sort, m being the pairs overlapping on
-//! the sweep axis: with n boxes of side ~ W/sqrt(n) that is n^1.5, so the
-//! sweep suits small n or data spread along one axis.
+//! the sweep axis: with n boxes of side ~ W / n^(1/D) in D dimensions that
+//! is n^(2 - 1/D), so the sweep suits small n or data spread along one axis.
 
-use crate::narrow::{boxes_overlap, Narrow};
+use crate::dim::{overlap, Row};
+use crate::narrow::Narrow;
 use crate::pairs::{canonical, finish, Buckets, Budget, Sink, TooMany};
 use crate::par::{chunk_count, even_bounds, Exec, MAX_CHUNKS};
 use crate::radix;
@@ -25,19 +27,23 @@ use crate::world::{half_span, quantize, scale};
 /// Rows looked at to estimate typical sizes.
 pub const SAMPLE: usize = 2048;
 
-/// Pairs among `boxes` in canonical order, flat `[i, j, ...]`; `bounds` is
-/// the world to quantize into (boxes outside it are clamped to its edges).
-pub fn find(
-    boxes: &[[f64; 4]],
-    bounds: [f64; 4],
+/// Pairs among `boxes` (2D or 3D, [`crate::dim`]) in canonical order,
+/// flat `[i, j, ...]`; `bounds` is the world to quantize into (boxes
+/// outside it are clamped to its edges).
+pub fn find<const N: usize>(
+    boxes: &[[f64; N]],
+    bounds: [f64; N],
     narrow: &Narrow,
     budget: &Budget,
     ex: &Exec,
-) -> Result<Vec<isize>, TooMany> {
+) -> Result<Vec<isize>, TooMany>
+where
+    [f64; N]: Row,
+    Rec<N>: scratch::Pooled,
+{
     let n = boxes.len();
-    let [x0, y0, x1, y1] = bounds;
     let axis = axis(boxes, bounds);
-    let (origin, hi) = if axis == 0 { (x0, x1) } else { (y0, y1) };
+    let (origin, hi) = (bounds[axis], bounds[N / 2 + axis]);
     let bits = (usize::BITS - n.leading_zeros() + 4).clamp(8, 40);
     let top = (1u64 << bits) - 1;
     let sc = scale(half_span(origin, hi), (top + 1) as f64);
@@ -50,7 +56,7 @@ pub fn find(
     );
     let recs = radix::sort(recs, 0, bits, ex);
     // each box in sweep order next to its key: the inner loop reads one stream
-    let mut sorted: Vec<Rec> = scratch::take(n);
+    let mut sorted: Vec<Rec<N>> = scratch::take(n);
     sorted.extend(recs.iter().map(|&(key, k)| Rec {
         key,
         b: boxes[k as usize],
@@ -61,7 +67,7 @@ pub fn find(
     let cb = even_bounds(n, nch);
     let sw = Sweep {
         sorted: &sorted,
-        hi: axis + 2,
+        hi: N / 2 + axis,
         origin,
         sc,
         top,
@@ -83,41 +89,44 @@ pub fn find(
     Ok(canonical(&finish(sinks)?, n, ex))
 }
 
-/// The axis to sweep `boxes` along (0: x, 1: y), in the world `bounds`: the
-/// one along which they overlap less.  Expected overlaps along an axis go
-/// as the boxes' mean extent over the world's span (from a strided sample).
-/// (Circles near +-1.8e308 have infinite boxes: inf / inf is NaN, then x.)
-pub fn axis(boxes: &[[f64; 4]], bounds: [f64; 4]) -> usize {
-    let [x0, y0, x1, y1] = bounds;
+/// The axis to sweep `boxes` along (0: x, 1: y, 2: z), in the world
+/// `bounds`: the one along which they overlap least.  Expected overlaps
+/// along an axis go as the boxes' mean extent over the world's span (from a
+/// strided sample); ties go to the lower axis.  (Circles near +-1.8e308
+/// have infinite boxes: inf / inf is NaN, then x.)
+pub fn axis<const N: usize>(boxes: &[[f64; N]], bounds: [f64; N]) -> usize {
     let step = (boxes.len() / SAMPLE).max(1);
-    let (mut sx, mut sy, mut cnt) = (0.0, 0.0, 0.0);
+    let mut sum = [0.0f64; 3];
+    let mut cnt = 0.0;
     for b in boxes.iter().step_by(step) {
-        sx += b[2] * 0.5 - b[0] * 0.5;
-        sy += b[3] * 0.5 - b[1] * 0.5;
+        for k in 0..N / 2 {
+            sum[k] += b[N / 2 + k] * 0.5 - b[k] * 0.5;
+        }
         cnt += 1.0;
     }
-    let dens_x = (sx / cnt) / half_span(x0, x1).max(1e-300);
-    let dens_y = (sy / cnt) / half_span(y0, y1).max(1e-300);
-    if dens_y < dens_x {
-        1
-    } else {
-        0
+    let density = |k: usize| (sum[k] / cnt) / half_span(bounds[k], bounds[N / 2 + k]).max(1e-300);
+    let mut best = 0;
+    for k in 1..N / 2 {
+        if density(k) < density(best) {
+            best = k;
+        }
     }
+    best
 }
 
 /// A box in sweep order: its quantized low edge on the sweep axis, the box,
 /// its row.
 #[derive(Clone, Copy, Debug)]
-pub struct Rec {
+pub struct Rec<const N: usize> {
     key: u64,
-    b: [f64; 4],
+    b: [f64; N],
     id: u32,
 }
 
-scratch::pooled!(Rec);
+scratch::pooled!(Rec<4>, Rec<6>);
 
-struct Sweep<'a> {
-    sorted: &'a [Rec],
+struct Sweep<'a, const N: usize> {
+    sorted: &'a [Rec<N>],
     /// Column of the high edge on the sweep axis, and its quantization.
     hi: usize,
     origin: f64,
@@ -126,7 +135,7 @@ struct Sweep<'a> {
     narrow: &'a Narrow<'a>,
 }
 
-impl Sweep<'_> {
+impl<const N: usize> Sweep<'_, N> {
     /// Sweep from the sorted positions `lo..hi`; `T`: the narrow phase is trivial.
     ///
     /// Box `a` meets the run of boxes after it whose key is not past the
@@ -139,7 +148,7 @@ impl Sweep<'_> {
                 if rb.key > top {
                     break;
                 }
-                let keep = boxes_overlap(&ra.b, &rb.b);
+                let keep = overlap(&ra.b, &rb.b);
                 out.emit(
                     self.narrow.judge::<T>(keep, ra.id as usize, rb.id as usize),
                     ra.id,

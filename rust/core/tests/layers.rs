@@ -27,8 +27,8 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "leaves",
         &[
-            "bigint", "forked", "hints", "key", "memory", "morton", "naive", "narrow", "nearly",
-            "param", "stop", "world",
+            "bigint", "dim", "forked", "hints", "key", "memory", "morton", "naive", "narrow",
+            "nearly", "param", "stop", "world",
         ],
     ),
     ("pools", &["par", "scratch"]),

@@ -159,6 +159,8 @@ fn cast_shapes(
             cast,
             ex,
         ),
+        // a tree's objects are 2D (`Objects::narrow`: boxes, or boxes and circles)
+        Shapes::Spheres(_) => unreachable!("a tree holds no spheres"),
     }
 }
 

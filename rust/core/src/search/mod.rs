@@ -4,15 +4,20 @@
 //! tuning below only move the time (docs/benchmarks.md has the figures
 //! behind them).
 
+mod sizing;
+
+pub use sizing::{grid_depth, placement_bounds, quadtree_depth, typical_extent};
+
 use crate::cells::{self, Placement, Tick};
 use crate::check::{scan_boxes, BadRow};
-use crate::key;
+use crate::dim::Row;
 use crate::narrow::Narrow;
 use crate::pairs::{Budget, TooMany};
 use crate::par::Exec;
 use crate::sweep::SAMPLE;
-use crate::world::{half_span, log2_ratio, Grid};
+use crate::world::Grid;
 use crate::{brute, grid, quadtree, sweep};
+use sizing::half;
 
 /// Levels a box may sit above its fit level before it is split.
 pub const QUADTREE_SLACK: u32 = 1;
@@ -61,14 +66,16 @@ impl Method {
     }
 }
 
-/// A validated pair search.
+/// A validated pair search, of 2D boxes (`N = 4`, the default) or 3D boxes
+/// (`N = 6`): rows as [`crate::dim`] lays them out.
 #[derive(Clone, Copy, Debug)]
-pub struct Search<'a> {
-    /// `minx, miny, maxx, maxy` per object (for circles, their
-    /// outward-rounded bounding boxes); finite, `min <= max`.
-    pub boxes: &'a [[f64; 4]],
-    /// `[minx, miny, maxx, maxy]` over all boxes.
-    pub bounds: [f64; 4],
+pub struct Search<'a, const N: usize = 4> {
+    /// `minx, miny, maxx, maxy` per object in 2D, `minx, miny, minz, maxx,
+    /// maxy, maxz` in 3D (for balls, their outward-rounded bounding boxes);
+    /// finite, `min <= max`.
+    pub boxes: &'a [[f64; N]],
+    /// The bounds over all boxes, a row of the same layout.
+    pub bounds: [f64; N],
     /// Filters and shapes.
     pub narrow: Narrow<'a>,
     /// The algorithm.
@@ -77,11 +84,14 @@ pub struct Search<'a> {
     pub max_pairs: Option<u64>,
 }
 
-impl<'a> Search<'a> {
+impl<'a, const N: usize> Search<'a, N>
+where
+    [f64; N]: Row,
+{
     /// A search of `boxes` by the `Auto` method, with no filters and no cap
     /// but the available memory, after checking them: every coordinate
-    /// finite and `min <= max` on both axes (else the first bad row).
-    pub fn of_boxes(boxes: &'a [[f64; 4]], ex: &Exec) -> Result<Search<'a>, BadRow> {
+    /// finite and `min <= max` on every axis (else the first bad row).
+    pub fn of_boxes(boxes: &'a [[f64; N]], ex: &Exec) -> Result<Search<'a, N>, BadRow> {
         Ok(Search {
             boxes,
             bounds: scan_boxes(boxes, ex)?,
@@ -105,115 +115,8 @@ pub fn choose(n: usize) -> Method {
     }
 }
 
-/// Median of `max(width, height)` over an evenly strided sample.
-pub fn typical_extent(boxes: &[[f64; 4]]) -> f64 {
-    let step = (boxes.len() / SAMPLE).max(1);
-    let mut s: Vec<f64> = boxes
-        .iter()
-        .step_by(step)
-        .map(|b| (b[2] - b[0]).max(b[3] - b[1]))
-        .collect();
-    if s.is_empty() {
-        return f64::NAN;
-    }
-    let (len, mid) = (s.len(), s.len() / 2);
-    let (lo, &mut m, _) = s.select_nth_unstable_by(mid, f64::total_cmp);
-    if len % 2 == 1 {
-        return m;
-    }
-    let below = lo.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    (below + m) / 2.0
-}
-
-/// Where the data is: the world a search quantizes into.
-///
-/// The bounds of an evenly strided sample, without its `len / 512` most
-/// extreme values on each side (none for a sample of under 512 rows), so a
-/// few far outliers do not stretch the grid until every other box shares a
-/// cell (1e5 boxes in the unit square plus two points at +-1e20 would
-/// otherwise all fall in one cell: quadratic).  Boxes outside are clamped into
-/// the border cells; quantization stays monotone, which is all exactness
-/// needs (see [`crate::world`]).
-pub fn placement_bounds(boxes: &[[f64; 4]], bounds: [f64; 4]) -> [f64; 4] {
-    let n = boxes.len();
-    let step = (n / SAMPLE).max(1);
-    let m = n.div_ceil(step);
-    let k = m / 512;
-    let mut col = Vec::new();
-    let mut pick = |t: usize, from_top: bool| -> f64 {
-        let vals = boxes.iter().step_by(step).map(|b| b[t]);
-        if k < FEW {
-            return few_extreme(vals, k, from_top);
-        }
-        col.clear();
-        col.extend(vals);
-        let at = if from_top { m - 1 - k } else { k };
-        *col.select_nth_unstable_by(at, f64::total_cmp).1
-    };
-    let (x0, y0, x1, y1) = (pick(0, false), pick(1, false), pick(2, true), pick(3, true));
-    // a sample's value is one of the boxes': within the true bounds
-    [
-        x0.max(bounds[0]),
-        y0.max(bounds[1]),
-        x1.min(bounds[2]),
-        y1.min(bounds[3]),
-    ]
-}
-
-/// Below this many values cut per side, [`few_extreme`] beats a selection.
-const FEW: usize = 8;
-
-/// The value `k` places from the low end of `vals` (from the high end with
-/// `from_top`) in `f64::total_cmp` order, for `k < FEW`: one pass keeping
-/// the `k + 1` most extreme values seen, sorted.
-fn few_extreme(vals: impl Iterator<Item = f64>, k: usize, from_top: bool) -> f64 {
-    debug_assert!(k < FEW);
-    // negated, the high end is the low end: total order reverses exactly
-    let sign = if from_top { -1.0 } else { 1.0 };
-    let mut best = [0.0f64; FEW];
-    let mut len = 0;
-    for v in vals.map(|v| v * sign) {
-        if len > k && v.total_cmp(&best[k]).is_ge() {
-            continue;
-        }
-        // insert v into best[..len], dropping what falls past index k
-        let mut w = len.min(k);
-        while w > 0 && v.total_cmp(&best[w - 1]).is_lt() {
-            best[w] = best[w - 1];
-            w -= 1;
-        }
-        best[w] = v;
-        len = (len + 1).min(k + 1);
-    }
-    best[k] * sign
-}
-
-fn half(bounds: [f64; 4]) -> f64 {
-    half_span(bounds[0], bounds[2]).max(half_span(bounds[1], bounds[3]))
-}
-
-fn floor_log2(n: usize) -> i64 {
-    (usize::BITS - 1 - n.max(1).leading_zeros()) as i64
-}
-
-/// Quadtree depth: finest cells about the typical box size, at most ~256 n cells.
-pub fn quadtree_depth(boxes: &[[f64; 4]], half: f64) -> u32 {
-    let cap = (key::MAX_DEPTH as i64).min((floor_log2(boxes.len()) / 2 + 4).max(1));
-    match log2_ratio(half, typical_extent(boxes)) {
-        None => cap as u32,
-        Some(oct) => cap.min(((oct + 1.0).floor() as i64 + QUADTREE_BIAS).max(1)) as u32,
-    }
-}
-
-/// Grid depth: cells `GRID_FACTOR` times the typical box.
-pub fn grid_depth(boxes: &[[f64; 4]], half: f64) -> u32 {
-    let oct = log2_ratio(half, GRID_FACTOR * 0.5 * typical_extent(boxes))
-        .unwrap_or(0.5 * (boxes.len() as f64).log2());
-    (key::MAX_DEPTH as i64).min((oct.floor() as i64).max(1)) as u32
-}
-
 /// Pairs (or their count) and the candidate tests made.
-type Found = (Result<Vec<isize>, TooMany>, u64);
+pub type Found = (Result<Vec<isize>, TooMany>, u64);
 
 fn run_quadtree(s: &Search, budget: &Budget, ex: &Exec, tick: Tick) -> Found {
     let world = placement_bounds(s.boxes, s.bounds);
@@ -286,23 +189,103 @@ pub const BYTES_PER_OBJECT: u64 = 256;
 
 /// Every colliding pair of the search, canonical, flat `[i0, j0, i1, j1, ...]`,
 /// or [`TooMany`] with their count when they would not fit in memory.
-pub fn find_pairs(s: &Search, ex: &Exec) -> Result<Vec<isize>, TooMany> {
+pub fn find_pairs<const N: usize>(s: &Search<N>, ex: &Exec) -> Result<Vec<isize>, TooMany>
+where
+    [f64; N]: Width<N>,
+{
     find_pairs_with(s, ex, &mut |_| {})
 }
 
 /// [`find_pairs`], calling `tick` at the end of each stage of the cell
 /// methods (`benchmarks`' stage timer).
-pub fn find_pairs_with(s: &Search, ex: &Exec, tick: Tick) -> Result<Vec<isize>, TooMany> {
+pub fn find_pairs_with<const N: usize>(
+    s: &Search<N>,
+    ex: &Exec,
+    tick: Tick,
+) -> Result<Vec<isize>, TooMany>
+where
+    [f64; N]: Width<N>,
+{
     counted(s, ex, tick).0
 }
 
 /// [`find_pairs`] and the number of candidate box tests it made (0 when the
 /// method does not count them: the sweep).
-pub fn find_pairs_counted(s: &Search, ex: &Exec) -> (Result<Vec<isize>, TooMany>, u64) {
+pub fn find_pairs_counted<const N: usize>(
+    s: &Search<N>,
+    ex: &Exec,
+) -> (Result<Vec<isize>, TooMany>, u64)
+where
+    [f64; N]: Width<N>,
+{
     counted(s, ex, &mut |_| {})
 }
 
-fn counted(s: &Search, ex: &Exec, tick: Tick) -> Found {
+/// The kernels a search runs at a row width (2D: `[f64; 4]`, 3D:
+/// `[f64; 6]`).  The sweep and brute force are written once over the
+/// dimension; the cell methods (grid, quadtree) are 2D.  A 3D search asked
+/// for a cell method (or large enough for `Auto` to pick one) runs the
+/// sweep: every method returns the same pairs.
+pub trait Width<const N: usize>: Row {
+    /// The sweep over `boxes` in the world `world` ([`placement_bounds`]).
+    fn sweep(
+        boxes: &[[f64; N]],
+        world: [f64; N],
+        narrow: &Narrow,
+        budget: &Budget,
+        ex: &Exec,
+    ) -> Result<Vec<isize>, TooMany>;
+
+    /// The cell method `method` ([`Method::Grid`], or else the quadtree)
+    /// over `s`, or `None` at a width with no cell methods.
+    fn cells(
+        s: &Search<N>,
+        method: Method,
+        budget: &Budget,
+        ex: &Exec,
+        tick: Tick,
+    ) -> Option<Found>;
+}
+
+impl Width<4> for [f64; 4] {
+    fn sweep(
+        boxes: &[[f64; 4]],
+        world: [f64; 4],
+        narrow: &Narrow,
+        budget: &Budget,
+        ex: &Exec,
+    ) -> Result<Vec<isize>, TooMany> {
+        sweep::find(boxes, world, narrow, budget, ex)
+    }
+
+    fn cells(s: &Search, method: Method, budget: &Budget, ex: &Exec, tick: Tick) -> Option<Found> {
+        Some(match method {
+            Method::Grid => run_grid(s, budget, ex, tick),
+            _ => run_quadtree(s, budget, ex, tick),
+        })
+    }
+}
+
+impl Width<6> for [f64; 6] {
+    fn sweep(
+        boxes: &[[f64; 6]],
+        world: [f64; 6],
+        narrow: &Narrow,
+        budget: &Budget,
+        ex: &Exec,
+    ) -> Result<Vec<isize>, TooMany> {
+        sweep::find(boxes, world, narrow, budget, ex)
+    }
+
+    fn cells(_: &Search<6>, _: Method, _: &Budget, _: &Exec, _: Tick) -> Option<Found> {
+        None
+    }
+}
+
+fn counted<const N: usize>(s: &Search<N>, ex: &Exec, tick: Tick) -> Found
+where
+    [f64; N]: Width<N>,
+{
     let n = s.boxes.len();
     if n < 2 {
         return (Ok(Vec::new()), 0);
@@ -322,72 +305,28 @@ fn counted(s: &Search, ex: &Exec, tick: Tick) -> Found {
     out
 }
 
-fn run(s: &Search, budget: &Budget, ex: &Exec, tick: Tick) -> Found {
+fn run<const N: usize>(s: &Search<N>, budget: &Budget, ex: &Exec, tick: Tick) -> Found
+where
+    [f64; N]: Width<N>,
+{
     let n = s.boxes.len();
     let method = if s.method == Method::Auto {
         choose(n)
     } else {
         s.method
     };
+    let sweep = || {
+        let world = placement_bounds(s.boxes, s.bounds);
+        (<[f64; N]>::sweep(s.boxes, world, &s.narrow, budget, ex), 0)
+    };
     match method {
         Method::Brute => (
             brute::find(s.boxes, &s.narrow, budget, ex),
             (n * (n - 1) / 2) as u64,
         ),
-        Method::Sweep => {
-            let world = placement_bounds(s.boxes, s.bounds);
-            (sweep::find(s.boxes, world, &s.narrow, budget, ex), 0)
+        Method::Sweep => sweep(),
+        Method::Grid | Method::Quadtree | Method::Auto => {
+            <[f64; N]>::cells(s, method, budget, ex, tick).unwrap_or_else(sweep)
         }
-        Method::Grid => run_grid(s, budget, ex, tick),
-        Method::Quadtree | Method::Auto => run_quadtree(s, budget, ex, tick),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn few_extreme_is_a_selection() {
-        let vals = [
-            3.0,
-            -0.0,
-            0.0,
-            7.0,
-            -2.0,
-            7.0,
-            f64::INFINITY,
-            1.5,
-            -2.0,
-            5.0,
-        ];
-        let mut sorted = vals.to_vec();
-        sorted.sort_by(f64::total_cmp);
-        for k in 0..FEW {
-            let lo = few_extreme(vals.iter().copied(), k, false);
-            let hi = few_extreme(vals.iter().copied(), k, true);
-            assert_eq!(lo.to_bits(), sorted[k].to_bits(), "k = {k}");
-            assert_eq!(
-                hi.to_bits(),
-                sorted[vals.len() - 1 - k].to_bits(),
-                "k = {k}"
-            );
-        }
-    }
-
-    #[test]
-    fn median_like_numpy() {
-        assert_eq!(
-            typical_extent(&[[0.0, 0.0, 1.0, 1.0], [0.0, 0.0, 3.0, 1.0]]),
-            2.0
-        );
-        assert_eq!(
-            typical_extent(&[
-                [0.0, 0.0, 1.0, 1.0],
-                [0.0, 0.0, 3.0, 1.0],
-                [0.0, 0.0, 0.0, 7.0]
-            ]),
-            3.0
-        );
     }
 }
