@@ -132,11 +132,6 @@ fn find_pairs(
     if !three {
         return search_rows::<4, 3>(py, args, |c| Shapes::Circles(c));
     }
-    if matches!(args.method, Method::Grid | Method::Quadtree) {
-        return Err(PyValueError::new_err(format!(
-            "method: {method_name:?} is for 2D boxes and circles; 3D ones take \"auto\", \"brute\" or \"sweep\""
-        )));
-    }
     search_rows::<6, 4>(py, args, |c| Shapes::Spheres(c))
 }
 

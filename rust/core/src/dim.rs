@@ -17,22 +17,46 @@
 //! compiler unrolls it, and a 2D kernel compiles to the code it had when
 //! its four comparisons were spelled out.
 
-/// A box row: `[f64; 4]` (2D) or `[f64; 6]` (3D).
+/// A box row: `[f64; 4]` (2D) or `[f64; 6]` (3D), and the per-axis types
+/// that go with it (stable Rust cannot size an array `N / 2` from a
+/// generic `N`, so each width names them).
 pub trait Row: Copy + Send + Sync + std::fmt::Debug + 'static {
     /// The dimension `D`.
     const D: usize;
     /// The width of a ball row (`D + 1`: centre, then radius).
     const BALL: usize;
+    /// One double per axis (`[f64; D]`): a grid's origin and scales.
+    type Axes: Copy
+        + Default
+        + PartialEq
+        + Send
+        + Sync
+        + std::fmt::Debug
+        + AsRef<[f64]>
+        + AsMut<[f64]>;
+    /// One cell coordinate per axis (`[u32; D]`): a box's integer corner.
+    type Corner: Copy
+        + Default
+        + PartialEq
+        + Send
+        + Sync
+        + std::fmt::Debug
+        + AsRef<[u32]>
+        + AsMut<[u32]>;
 }
 
 impl Row for [f64; 4] {
     const D: usize = 2;
     const BALL: usize = 3;
+    type Axes = [f64; 2];
+    type Corner = [u32; 2];
 }
 
 impl Row for [f64; 6] {
     const D: usize = 3;
     const BALL: usize = 4;
+    type Axes = [f64; 3];
+    type Corner = [u32; 3];
 }
 
 /// The low coordinate of box `b` on axis `k` (`k < N / 2`).

@@ -1,6 +1,7 @@
 //! Uniform grid (spatial hash): each box in every cell it overlaps.
 //!
-//! A uniform grid of `2^L x 2^L` square cells is the linear quadtree with
+//! A uniform grid of `2^L` cells a side (squares in 2D, cubes in 3D) is the
+//! linear quadtree (octree) with
 //! every box entered at the finest level, in all the cells its integer range
 //! covers.  So the grid only differs in placement: the entries, their radix
 //! sort by Morton key (only occupied cells exist, memory O(entries) for any
@@ -13,11 +14,16 @@
 //! crowds the cells).
 
 use crate::cells::Placement;
+use crate::dim::Row;
 use crate::par::Exec;
 use crate::world::Grid;
 
-/// Every box at level `depth`, entered in all the cells it overlaps.
-pub fn place(boxes: &[[f64; 4]], grid: &Grid, ex: &Exec) -> Placement {
+/// Every box at level `depth`, entered in all the cells it overlaps (2D or
+/// 3D boxes: the grid is the quadtree's, or the octree's, finest level).
+pub fn place<const N: usize>(boxes: &[[f64; N]], grid: &Grid<[f64; N]>, ex: &Exec) -> Placement
+where
+    [f64; N]: Row,
+{
     let n = boxes.len();
     let bounds = Placement::chunks(n);
     let counts = ex.for_work(n, 1 << 13).map(bounds.len() - 1, |c| {

@@ -4,10 +4,10 @@
 //! The algorithms of the `broadphase` Python package, with no Python in them:
 //! the seeds' linear quadtree in Morton order, a uniform grid on the same
 //! machinery, sort-and-sweep and brute force, all ending in the same exact
-//! narrow phase ([`narrow`]) and the same canonical pair order.  Brute
-//! force and the sweep are written once over the dimension ([`dim`] owns
-//! the layout of a box row: 4 values in 2D, 6 in 3D); the cell methods are
-//! 2D so far, and a 3D search asked for one runs the sweep ([`Width`]).  [`naive`]
+//! narrow phase ([`narrow`]) and the same canonical pair order.  Every
+//! method is written once over the dimension ([`dim`] owns the layout of a
+//! box row: 4 values in 2D, 6 in 3D; in 3D the quadtree is the seeds'
+//! octree, [`morton`]'s 3-bit groups).  [`naive`]
 //! is the O(n^2) reference every method is tested against.  [`tree`] is the
 //! moving tree, [`tiles`] the tiling of the Dask path.
 //!

@@ -20,6 +20,17 @@
 //! `index` of level `l` sits at `level_start(l) + index` ([`linear_index`]).
 //! This module owns that rule: the moving tree's cell numbering and
 //! `broadphase.morton.linear_index` both go through it.
+//!
+//! # One dimension up
+//! The same in 3D (the octree): a cell `(ix, iy, iz)` has Morton number
+//! `spread3(ix) | spread3(iy) << 1 | spread3(iz) << 2`, levels are 3-bit
+//! groups, a cell at level `l` is the level-`L` number shifted right by
+//! `3(L - l)`, and the highest non-zero 3-bit group of the corners' XOR
+//! names the level.  [`code_of`] and [`corner_of`] are written once over the
+//! dimension ([`crate::dim::Row`]); the 2D functions above them are the
+//! seeds' own spellings.
+
+use crate::dim::Row;
 
 /// Deepest grid of the public Morton functions: `2 * 29` code bits, and
 /// [`linear_index`] `(4^29 - 1) / 3 + index`, stay below `2^62`.
@@ -91,6 +102,59 @@ pub fn decode(code: u64) -> (u64, u64) {
     (compact(code), compact(code >> 1))
 }
 
+/// Insert two zero bits above each of the low 21 bits of `v`.
+#[inline(always)]
+pub fn spread3(v: u64) -> u64 {
+    let mut v = v & 0x1F_FFFF;
+    v = (v | (v << 32)) & 0x001F_0000_0000_FFFF;
+    v = (v | (v << 16)) & 0x001F_0000_FF00_00FF;
+    v = (v | (v << 8)) & 0x100F_00F0_0F00_F00F;
+    v = (v | (v << 4)) & 0x10C3_0C30_C30C_30C3;
+    (v | (v << 2)) & 0x1249_2492_4924_9249
+}
+
+/// Inverse of [`spread3`]: gather every third bit of `v`, from bit 0.
+#[inline(always)]
+pub fn compact3(v: u64) -> u64 {
+    let mut v = v & 0x1249_2492_4924_9249;
+    v = (v | (v >> 2)) & 0x10C3_0C30_C30C_30C3;
+    v = (v | (v >> 4)) & 0x100F_00F0_0F00_F00F;
+    v = (v | (v >> 8)) & 0x001F_0000_FF00_00FF;
+    v = (v | (v >> 16)) & 0x001F_0000_0000_FFFF;
+    (v | (v >> 32)) & 0x1F_FFFF
+}
+
+/// Morton number of the cell at integer corner `c` (one coordinate per
+/// axis) in `R`'s dimension: [`encode`] in 2D, three-way interleaving in
+/// 3D (each coordinate below `2^21`).
+#[inline(always)]
+pub fn code_of<R: Row>(c: &R::Corner) -> u64 {
+    let c = c.as_ref();
+    if R::D == 2 {
+        encode(c[0] as u64, c[1] as u64)
+    } else {
+        spread3(c[0] as u64) | (spread3(c[1] as u64) << 1) | (spread3(c[2] as u64) << 2)
+    }
+}
+
+/// The integer corner of a Morton number in `R`'s dimension (inverse of
+/// [`code_of`]).
+#[inline(always)]
+pub fn corner_of<R: Row>(code: u64) -> R::Corner {
+    let mut c = R::Corner::default();
+    let out = c.as_mut();
+    if R::D == 2 {
+        let (x, y) = decode(code);
+        out[0] = x as u32;
+        out[1] = y as u32;
+    } else {
+        for (k, v) in out.iter_mut().enumerate() {
+            *v = compact3(code >> k) as u32;
+        }
+    }
+    c
+}
+
 /// Level of the smallest cell holding both codes: the seeds' XOR rule.
 ///
 /// The highest non-zero 2-bit group of `c0 ^ c1` (not the sum of all of
@@ -111,6 +175,16 @@ pub fn xor_level(c0: u64, c1: u64, depth: u32) -> u32 {
 #[inline(always)]
 pub fn xor_level_xy(ix0: u32, iy0: u32, ix1: u32, iy1: u32, depth: u32) -> u32 {
     let d = (ix0 ^ ix1).max(iy0 ^ iy1);
+    depth - (32 - d.leading_zeros())
+}
+
+/// [`xor_level_xy`] in any dimension, of an integer range `q` (the low
+/// corner's cells, then the high one's: `[ix0, iy0, iz0, ix1, iy1, iz1]` in
+/// 3D): the highest bit where the corners differ on any axis is the
+/// highest non-zero group of their codes' XOR, whatever the group's width.
+#[inline(always)]
+pub fn xor_level_of<const N: usize>(q: &[u32; N], depth: u32) -> u32 {
+    let d = (0..N / 2).fold(0, |d, k| d.max(q[k] ^ q[N / 2 + k]));
     depth - (32 - d.leading_zeros())
 }
 
@@ -189,6 +263,38 @@ mod tests {
         #[test]
         fn decode_inverts_encode(x in 0u64..1 << 31, y in 0u64..1 << 31) {
             prop_assert_eq!(decode(encode(x, y)), (x, y));
+        }
+
+        #[test]
+        fn range_level_is_the_codes_level(q in proptest::array::uniform6(0u32..1 << 16)) {
+            let depth = 16;
+            let lo = [q[0].min(q[3]), q[1].min(q[4]), q[2].min(q[5])];
+            let hi = [q[0].max(q[3]), q[1].max(q[4]), q[2].max(q[5])];
+            let (c0, c1) = (code_of::<[f64; 6]>(&lo), code_of::<[f64; 6]>(&hi));
+            // the highest non-zero 3-bit group of the codes' XOR
+            let bits = 64 - (c0 ^ c1).leading_zeros();
+            let want = depth - bits.div_ceil(3);
+            let r = [lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]];
+            prop_assert_eq!(xor_level_of(&r, depth), want);
+            let r2 = [lo[0], lo[1], hi[0], hi[1]];
+            prop_assert_eq!(xor_level_of(&r2, depth), xor_level_xy(lo[0], lo[1], hi[0], hi[1], depth));
+        }
+
+        #[test]
+        fn codes_in_3d_interleave_bit_by_bit(x in 0u32..1 << 21, y in 0u32..1 << 21,
+                                             z in 0u32..1 << 21) {
+            let code = code_of::<[f64; 6]>(&[x, y, z]);
+            // bit 3b + k of the code is bit b of coordinate k, written out
+            let mut want = 0u64;
+            for b in 0..21 {
+                for (k, v) in [x, y, z].into_iter().enumerate() {
+                    want |= (((v >> b) & 1) as u64) << (3 * b + k);
+                }
+            }
+            prop_assert_eq!(code, want);
+            prop_assert_eq!(corner_of::<[f64; 6]>(code), [x, y, z]);
+            prop_assert_eq!(code_of::<[f64; 4]>(&[x, y]), encode(x as u64, y as u64));
+            prop_assert_eq!(corner_of::<[f64; 4]>(encode(x as u64, y as u64)), [x, y]);
         }
     }
 }

@@ -1,12 +1,13 @@
-//! Quadtree placement: the seeds' cell of each box, with the straddler fix.
+//! Quadtree (octree in 3D) placement: the seeds' cell of each box, with
+//! the straddler fix, written once over the dimension.
 //!
 //! The seeds put each box in the smallest cell containing it
-//! ([`crate::morton::xor_level_xy`]).  The trap: a small box on a high split
+//! ([`crate::morton::xor_level_of`]).  The trap: a small box on a high split
 //! line (`x = W/2`, say) lands at the root and is tested against everything,
 //! O(n^2) for many such boxes.  Fix: a box whose XOR level `l` is more than
 //! `slack` levels above its *fit level* `f` (the deepest level at which it
 //! spans at most 2 cells per axis) is placed at level `max(l, f - slack)` in
-//! each of the (at most 2 x 2) cells it overlaps there: exactly the
+//! each of the (at most 2 per axis) cells it overlaps there: exactly the
 //! descendants of its seeds' cell that it touches, so it meets only the
 //! objects of those subtrees.  The walk's reference-point rule
 //! ([`crate::cells`]) reports each pair of replicated boxes once.
@@ -19,7 +20,8 @@
 //! thin boxes meeting many others' cells) make them grow beyond the k pairs.
 
 use crate::cells::Placement;
-use crate::morton::xor_level_xy;
+use crate::dim::Row;
+use crate::morton::xor_level_of;
 use crate::par::{split_at_bounds, Exec};
 use crate::scratch;
 use crate::world::Grid;
@@ -37,17 +39,25 @@ fn fit_shift(a: u32, b: u32) -> u32 {
     s
 }
 
-/// Level of a box with integer range `[ix0, iy0, ix1, iy1]`.
+/// Level of a box with integer range `c` (`[ix0, iy0, ix1, iy1]` in 2D,
+/// `[ix0, iy0, iz0, ix1, iy1, iz1]` in 3D).
 #[inline(always)]
-pub fn level(c: [u32; 4], depth: u32, slack: u32) -> u32 {
-    let [ix0, iy0, ix1, iy1] = c;
-    let home = xor_level_xy(ix0, iy0, ix1, iy1, depth);
-    let fit = depth - fit_shift(ix0, ix1).max(fit_shift(iy0, iy1));
+pub fn level<const N: usize>(c: [u32; N], depth: u32, slack: u32) -> u32 {
+    let home = xor_level_of(&c, depth);
+    let fit = depth - (0..N / 2).fold(0, |m, k| m.max(fit_shift(c[k], c[N / 2 + k])));
     home.max(fit.saturating_sub(slack))
 }
 
-/// Level of each box, and the entries (1, 2 or 4 per box) of each chunk.
-pub fn place(boxes: &[[f64; 4]], grid: &Grid, slack: u32, ex: &Exec) -> Placement {
+/// Level of each box, and the entries (1 to 2^D per box) of each chunk.
+pub fn place<const N: usize>(
+    boxes: &[[f64; N]],
+    grid: &Grid<[f64; N]>,
+    slack: u32,
+    ex: &Exec,
+) -> Placement
+where
+    [f64; N]: Row,
+{
     let n = boxes.len();
     let mut levels = scratch::filled(n, 0u8);
     let bounds = Placement::chunks(n);
@@ -85,7 +95,7 @@ mod tests {
     fn straddler_goes_down_not_to_the_root() {
         // depth 4: a box of one cell's width on the middle line x = 8 cells
         let c = [7, 3, 8, 3];
-        assert_eq!(xor_level_xy(7, 3, 8, 3, 4), 0); // the seeds' rule: the root
+        assert_eq!(crate::morton::xor_level_xy(7, 3, 8, 3, 4), 0); // the seeds' rule: the root
         assert_eq!(level(c, 4, 1), 3);
         assert_eq!(level(c, 4, 0), 4);
     }

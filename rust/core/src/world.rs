@@ -7,6 +7,8 @@
 //! Correctness never depends on the scale, only on quantization being
 //! monotone non-decreasing in `v`: a poor scale costs time, never pairs.
 
+use crate::dim::Row;
+
 /// Largest scale ever used (cells per half unit).
 pub const MAX_SCALE: f64 = 1e300;
 
@@ -66,45 +68,65 @@ fn from_order(k: u64) -> f64 {
     f64::from_bits(if k >> 63 == 1 { k & !(1 << 63) } else { !k })
 }
 
-/// How coordinates map to cells: origin and scale of each axis, and the depth.
+/// How coordinates map to cells: origin and scale of each axis, and the
+/// depth, for boxes of `R`'s dimension ([`crate::dim::Row`]: 2D by default).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Grid {
-    /// World minimum x.
-    pub x0: f64,
-    /// World minimum y.
-    pub y0: f64,
-    /// Cells per half unit along x.
-    pub sx: f64,
-    /// Cells per half unit along y.
-    pub sy: f64,
+pub struct Grid<R: Row = [f64; 4]> {
+    /// World minimum of each axis.
+    pub origins: R::Axes,
+    /// Cells per half unit along each axis.
+    pub scales: R::Axes,
     /// Level of the finest cells: `2^depth` cells a side.
     pub depth: u32,
 }
 
-impl Grid {
-    /// Square cells over `bounds`: both axes scaled by the longer half-span.
-    pub fn square(bounds: [f64; 4], depth: u32) -> Grid {
-        let half = half_span(bounds[0], bounds[2]).max(half_span(bounds[1], bounds[3]));
+impl<const N: usize> Grid<[f64; N]>
+where
+    [f64; N]: Row,
+{
+    /// Cubic (square in 2D) cells over `bounds` (a box row): every axis
+    /// scaled by the longest half-span.
+    pub fn square(bounds: [f64; N], depth: u32) -> Self {
+        let half = (0..N / 2).fold(f64::NEG_INFINITY, |m, k| {
+            m.max(half_span(bounds[k], bounds[N / 2 + k]))
+        });
         let s = scale(half, (depth as f64).exp2());
+        Self::with(bounds, depth, |_| s)
+    }
+
+    /// Cells over `bounds`, each axis scaled to its own span (oblong cells).
+    pub fn over(bounds: [f64; N], depth: u32) -> Self {
+        let cells = (depth as f64).exp2();
+        Self::with(bounds, depth, |k| {
+            scale(half_span(bounds[k], bounds[N / 2 + k]), cells)
+        })
+    }
+
+    fn with(bounds: [f64; N], depth: u32, scale_of: impl Fn(usize) -> f64) -> Self {
+        let (mut origins, mut scales) = (
+            <[f64; N] as Row>::Axes::default(),
+            <[f64; N] as Row>::Axes::default(),
+        );
+        for (k, (o, s)) in origins.as_mut().iter_mut().zip(scales.as_mut()).enumerate() {
+            (*o, *s) = (bounds[k], scale_of(k));
+        }
         Grid {
-            x0: bounds[0],
-            y0: bounds[1],
-            sx: s,
-            sy: s,
+            origins,
+            scales,
             depth,
         }
     }
 
-    /// Cells over `bounds`, each axis scaled to its own span (oblong cells).
-    pub fn over(bounds: [f64; 4], depth: u32) -> Grid {
-        let cells = (depth as f64).exp2();
-        Grid {
-            x0: bounds[0],
-            y0: bounds[1],
-            sx: scale(half_span(bounds[0], bounds[2]), cells),
-            sy: scale(half_span(bounds[1], bounds[3]), cells),
-            depth,
-        }
+    /// World minimum along `axis`.
+    #[inline(always)]
+    pub fn origin(&self, axis: usize) -> f64 {
+        self.origins.as_ref()[axis]
+    }
+
+    /// Cells per half unit along `axis`.
+    #[inline(always)]
+    pub fn scale(&self, axis: usize) -> f64 {
+        self.scales.as_ref()[axis]
     }
 
     /// Last cell coordinate, `2^depth - 1`.
@@ -113,7 +135,13 @@ impl Grid {
         ((1u64 << self.depth) - 1) as u32
     }
 
-    /// Where the cells of an axis (0: x, 1: y) start: `e[c]` is the least
+    /// The cell coordinate of `v` along `axis` ([`quantize`]).
+    #[inline(always)]
+    pub fn cell(&self, v: f64, axis: usize) -> u32 {
+        quantize(v, self.origin(axis), self.scale(axis), self.top() as u64) as u32
+    }
+
+    /// Where the cells of an axis (0: x, 1: y, 2: z) start: `e[c]` is the least
     /// `v` whose cell coordinate ([`quantize`]) is at least `c`, for `c` in
     /// `1..=top`, with `-inf` before and `+inf` after (twice: `top + 3`
     /// values), so that `v` lies in cell `c` exactly when
@@ -124,11 +152,7 @@ impl Grid {
     /// around the estimate `origin + 2c / scale` (a few steps each); a
     /// coordinate no double reaches has edge `+inf`.
     pub fn edges(&self, axis: usize) -> Vec<f64> {
-        let (origin, scale) = if axis == 0 {
-            (self.x0, self.sx)
-        } else {
-            (self.y0, self.sy)
-        };
+        let (origin, scale) = (self.origin(axis), self.scale(axis));
         let top = self.top() as u64;
         let at_least = |key: u64, c: u64| quantize(from_order(key), origin, scale, top) >= c;
         let (lo, hi) = (to_order(f64::NEG_INFINITY), to_order(f64::INFINITY));
@@ -179,22 +203,27 @@ impl Grid {
         e
     }
 
-    /// Integer cell range `[ix0, iy0, ix1, iy1]` of a box.
+    /// Integer cell range of a box: the low corner's cells, then the high
+    /// corner's (`[ix0, iy0, ix1, iy1]` in 2D).
     #[inline(always)]
-    pub fn cells_of(&self, b: &[f64; 4]) -> [u32; 4] {
-        let top = self.top() as u64;
-        [
-            quantize(b[0], self.x0, self.sx, top) as u32,
-            quantize(b[1], self.y0, self.sy, top) as u32,
-            quantize(b[2], self.x0, self.sx, top) as u32,
-            quantize(b[3], self.y0, self.sy, top) as u32,
-        ]
+    pub fn cells_of(&self, b: &[f64; N]) -> [u32; N] {
+        std::array::from_fn(|c| self.cell(b[c], c % (N / 2)))
+    }
+
+    /// The integer low corner of a box.
+    #[inline(always)]
+    pub fn corner_of(&self, b: &[f64; N]) -> <[f64; N] as Row>::Corner {
+        let mut q = <[f64; N] as Row>::Corner::default();
+        for (k, v) in q.as_mut().iter_mut().enumerate() {
+            *v = self.cell(b[k], k);
+        }
+        q
     }
 
     /// Unclamped level-`depth` coordinate of `v` along x (for positions inside a cell).
     #[inline(always)]
     pub fn fine_x(&self, v: f64) -> f64 {
-        (v * 0.5 - self.x0 * 0.5) * self.sx
+        (v * 0.5 - self.origin(0) * 0.5) * self.scale(0)
     }
 }
 
@@ -212,7 +241,7 @@ mod tests {
     #[test]
     fn huge_world_stays_finite() {
         let g = Grid::square([-1.7e308, -1.0, 1.7e308, 1.0], 4);
-        assert!(g.sx > 0.0 && g.sx.is_finite());
+        assert!(g.scale(0) > 0.0 && g.scale(0).is_finite());
         assert_eq!(g.cells_of(&[-1.7e308, 0.0, 1.7e308, 0.0])[2], 15);
     }
 
@@ -241,11 +270,7 @@ mod tests {
                 let top = g.top() as usize;
                 assert_eq!(e.len(), top + 3);
                 assert_eq!((e[0], e[top + 1]), (f64::NEG_INFINITY, f64::INFINITY));
-                let (o, s) = if axis == 0 {
-                    (g.x0, g.sx)
-                } else {
-                    (g.y0, g.sy)
-                };
+                let (o, s) = (g.origin(axis), g.scale(axis));
                 let cell = |v: f64| quantize(v, o, s, top as u64) as usize;
                 // the edges never decrease: the last one at or below v
                 let by_edges = |v: f64| e.partition_point(|&x| x <= v) - 1;

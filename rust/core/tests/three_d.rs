@@ -220,3 +220,44 @@ fn bad_rows_name_the_axis() {
     assert!(b[0][0] < -3.9 && b[0][3] > 4.1);
     assert_eq!(b[0][3].next_down(), 0.1 + 4.0);
 }
+
+/// `n` boxes at hashed places in a cube of side 100, sides from `side`.
+fn hashed(n: u64, side: impl Fn(u64) -> f64) -> Vec<[f64; 6]> {
+    (0..n)
+        .map(|k| {
+            let h = k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            let at = |s: u32| ((h >> s) & 0xFFFF) as f64 / 65536.0 * 100.0;
+            let (x, y, z, w) = (at(0), at(16), at(32), side(h >> 48));
+            [x, y, z, x + w, y + w, z + w]
+        })
+        .collect()
+}
+
+#[test]
+fn many_boxes_every_method_as_brute_force() {
+    // one size; sizes over three decades (the octree's levels vary); a
+    // few huge boxes among small ones (the grid coarsens)
+    let scenes = [
+        hashed(6000, |_| 4.0),
+        hashed(5000, |h| 0.05 * (1 << (h % 11)) as f64),
+        hashed(4000, |h| if h % 500 == 0 { 60.0 } else { 0.7 }),
+    ];
+    for boxes in scenes {
+        let bounds = scan_boxes(&boxes, &Exec::serial()).unwrap();
+        let s = |method| Search {
+            boxes: &boxes,
+            bounds,
+            narrow: Narrow::default(),
+            method,
+            max_pairs: None,
+        };
+        let want = find_pairs(&s(Method::Brute), &Exec::serial()).unwrap();
+        assert!(want.len() > boxes.len(), "a scene with pairs to find");
+        for method in METHODS {
+            for w in [1, 2] {
+                let got = find_pairs(&s(method), &Exec::new(Some(w))).unwrap();
+                assert_eq!(got, want, "{method:?} on {w} threads");
+            }
+        }
+    }
+}

@@ -7,6 +7,7 @@
 //! point (the max of their integer min corners), so it is reported once;
 //! a pair with an unreplicated box is met in one cell combination only.
 
+use crate::dim::Row;
 use crate::narrow::{boxes_overlap, Narrow};
 use crate::pairs::{Sink, LOOK_EVERY};
 use crate::scratch;
@@ -32,37 +33,38 @@ pub(super) fn replicated(tag: u32) -> bool {
     tag & REPLICA != 0
 }
 
-/// One entry of a box in a cell, in walk order.
+/// One entry of a box in a cell, in walk order: a box row `R` of 2D
+/// (the default) or 3D ([`crate::dim`]).
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Ent {
+pub(crate) struct Ent<R: Row = [f64; 4]> {
     /// The box.
-    pub(super) b: [f64; 4],
+    pub(super) b: R,
     /// Integer min corner of the box (for the reference point).
-    pub(super) qx: u32,
-    pub(super) qy: u32,
+    pub(super) q: R::Corner,
     /// Object index, with [`REPLICA`] set for replicated boxes.
     pub(super) tag: u32,
     /// Position of minx inside the cell (the key's low bits).
     pub(super) sub: u32,
 }
 
-scratch::pooled!(Ent);
+scratch::pooled!(Ent, Ent<[f64; 6]>);
 
 impl Ent {
-    /// The entry of box `k` (replicated or not) in a cell of a grid, its
-    /// min corner in cell `(qx, qy)` (no in-cell position: the tree's kept
-    /// order sorts a cell's entries by their minx, [`sort_by_minx`]).
+    /// The entry of box `k` (replicated or not) in a cell of a 2D grid,
+    /// its min corner in cell `(qx, qy)` (no in-cell position: the tree's
+    /// kept order sorts a cell's entries by their minx, [`sort_by_minx`]).
     #[inline(always)]
     pub(crate) fn on_grid(b: [f64; 4], qx: u32, qy: u32, k: usize, rep: bool) -> Ent {
         Ent {
             b,
-            qx,
-            qy,
+            q: [qx, qy],
             tag: tag_of(k, rep),
             sub: 0,
         }
     }
+}
 
+impl<R: Row> Ent<R> {
     /// The object's index.
     #[inline(always)]
     pub(crate) fn id(&self) -> u32 {
@@ -70,11 +72,16 @@ impl Ent {
     }
 }
 
-/// Does the cell at finest corner `(cx, cy)`, `2^s` finest cells wide, hold
-/// the reference point of entries `a` and `b` (the max of their min corners)?
+/// Does the cell at finest corner `c`, `2^s` finest cells wide, hold the
+/// reference point of entries `a` and `b` (the max of their min corners)?
 #[inline(always)]
-pub(super) fn holds(a: &Ent, b: &Ent, cx: u32, cy: u32, s: u32) -> bool {
-    ((a.qx.max(b.qx) >> s) == (cx >> s)) & ((a.qy.max(b.qy) >> s) == (cy >> s))
+pub(super) fn holds<R: Row>(a: &Ent<R>, b: &Ent<R>, c: &R::Corner, s: u32) -> bool {
+    let (qa, qb, c) = (a.q.as_ref(), b.q.as_ref(), c.as_ref());
+    let mut here = true;
+    for k in 0..R::D {
+        here &= (qa[k].max(qb[k]) >> s) == (c[k] >> s);
+    }
+    here
 }
 
 /// Test `u` against `later`, the entries after it in its cell, until
@@ -83,14 +90,17 @@ pub(super) fn holds(a: &Ent, b: &Ent, cx: u32, cy: u32, s: u32) -> bool {
 /// cell's finest corner and level shift), a pair of two replicated boxes is
 /// kept only in the cell holding its reference point.
 #[inline(always)]
-pub(super) fn later_pairs<const T: bool>(
-    u: &Ent,
-    later: &[Ent],
-    past: impl Fn(&Ent) -> bool,
-    at: Option<(u32, u32, u32)>,
+pub(super) fn later_pairs<const T: bool, const N: usize>(
+    u: &Ent<[f64; N]>,
+    later: &[Ent<[f64; N]>],
+    past: impl Fn(&Ent<[f64; N]>) -> bool,
+    at: Option<(&<[f64; N] as Row>::Corner, u32)>,
     narrow: &Narrow,
     out: &mut Sink,
-) -> u64 {
+) -> u64
+where
+    [f64; N]: Row,
+{
     let iu = u.id();
     let mut tests = 0;
     for v in later {
@@ -100,7 +110,7 @@ pub(super) fn later_pairs<const T: bool>(
         tests += 1;
         let here = match at {
             None => true,
-            Some((cx, cy, s)) => !replicated(v.tag) | holds(u, v, cx, cy, s),
+            Some((c, s)) => !replicated(v.tag) | holds(u, v, c, s),
         };
         let keep = boxes_overlap(&u.b, &v.b) & here;
         out.emit(
@@ -121,9 +131,9 @@ pub(crate) fn sort_by_minx(a: &mut [Ent]) {
     crate::nearly::sort_by_key(a, |e| e.b[0]);
 }
 
-/// The pairs among the entries `own` of grid cell `(cx, cy)` (one level:
-/// no ancestors), sorted by minx ([`sort_by_minx`]), into `out`; returns
-/// the candidate tests.
+/// The pairs among the entries `own` of 2D grid cell `(cx, cy)` (one
+/// level: no ancestors), sorted by minx ([`sort_by_minx`]), into `out`;
+/// returns the candidate tests.
 ///
 /// The early stop compares the boxes themselves: once an entry starts at or
 /// past `u`'s maxx, it and every later one miss `u` (the box test is
@@ -141,8 +151,9 @@ pub(crate) fn grid_cell_pairs<const T: bool>(
     for (t, u) in own.iter().enumerate() {
         out.check_stop_at(tests, &mut next_look); // a crowded cell a filter rejects
         let umax = u.b[2];
-        let at = replicated(u.tag).then_some((cx, cy, 0));
-        tests += later_pairs::<T>(u, &own[t + 1..], |v| v.b[0] >= umax, at, narrow, out);
+        let c = [cx, cy];
+        let at = replicated(u.tag).then_some((&c, 0));
+        tests += later_pairs::<T, 4>(u, &own[t + 1..], |v| v.b[0] >= umax, at, narrow, out);
     }
     tests
 }

@@ -1,10 +1,13 @@
-//! The linear quadtree walk shared by the quadtree and the grid (seeds 000-002).
+//! The linear quadtree walk shared by the quadtree and the grid (seeds
+//! 000-002), written once over the dimension: in 3D the same walk is the
+//! linear octree's.
 //!
 //! # Derivation
-//! Quantize the square world into a `2^L` grid.  Seed 001 puts each box in
-//! the smallest cell containing it: the highest non-zero 2-bit group of the
-//! XOR of its corner codes gives the level `l`, the corner code
-//! `>> 2(L - l)` the cell.  A cell's candidates are its own objects and
+//! Quantize the square (cubic) world into a `2^L` grid.  Seed 001 puts each
+//! box in the smallest cell containing it: the highest non-zero `D`-bit
+//! group of the XOR of its corner codes gives the level `l`, the corner
+//! code `>> D(L - l)` the cell (`D = 2`; `D = 3` for the octree: 3-bit
+//! groups, 8 children).  A cell's candidates are its own objects and
 //! those of its ancestors, so one pre-order walk that keeps the ancestors'
 //! objects on a stack (pushed on the way down, popped on the way up) tests
 //! every pair whose cells nest, once.
@@ -12,17 +15,17 @@
 //! Pre-order without a tree: the sort key of [`crate::key`] lists every cell
 //! right before its descendants, ancestors first: the seeds' linear array in
 //! the order of the walk, holding only the cells in use (memory O(n) for any
-//! L).  Cell `(d, c)` covers finest codes `[c << 2(L-d), (c + 1) << 2(L-d))`:
+//! L).  Cell `(d, c)` covers finest codes `[c << D(L-d), (c + 1) << D(L-d))`:
 //! an entry on the stack is an ancestor of the current cell iff the current
 //! start is below its end, so popping is a comparison.
 //!
 //! # Replicas and the reference point
 //! A placement ([`crate::quadtree`], [`crate::grid`]) may enter a box in
-//! several cells of one level (at most 2 x 2 for the quadtree, all the cells
-//! it covers for the grid).  A pair can then be seen from several cell
-//! combinations; it is kept only where the deeper cell contains the
-//! reference point `P = (max(ix0_a, ix0_b), max(iy0_a, iy0_b))` on the
-//! integer grid.  Quantization is monotone, so `P` lies in both boxes'
+//! several cells of one level (at most 2 per axis for the quadtree, all the
+//! cells it covers for the grid).  A pair can then be seen from several
+//! cell combinations; it is kept only where the deeper cell contains the
+//! reference point `P = (max(ix0_a, ix0_b), max(iy0_a, iy0_b))` (and
+//! `max(iz0_a, iz0_b)` in 3D) on the integer grid.  Quantization is monotone, so `P` lies in both boxes'
 //! integer ranges whenever they truly overlap: each box has exactly one
 //! replica holding `P`, the two nest, and the pair is reported exactly once.
 //! Pairs of unreplicated boxes are seen once anyway and skip the check.
@@ -72,6 +75,7 @@ pub(crate) use records::fill;
 pub(crate) use records::layout;
 pub(crate) use walk::worth_counting_first;
 
+use crate::dim::Row;
 use crate::narrow::Narrow;
 use crate::pairs::{Budget, TooMany};
 use crate::par::Exec;
@@ -84,15 +88,19 @@ use walk::{walk_sorted, Keys};
 /// Every colliding pair of boxes placed by `place` on `grid`, canonical.
 ///
 /// Returns the flat pairs and the number of candidate tests.
-pub fn find(
-    boxes: &[[f64; 4]],
-    grid: &Grid,
+pub fn find<const N: usize>(
+    boxes: &[[f64; N]],
+    grid: &Grid<[f64; N]>,
     place: &Placement,
     narrow: &Narrow,
     budget: &Budget,
     ex: &Exec,
     tick: Tick,
-) -> (Result<Vec<isize>, TooMany>, u64) {
+) -> (Result<Vec<isize>, TooMany>, u64)
+where
+    [f64; N]: Row,
+    Ent<[f64; N]>: scratch::Pooled,
+{
     // Each entry is tested against the later entries of its cell up to the
     // first that starts past it: positions make that stop early.  A few
     // position bits already stop it near the right place; when the key

@@ -17,7 +17,7 @@ pub(super) const BOX_GRAIN: usize = 1 << 12;
 /// boxes makes (the chunks fixed by the data: [`Placement::chunks`]).
 ///
 /// A box at level `l` enters every level-`l` cell its integer range meets
-/// (1 to 4 for the quadtree, any number for the grid); the entry pass
+/// (1 to 2^D for the quadtree or the octree, any number for the grid); the entry pass
 /// recomputes the cells, so only the level is stored per box, and only where
 /// it varies.
 #[derive(Clone, Debug)]
@@ -54,10 +54,11 @@ impl Placement {
     }
 
     /// Cells of a level `2^s` finest cells wide that the integer range `q`
-    /// (`[ix0, iy0, ix1, iy1]`) meets: the entries of a box placed there.
+    /// (the low corner's cells, then the high one's: `[ix0, iy0, ix1, iy1]`
+    /// in 2D) meets: the entries of a box placed there.
     #[inline(always)]
-    pub fn cells_met(q: [u32; 4], s: u32) -> u64 {
-        ((q[2] >> s) - (q[0] >> s) + 1) as u64 * ((q[3] >> s) - (q[1] >> s) + 1) as u64
+    pub fn cells_met<const N: usize>(q: [u32; N], s: u32) -> u64 {
+        (0..N / 2).fold(1, |m, k| m * ((q[N / 2 + k] >> s) - (q[k] >> s) + 1) as u64)
     }
 
     /// Total entries, as a float (cannot wrap around for any count).

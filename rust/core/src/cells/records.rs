@@ -9,8 +9,9 @@
 
 use super::entry::tag_of;
 use super::placement::{Placement, BOX_GRAIN};
+use crate::dim::Row;
 use crate::key::{self, Layout};
-use crate::morton::encode;
+use crate::morton::code_of;
 use crate::par::Exec;
 use crate::radix;
 use crate::scratch::{self, Pooled};
@@ -78,13 +79,16 @@ impl View for [(u64, u32)] {
 }
 
 /// The records of every (box, cell) entry, in box order.
-pub(super) fn entries(
-    boxes: &[[f64; 4]],
-    grid: &Grid,
-    lay: Layout,
+pub(super) fn entries<const N: usize>(
+    boxes: &[[f64; N]],
+    grid: &Grid<[f64; N]>,
+    lay: Layout<[f64; N]>,
     place: &Placement,
     ex: &Exec,
-) -> Entries {
+) -> Entries
+where
+    [f64; N]: Row,
+{
     let n = boxes.len();
     let width = lay.width();
     let shift = usize::BITS - n.leading_zeros() + 1; // k < n, then the replica bit
@@ -100,15 +104,19 @@ pub(super) fn entries(
     }
 }
 
-/// `make(key, box, replicated)` for every (box, cell) entry, in box order.
-pub(crate) fn fill<T: Pooled + Copy + Default + Send>(
-    boxes: &[[f64; 4]],
-    grid: &Grid,
-    lay: Layout,
+/// `make(key, box, replicated)` for every (box, cell) entry, in box order
+/// (a box's cells with x varying fastest, then y, then z).
+pub(crate) fn fill<T: Pooled + Copy + Default + Send, const N: usize>(
+    boxes: &[[f64; N]],
+    grid: &Grid<[f64; N]>,
+    lay: Layout<[f64; N]>,
     place: &Placement,
     ex: &Exec,
     make: impl Fn(u64, usize, bool) -> T + Sync + Send,
-) -> Vec<T> {
+) -> Vec<T>
+where
+    [f64; N]: Row,
+{
     let n = boxes.len();
     let bb = &place.bounds;
     let eb = &place.starts;
@@ -118,20 +126,36 @@ pub(crate) fn fill<T: Pooled + Copy + Default + Send>(
         .chunks_mut(&mut recs, eb, |c, _, out| {
             let mut p = 0;
             for (k, b) in boxes.iter().enumerate().take(bb[c + 1]).skip(bb[c]) {
-                let [ix0, iy0, ix1, iy1] = grid.cells_of(b);
+                let q = grid.cells_of(b);
                 let t0 = grid.fine_x(b[0]);
                 let lv = place.level(k, depth);
                 let s = depth - lv;
                 let inv2s = key::inv_pow2(s);
-                let (cx0, cx1, cy0, cy1) = (ix0 >> s, ix1 >> s, iy0 >> s, iy1 >> s);
-                let rep = (cx0 != cx1) | (cy0 != cy1);
-                for cy in cy0..=cy1 {
-                    for cx in cx0..=cx1 {
-                        let sub = lay.position(t0, inv2s, cx).min(lay.sub_top());
-                        let ck = lay.cell_key(encode(cx as u64, cy as u64), lv);
-                        out[p] = make(lay.entry_key(ck, sub), k, rep);
-                        p += 1;
+                // the level-lv cells from corner lo to corner hi
+                let mut lo = <[f64; N] as Row>::Corner::default();
+                let mut hi = lo;
+                let (l, h) = (lo.as_mut(), hi.as_mut());
+                for a in 0..N / 2 {
+                    (l[a], h[a]) = (q[a] >> s, q[N / 2 + a] >> s);
+                }
+                let rep = lo != hi;
+                let mut at = lo;
+                'cells: loop {
+                    let cx = at.as_ref()[0];
+                    let sub = lay.position(t0, inv2s, cx).min(lay.sub_top());
+                    let ck = lay.cell_key(code_of::<[f64; N]>(&at), lv);
+                    out[p] = make(lay.entry_key(ck, sub), k, rep);
+                    p += 1;
+                    // the next cell, x fastest
+                    let (c, l, h) = (at.as_mut(), lo.as_ref(), hi.as_ref());
+                    for a in 0..N / 2 {
+                        if c[a] < h[a] {
+                            c[a] += 1;
+                            continue 'cells;
+                        }
+                        c[a] = l[a];
                     }
+                    break;
                 }
             }
         });
@@ -139,7 +163,7 @@ pub(crate) fn fill<T: Pooled + Copy + Default + Send>(
 }
 
 /// The key layout of the entries of `place` on `grid`.
-pub(crate) fn layout(grid: &Grid, place: &Placement) -> Layout {
+pub(crate) fn layout<R: Row>(grid: &Grid<R>, place: &Placement) -> Layout<R> {
     let varying = !place.levels.is_empty();
     let min_sub = if varying {
         QUADTREE_MIN_SUB

@@ -10,9 +10,10 @@
 use super::entry::{holds, index_of, later_pairs, replicated, Ent};
 use super::records::View;
 use super::Tick;
+use crate::dim::{hi, Row};
 use crate::hints::prefetch;
 use crate::key::{self, Layout};
-use crate::morton::decode;
+use crate::morton::corner_of;
 use crate::narrow::{boxes_overlap, Narrow};
 use crate::pairs::{canonical, finish, Buckets, Budget, Sink, TooMany, LOOK_EVERY};
 use crate::par::{balanced, chunk_count, Exec, MAX_CHUNKS};
@@ -21,7 +22,7 @@ use crate::world::Grid;
 
 /// The cells in walk order: where each one's entries start (then the
 /// total) and its cell key.
-fn cells_of<V: View + ?Sized>(v: &V, lay: Layout, m: usize) -> (Vec<usize>, Vec<u64>) {
+fn cells_of<V: View + ?Sized, R: Row>(v: &V, lay: Layout<R>, m: usize) -> (Vec<usize>, Vec<u64>) {
     let mut first = scratch::take(m / 2 + 1);
     let mut ckeys = scratch::take(m / 2 + 1);
     let mut last = u64::MAX;
@@ -40,9 +41,8 @@ fn cells_of<V: View + ?Sized>(v: &V, lay: Layout, m: usize) -> (Vec<usize>, Vec<
 /// Most entries on the ancestor stack at any point of the walk, and the
 /// number of candidate tests the walk will make without its early stops (an
 /// upper bound of the pairs it can find).
-fn max_stack(first: &[usize], ckeys: &[u64], lay: Layout) -> (usize, f64) {
-    let depth = lay.depth;
-    let mut stack: Vec<(u64, usize)> = Vec::with_capacity(depth as usize + 2);
+fn max_stack<R: Row>(first: &[usize], ckeys: &[u64], lay: Layout<R>) -> (usize, f64) {
+    let mut stack: Vec<(u64, usize)> = Vec::with_capacity(lay.depth as usize + 2);
     let (mut size, mut most, mut tests) = (0, 0, 0.0);
     for (c, &ck) in ckeys.iter().enumerate() {
         let start = lay.start(ck);
@@ -55,7 +55,7 @@ fn max_stack(first: &[usize], ckeys: &[u64], lay: Layout) -> (usize, f64) {
         }
         let cnt = first[c + 1] - first[c];
         tests += cnt as f64 * ((cnt as f64 - 1.0) / 2.0 + size as f64);
-        stack.push((start + (1u64 << (2 * (depth - lay.level(ck)))), cnt));
+        stack.push((start + lay.span(lay.level(ck)), cnt));
         size += cnt;
         most = most.max(size);
     }
@@ -88,37 +88,52 @@ pub(crate) fn worth_counting_first(candidates: f64, n: usize, limit: impl FnOnce
 }
 
 /// The grid a search quantizes into and the layout of its entries' keys.
-#[derive(Clone, Copy)]
-pub(super) struct Keys<'a> {
-    pub(super) grid: &'a Grid,
-    pub(super) lay: Layout,
+pub(super) struct Keys<'a, R: Row> {
+    pub(super) grid: &'a Grid<R>,
+    pub(super) lay: Layout<R>,
 }
 
+impl<R: Row> Clone for Keys<'_, R> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<R: Row> Copy for Keys<'_, R> {}
+
 /// The walk over entries sorted by key: `(pairs, candidate tests)`.
-pub(super) fn walk_sorted<V: View + ?Sized>(
+pub(super) fn walk_sorted<V: View + ?Sized, const N: usize>(
     v: &V,
-    boxes: &[[f64; 4]],
-    keys: Keys,
+    boxes: &[[f64; N]],
+    keys: Keys<[f64; N]>,
     narrow: &Narrow,
     budget: &Budget,
     ex: &Exec,
     tick: Tick,
-) -> (Result<Vec<isize>, TooMany>, u64) {
+) -> (Result<Vec<isize>, TooMany>, u64)
+where
+    [f64; N]: Row,
+    Ent<[f64; N]>: scratch::Pooled,
+{
     let Keys { grid, lay } = keys;
     let m = v.count();
     if m == 0 {
         return (Ok(Vec::new()), 0);
     }
     let ex = ex.for_work(m, 1 << 13);
-    let top = grid.top() as u64;
-    let mut ents: Vec<Ent> = scratch::take(m);
-    ex.collect_into(&mut ents, m, 1 << 12, |e| gather(v, boxes, keys, top, e));
+    let mut ents: Vec<Ent<[f64; N]>> = scratch::take(m);
+    ex.collect_into(&mut ents, m, 1 << 12, |e| gather(v, boxes, keys, e));
     tick("gather");
     let (first, ckeys) = cells_of(v, lay, m);
     let (most, candidates) = max_stack(&first, &ckeys, lay);
-    if narrow.is_trivial() && worth_counting_first(candidates, boxes.len(), || budget.limit()) {
+    // (the count is 2D: a 3D walk stores up to the limit and counts the rest)
+    if N == 4
+        && narrow.is_trivial()
+        && worth_counting_first(candidates, boxes.len(), || budget.limit())
+    {
         // Could the pairs outgrow memory?  Count them first, in O(n log n).
-        let count = crate::count::box_pairs(boxes);
+        let flat: Vec<[f64; 4]> = boxes.iter().map(|b| [b[0], b[1], b[2], b[3]]).collect();
+        let count = crate::count::box_pairs(&flat);
         if count > budget.limit() {
             scratch::give(ents);
             scratch::give(first);
@@ -165,7 +180,15 @@ pub(super) fn walk_sorted<V: View + ?Sized>(
 
 /// Entry `e` of the sorted `v`, with its box from `boxes`.
 #[inline(always)]
-fn gather<V: View + ?Sized>(v: &V, boxes: &[[f64; 4]], keys: Keys, top: u64, e: usize) -> Ent {
+fn gather<V: View + ?Sized, const N: usize>(
+    v: &V,
+    boxes: &[[f64; N]],
+    keys: Keys<[f64; N]>,
+    e: usize,
+) -> Ent<[f64; N]>
+where
+    [f64; N]: Row,
+{
     let Keys { grid, lay } = keys;
     // the boxes come in random order: ask for one a few entries ahead
     if e + 12 < v.count() {
@@ -175,24 +198,29 @@ fn gather<V: View + ?Sized>(v: &V, boxes: &[[f64; 4]], keys: Keys, top: u64, e: 
     let b = boxes[index_of(tag)];
     Ent {
         b,
-        qx: crate::world::quantize(b[0], grid.x0, grid.sx, top) as u32,
-        qy: crate::world::quantize(b[1], grid.y0, grid.sy, top) as u32,
+        q: grid.corner_of(&b),
         tag,
         sub: lay.sub(v.key(e)),
     }
 }
 
-struct Walk<'a> {
+struct Walk<'a, const N: usize>
+where
+    [f64; N]: Row,
+{
     ckeys: &'a [u64],
     first: &'a [usize],
-    ents: &'a [Ent],
-    grid: &'a Grid,
-    lay: Layout,
+    ents: &'a [Ent<[f64; N]>],
+    grid: &'a Grid<[f64; N]>,
+    lay: Layout<[f64; N]>,
     narrow: &'a Narrow<'a>,
     most: usize,
 }
 
-impl Walk<'_> {
+impl<const N: usize> Walk<'_, N>
+where
+    [f64; N]: Row,
+{
     fn cell_key_at(&self, c: usize) -> u64 {
         self.ckeys[c]
     }
@@ -204,7 +232,7 @@ impl Walk<'_> {
         let ents = self.ents;
         let first = self.first;
         let narrow = self.narrow;
-        let mut stack: Vec<Ent> = Vec::with_capacity(self.most);
+        let mut stack: Vec<Ent<[f64; N]>> = Vec::with_capacity(self.most);
         // end code and entry count of each stacked cell
         let mut cells: Vec<(u64, usize)> = Vec::with_capacity(depth as usize + 2);
         let mut tests = 0u64;
@@ -213,7 +241,7 @@ impl Walk<'_> {
             let ck0 = self.cell_key_at(c0);
             let start0 = lay.start(ck0);
             for lv in 0..lay.level(ck0) {
-                let sh = 2 * (depth - lv);
+                let sh = lay.shift(depth - lv);
                 let akey = lay.cell_key(start0 >> sh, lv);
                 let (mut lo, mut hi) = (0, c0); // first cell before c0 with key >= akey
                 while lo < hi {
@@ -236,8 +264,8 @@ impl Walk<'_> {
             let start = lay.start(ck);
             let s = depth - lay.level(ck);
             let inv2s = key::inv_pow2(s);
-            let (cx, cy) = decode(start);
-            let (cx, cy) = (cx as u32, cy as u32);
+            let corner = corner_of::<[f64; N]>(start);
+            let cx = corner.as_ref()[0];
             while let Some(&(end, cnt)) = cells.last() {
                 if end > start {
                     break;
@@ -250,7 +278,7 @@ impl Walk<'_> {
                 out.check_stop_at(tests, &mut next_look);
                 let iu = u.id();
                 // no later entry of this cell overlaps once one starts past u's maxx
-                let umax = lay.position(self.grid.fine_x(u.b[2]), inv2s, cx >> s);
+                let umax = lay.position(self.grid.fine_x(hi(&u.b, 0)), inv2s, cx >> s);
                 tests += stack.len() as u64;
                 // Own cell, later entries.  Two boxes can share several cells
                 // only if both are replicated, and only a replicated deeper
@@ -258,7 +286,7 @@ impl Walk<'_> {
                 // box entered once needs no reference point.
                 let later = &own[t + 1..];
                 if !replicated(u.tag) {
-                    tests += later_pairs::<T>(u, later, |v| v.sub > umax, None, narrow, out);
+                    tests += later_pairs::<T, N>(u, later, |v| v.sub > umax, None, narrow, out);
                     for w in &stack {
                         let keep = boxes_overlap(&u.b, &w.b);
                         out.emit(
@@ -269,10 +297,10 @@ impl Walk<'_> {
                     }
                     continue;
                 }
-                let at = Some((cx, cy, s));
-                tests += later_pairs::<T>(u, later, |v| v.sub > umax, at, narrow, out);
+                let at = Some((&corner, s));
+                tests += later_pairs::<T, N>(u, later, |v| v.sub > umax, at, narrow, out);
                 for w in &stack {
-                    let keep = boxes_overlap(&u.b, &w.b) & holds(u, w, cx, cy, s);
+                    let keep = boxes_overlap(&u.b, &w.b) & holds(u, w, &corner, s);
                     out.emit(
                         narrow.judge::<T>(keep, iu as usize, w.id() as usize),
                         iu,
@@ -284,7 +312,7 @@ impl Walk<'_> {
                 continue; // a finest cell has no descendants: nothing to push
             }
             stack.extend_from_slice(own);
-            cells.push((start + (1u64 << (2 * s)), own.len()));
+            cells.push((start + lay.span(lay.level(ck)), own.len()));
         }
         tests
     }

@@ -152,13 +152,13 @@ impl RayGrid {
     #[inline(always)]
     pub(super) fn column(&self, v: f64) -> usize {
         let g = &self.grid;
-        quantize(v, g.x0, g.sx, g.top() as u64) as usize
+        quantize(v, g.origin(0), g.scale(0), g.top() as u64) as usize
     }
 
     /// The row of `y` (clamped to the grid).
     #[inline(always)]
     pub(super) fn row(&self, v: f64) -> usize {
         let g = &self.grid;
-        quantize(v, g.y0, g.sy, g.top() as u64) as usize
+        quantize(v, g.origin(1), g.scale(1), g.top() as u64) as usize
     }
 }

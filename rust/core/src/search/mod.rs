@@ -8,12 +8,13 @@ mod sizing;
 
 pub use sizing::{grid_depth, placement_bounds, quadtree_depth, typical_extent};
 
-use crate::cells::{self, Placement, Tick};
+use crate::cells::{self, Ent, Placement, Tick};
 use crate::check::{scan_boxes, BadRow};
 use crate::dim::Row;
 use crate::narrow::Narrow;
 use crate::pairs::{Budget, TooMany};
 use crate::par::Exec;
+use crate::scratch::Pooled;
 use crate::sweep::SAMPLE;
 use crate::world::Grid;
 use crate::{brute, grid, quadtree, sweep};
@@ -115,10 +116,32 @@ pub fn choose(n: usize) -> Method {
     }
 }
 
+/// The grid for [`Method::Grid`], else the quadtree (the octree in 3D).
+fn run_cells<const N: usize>(
+    s: &Search<N>,
+    method: Method,
+    budget: &Budget,
+    ex: &Exec,
+    tick: Tick,
+) -> Found
+where
+    [f64; N]: Row,
+    Ent<[f64; N]>: Pooled,
+{
+    match method {
+        Method::Grid => run_grid(s, budget, ex, tick),
+        _ => run_quadtree(s, budget, ex, tick),
+    }
+}
+
 /// Pairs (or their count) and the candidate tests made.
 pub type Found = (Result<Vec<isize>, TooMany>, u64);
 
-fn run_quadtree(s: &Search, budget: &Budget, ex: &Exec, tick: Tick) -> Found {
+fn run_quadtree<const N: usize>(s: &Search<N>, budget: &Budget, ex: &Exec, tick: Tick) -> Found
+where
+    [f64; N]: Row,
+    Ent<[f64; N]>: Pooled,
+{
     let world = placement_bounds(s.boxes, s.bounds);
     let g = Grid::square(world, quadtree_depth(s.boxes, half(world)));
     let place = quadtree::place(s.boxes, &g, QUADTREE_SLACK, ex);
@@ -128,7 +151,11 @@ fn run_quadtree(s: &Search, budget: &Budget, ex: &Exec, tick: Tick) -> Found {
     out
 }
 
-fn run_grid(s: &Search, budget: &Budget, ex: &Exec, tick: Tick) -> Found {
+fn run_grid<const N: usize>(s: &Search<N>, budget: &Budget, ex: &Exec, tick: Tick) -> Found
+where
+    [f64; N]: Row,
+    Ent<[f64; N]>: Pooled,
+{
     let (g, place) = grid_for(s.boxes, s.bounds, ex);
     tick("place");
     let out = cells::find(s.boxes, &g, &place, &s.narrow, budget, ex, tick);
@@ -139,7 +166,14 @@ fn run_grid(s: &Search, budget: &Budget, ex: &Exec, tick: Tick) -> Found {
 /// The grid method's grid for `boxes` (of bounds `bounds`), and the boxes'
 /// placement on it: cells about [`GRID_FACTOR`] typical extents wide,
 /// coarsened until the entries stay within [`GRID_BUDGET`] per box.
-pub(crate) fn grid_for(boxes: &[[f64; 4]], bounds: [f64; 4], ex: &Exec) -> (Grid, Placement) {
+pub(crate) fn grid_for<const N: usize>(
+    boxes: &[[f64; N]],
+    bounds: [f64; N],
+    ex: &Exec,
+) -> (Grid<[f64; N]>, Placement)
+where
+    [f64; N]: Row,
+{
     let world = placement_bounds(boxes, bounds);
     let mut depth = grid_depth(boxes, half(world));
     // the sample's entries foretell the budget test below: skip the depths
@@ -166,7 +200,10 @@ pub(crate) fn grid_budget(n: usize) -> f64 {
 }
 
 /// Grid entries of all boxes, estimated from an evenly strided sample.
-fn sampled_entries(boxes: &[[f64; 4]], g: &Grid) -> f64 {
+fn sampled_entries<const N: usize>(boxes: &[[f64; N]], g: &Grid<[f64; N]>) -> f64
+where
+    [f64; N]: Row,
+{
     let step = (boxes.len() / SAMPLE).max(1);
     let sum: f64 = boxes
         .iter()
@@ -222,10 +259,9 @@ where
 }
 
 /// The kernels a search runs at a row width (2D: `[f64; 4]`, 3D:
-/// `[f64; 6]`).  The sweep and brute force are written once over the
-/// dimension; the cell methods (grid, quadtree) are 2D.  A 3D search asked
-/// for a cell method (or large enough for `Auto` to pick one) runs the
-/// sweep: every method returns the same pairs.
+/// `[f64; 6]`).  Every kernel is written once over the dimension; this
+/// trait only names, per width, the instances whose buffers need a scratch
+/// pool of their own (a pool is a static per type: `crate::scratch`).
 pub trait Width<const N: usize>: Row {
     /// The sweep over `boxes` in the world `world` ([`placement_bounds`]).
     fn sweep(
@@ -236,8 +272,9 @@ pub trait Width<const N: usize>: Row {
         ex: &Exec,
     ) -> Result<Vec<isize>, TooMany>;
 
-    /// The cell method `method` ([`Method::Grid`], or else the quadtree)
-    /// over `s`, or `None` at a width with no cell methods.
+    /// The cell method `method` ([`Method::Grid`], or else the quadtree:
+    /// the octree in 3D) over `s`, or `None` at a width with no cell
+    /// methods (there is none so far).
     fn cells(
         s: &Search<N>,
         method: Method,
@@ -259,10 +296,7 @@ impl Width<4> for [f64; 4] {
     }
 
     fn cells(s: &Search, method: Method, budget: &Budget, ex: &Exec, tick: Tick) -> Option<Found> {
-        Some(match method {
-            Method::Grid => run_grid(s, budget, ex, tick),
-            _ => run_quadtree(s, budget, ex, tick),
-        })
+        Some(run_cells(s, method, budget, ex, tick))
     }
 }
 
@@ -277,8 +311,14 @@ impl Width<6> for [f64; 6] {
         sweep::find(boxes, world, narrow, budget, ex)
     }
 
-    fn cells(_: &Search<6>, _: Method, _: &Budget, _: &Exec, _: Tick) -> Option<Found> {
-        None
+    fn cells(
+        s: &Search<6>,
+        method: Method,
+        budget: &Budget,
+        ex: &Exec,
+        tick: Tick,
+    ) -> Option<Found> {
+        Some(run_cells(s, method, budget, ex, tick))
     }
 }
 

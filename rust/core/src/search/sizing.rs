@@ -95,18 +95,23 @@ fn few_extreme(vals: impl Iterator<Item = f64>, k: usize, from_top: bool) -> f64
     best[k] * sign
 }
 
-/// The longer half-span of 2D bounds.
-pub(super) fn half(bounds: [f64; 4]) -> f64 {
-    half_span(bounds[0], bounds[2]).max(half_span(bounds[1], bounds[3]))
+/// The longest half-span of bounds (a box row).
+pub(super) fn half<const N: usize>(bounds: [f64; N]) -> f64 {
+    (0..N / 2).fold(f64::NEG_INFINITY, |m, k| {
+        m.max(half_span(bounds[k], bounds[N / 2 + k]))
+    })
 }
 
 fn floor_log2(n: usize) -> i64 {
     (usize::BITS - 1 - n.max(1).leading_zeros()) as i64
 }
 
-/// Quadtree depth: finest cells about the typical box size, at most ~256 n cells.
-pub fn quadtree_depth(boxes: &[[f64; 4]], half: f64) -> u32 {
-    let cap = (key::MAX_DEPTH as i64).min((floor_log2(boxes.len()) / 2 + 4).max(1));
+/// Quadtree (octree) depth: finest cells about the typical box size, at
+/// most ~256 n cells (`2^(D depth) <= 256 n`).
+pub fn quadtree_depth<const N: usize>(boxes: &[[f64; N]], half: f64) -> u32 {
+    let d = (N / 2) as i64;
+    let most = key::max_depth(N / 2) as i64;
+    let cap = most.min(((floor_log2(boxes.len()) + 8) / d).max(1));
     match log2_ratio(half, typical_extent(boxes)) {
         None => cap as u32,
         Some(oct) => cap.min(((oct + 1.0).floor() as i64 + QUADTREE_BIAS).max(1)) as u32,
@@ -114,10 +119,10 @@ pub fn quadtree_depth(boxes: &[[f64; 4]], half: f64) -> u32 {
 }
 
 /// Grid depth: cells `GRID_FACTOR` times the typical box.
-pub fn grid_depth(boxes: &[[f64; 4]], half: f64) -> u32 {
+pub fn grid_depth<const N: usize>(boxes: &[[f64; N]], half: f64) -> u32 {
     let oct = log2_ratio(half, GRID_FACTOR * 0.5 * typical_extent(boxes))
-        .unwrap_or(0.5 * (boxes.len() as f64).log2());
-    (key::MAX_DEPTH as i64).min((oct.floor() as i64).max(1)) as u32
+        .unwrap_or((boxes.len() as f64).log2() / (N / 2) as f64);
+    (key::max_depth(N / 2) as i64).min((oct.floor() as i64).max(1)) as u32
 }
 
 #[cfg(test)]
