@@ -1,32 +1,44 @@
 //! Where the time of one search goes, stage by stage.
 //!
 //! ```text
-//! cargo run --release --example stages -- [uniform|mixed] [n] [method] [threads] [rounds]
+//! cargo run --release --example stages -- [uniform|mixed|uniform3|mixed3] [n] [method] [threads] [rounds]
 //! ```
 //!
 //! Boxes like `broadphase.scenarios`' uniform scene (side about 2 cells of a
 //! `sqrt(n)` grid) or its mixed one (a tenth of them ten times bigger), from a
-//! fixed hash, or the rows of a file of raw f64 (four per box); prints the best and median milliseconds of each stage.
+//! fixed hash, their 3D counterparts (`uniform3`, `mixed3`: cubes, about as
+//! many pairs per box), or the rows of a file of raw f64 (four per box);
+//! prints the best and median milliseconds of each stage.
 
 use broadphase_core::check::scan_boxes;
 use broadphase_core::par::Exec;
 use broadphase_core::{find_pairs_with, Method, Narrow, Search};
 use std::time::Instant;
 
-fn scene(name: &str, n: usize) -> Vec<[f64; 4]> {
-    let side = 1000.0 / (n as f64).sqrt() * 1.4;
+fn scene<const N: usize>(name: &str, n: usize) -> Vec<[f64; N]> {
+    let d = N / 2;
+    // 2D: about 2 cells of a sqrt(n) grid; 3D: cubes with about as many
+    // pairs per box
+    let side = if d == 2 {
+        1000.0 / (n as f64).sqrt() * 1.4
+    } else {
+        1000.0 / (n as f64).cbrt() * 1.0
+    };
     (0..n as u64)
         .map(|k| {
             let h = (k + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            let g = h.wrapping_mul(0xD1B5_4A32_D192_ED03);
             let x = (h >> 40) as f64 / (1u64 << 24) as f64 * 1000.0;
             let y = ((h >> 16) & 0xFF_FFFF) as f64 / (1u64 << 24) as f64 * 1000.0;
+            let z = (g >> 40) as f64 / (1u64 << 24) as f64 * 1000.0;
             let f = (h & 0xFFFF) as f64 / 65536.0;
-            let s = if name == "mixed" && f < 0.1 {
+            let s = if name.starts_with("mixed") && f < 0.1 {
                 10.0 * side
             } else {
                 side * (0.5 + f)
             };
-            [x, y, x + s, y + s]
+            let lo = [x, y, z];
+            std::array::from_fn(|c| lo[c % d] + if c < d { 0.0 } else { s })
         })
         .collect()
 }
@@ -41,9 +53,13 @@ fn main() {
         .unwrap_or(Method::Grid);
     let threads: usize = a.get(4).and_then(|v| v.parse().ok()).unwrap_or(1);
     let rounds: usize = a.get(5).and_then(|v| v.parse().ok()).unwrap_or(7);
+    if name.ends_with('3') {
+        let boxes: Vec<[f64; 6]> = scene(name, n);
+        return stages(name, &boxes, method, threads, rounds);
+    }
     // A name that is a file holds n rows of four little-endian f64
     // (`np.ascontiguousarray(boxes).tofile(path)`), e.g. a Python scenario.
-    let boxes = match std::fs::read(name) {
+    let boxes: Vec<[f64; 4]> = match std::fs::read(name) {
         Ok(raw) => raw
             .chunks_exact(32)
             .map(|r| {
@@ -52,12 +68,25 @@ fn main() {
             .collect(),
         Err(_) => scene(name, n),
     };
+    stages(name, &boxes, method, threads, rounds);
+}
+
+/// Time `rounds` searches of `boxes`, stage by stage, and print them.
+fn stages<const N: usize>(
+    name: &str,
+    boxes: &[[f64; N]],
+    method: Method,
+    threads: usize,
+    rounds: usize,
+) where
+    [f64; N]: broadphase_core::Width<N>,
+{
     let n = boxes.len();
     let ex = Exec::new(Some(threads));
     let mut times: Vec<(&'static str, Vec<f64>)> = Vec::new();
     let mut pairs = 0;
     let search = |bounds| Search {
-        boxes: &boxes,
+        boxes,
         bounds,
         narrow: Narrow::default(),
         method,
@@ -66,7 +95,7 @@ fn main() {
     for _ in 0..rounds {
         let start = Instant::now();
         let mut last = Instant::now();
-        let bounds = scan_boxes(&boxes, &ex).unwrap();
+        let bounds = scan_boxes(boxes, &ex).unwrap();
         let mut stage = 0;
         let mut tick = |s: &'static str| {
             let now = Instant::now();
@@ -90,7 +119,7 @@ fn main() {
     }
     println!("{name} n={n} {method:?} threads={threads}: {pairs} pairs");
     if std::env::var("TESTS").is_ok() {
-        let s = search(scan_boxes(&boxes, &ex).unwrap());
+        let s = search(scan_boxes(boxes, &ex).unwrap());
         println!(
             "tests {}",
             broadphase_core::search::find_pairs_counted(&s, &ex).1

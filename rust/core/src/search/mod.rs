@@ -24,8 +24,12 @@ use sizing::half;
 pub const QUADTREE_SLACK: u32 = 1;
 /// Finest quadtree cell about `2^-BIAS` of the typical box extent.
 pub const QUADTREE_BIAS: i64 = 0;
-/// Grid cell side, in typical box extents.
+/// Grid cell side, in typical box extents (2D).
 pub const GRID_FACTOR: f64 = 4.0;
+/// Grid cell side, in typical box extents, in 3D: a cell of the 2D factor
+/// holds `factor^D` boxes' worth of space, four times as many in 3D for
+/// the same pairs per box; half the side keeps about the 2D cell's count.
+pub const GRID_FACTOR_3D: f64 = 2.0;
 /// Grid entries allowed per box before the cells grow.
 pub const GRID_BUDGET: f64 = 4.0;
 /// `Auto`: brute force below this many objects,
@@ -44,18 +48,21 @@ pub enum Method {
     Sweep,
     /// Uniform grid on the linear quadtree's machinery.
     Grid,
-    /// Linear quadtree in Morton order.
+    /// Linear quadtree in Morton order (in 3D the linear octree).
     Quadtree,
 }
 
 impl Method {
-    /// Every method, with the names the Python API accepts.
-    pub const NAMES: [(&'static str, Method); 5] = [
+    /// Every method, with the names the Python API accepts ("octree": the
+    /// quadtree's name in 3D, where it is the seeds' octree; either name
+    /// runs the same code at either dimension).
+    pub const NAMES: [(&'static str, Method); 6] = [
         ("auto", Method::Auto),
         ("brute", Method::Brute),
         ("sweep", Method::Sweep),
         ("grid", Method::Grid),
         ("quadtree", Method::Quadtree),
+        ("octree", Method::Quadtree),
     ];
 
     /// The method named `name`.
@@ -113,24 +120,6 @@ pub fn choose(n: usize) -> Method {
         Method::Sweep
     } else {
         Method::Grid
-    }
-}
-
-/// The grid for [`Method::Grid`], else the quadtree (the octree in 3D).
-fn run_cells<const N: usize>(
-    s: &Search<N>,
-    method: Method,
-    budget: &Budget,
-    ex: &Exec,
-    tick: Tick,
-) -> Found
-where
-    [f64; N]: Row,
-    Ent<[f64; N]>: Pooled,
-{
-    match method {
-        Method::Grid => run_grid(s, budget, ex, tick),
-        _ => run_quadtree(s, budget, ex, tick),
     }
 }
 
@@ -258,67 +247,25 @@ where
     counted(s, ex, &mut |_| {})
 }
 
-/// The kernels a search runs at a row width (2D: `[f64; 4]`, 3D:
-/// `[f64; 6]`).  Every kernel is written once over the dimension; this
-/// trait only names, per width, the instances whose buffers need a scratch
-/// pool of their own (a pool is a static per type: `crate::scratch`).
+/// A row width a search runs at (2D: `[f64; 4]`, 3D: `[f64; 6]`).  Every
+/// method is written once over the dimension; this trait names the two
+/// instances, whose buffers have scratch pools of their own (a pool is a
+/// static per type: `crate::scratch`), so that a caller generic over the
+/// width needs no bound on the kernels' private types.
 pub trait Width<const N: usize>: Row {
-    /// The sweep over `boxes` in the world `world` ([`placement_bounds`]).
-    fn sweep(
-        boxes: &[[f64; N]],
-        world: [f64; N],
-        narrow: &Narrow,
-        budget: &Budget,
-        ex: &Exec,
-    ) -> Result<Vec<isize>, TooMany>;
-
-    /// The cell method `method` ([`Method::Grid`], or else the quadtree:
-    /// the octree in 3D) over `s`, or `None` at a width with no cell
-    /// methods (there is none so far).
-    fn cells(
-        s: &Search<N>,
-        method: Method,
-        budget: &Budget,
-        ex: &Exec,
-        tick: Tick,
-    ) -> Option<Found>;
+    /// Run `method` (not `Auto`: [`choose`] has picked) over `s`.
+    fn run(s: &Search<N>, method: Method, budget: &Budget, ex: &Exec, tick: Tick) -> Found;
 }
 
 impl Width<4> for [f64; 4] {
-    fn sweep(
-        boxes: &[[f64; 4]],
-        world: [f64; 4],
-        narrow: &Narrow,
-        budget: &Budget,
-        ex: &Exec,
-    ) -> Result<Vec<isize>, TooMany> {
-        sweep::find(boxes, world, narrow, budget, ex)
-    }
-
-    fn cells(s: &Search, method: Method, budget: &Budget, ex: &Exec, tick: Tick) -> Option<Found> {
-        Some(run_cells(s, method, budget, ex, tick))
+    fn run(s: &Search, method: Method, budget: &Budget, ex: &Exec, tick: Tick) -> Found {
+        run_method(s, method, budget, ex, tick)
     }
 }
 
 impl Width<6> for [f64; 6] {
-    fn sweep(
-        boxes: &[[f64; 6]],
-        world: [f64; 6],
-        narrow: &Narrow,
-        budget: &Budget,
-        ex: &Exec,
-    ) -> Result<Vec<isize>, TooMany> {
-        sweep::find(boxes, world, narrow, budget, ex)
-    }
-
-    fn cells(
-        s: &Search<6>,
-        method: Method,
-        budget: &Budget,
-        ex: &Exec,
-        tick: Tick,
-    ) -> Option<Found> {
-        Some(run_cells(s, method, budget, ex, tick))
+    fn run(s: &Search<6>, method: Method, budget: &Budget, ex: &Exec, tick: Tick) -> Found {
+        run_method(s, method, budget, ex, tick)
     }
 }
 
@@ -349,24 +296,38 @@ fn run<const N: usize>(s: &Search<N>, budget: &Budget, ex: &Exec, tick: Tick) ->
 where
     [f64; N]: Width<N>,
 {
-    let n = s.boxes.len();
     let method = if s.method == Method::Auto {
-        choose(n)
+        choose(s.boxes.len())
     } else {
         s.method
     };
-    let sweep = || {
-        let world = placement_bounds(s.boxes, s.bounds);
-        (<[f64; N]>::sweep(s.boxes, world, &s.narrow, budget, ex), 0)
-    };
+    <[f64; N]>::run(s, method, budget, ex, tick)
+}
+
+/// The search by `method`, at any width.
+fn run_method<const N: usize>(
+    s: &Search<N>,
+    method: Method,
+    budget: &Budget,
+    ex: &Exec,
+    tick: Tick,
+) -> Found
+where
+    [f64; N]: Row,
+    sweep::Rec<N>: Pooled,
+    Ent<[f64; N]>: Pooled,
+{
+    let n = s.boxes.len();
     match method {
         Method::Brute => (
             brute::find(s.boxes, &s.narrow, budget, ex),
             (n * (n - 1) / 2) as u64,
         ),
-        Method::Sweep => sweep(),
-        Method::Grid | Method::Quadtree | Method::Auto => {
-            <[f64; N]>::cells(s, method, budget, ex, tick).unwrap_or_else(sweep)
+        Method::Sweep => {
+            let world = placement_bounds(s.boxes, s.bounds);
+            (sweep::find(s.boxes, world, &s.narrow, budget, ex), 0)
         }
+        Method::Grid => run_grid(s, budget, ex, tick),
+        Method::Quadtree | Method::Auto => run_quadtree(s, budget, ex, tick),
     }
 }

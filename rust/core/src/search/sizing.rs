@@ -6,7 +6,7 @@
 //! the world and the depth (quantization is monotone, which is all
 //! exactness needs: see [`crate::world`]).
 
-use super::{GRID_FACTOR, QUADTREE_BIAS};
+use super::{GRID_FACTOR, GRID_FACTOR_3D, QUADTREE_BIAS};
 use crate::dim::{hi, lo};
 use crate::key;
 use crate::sweep::SAMPLE;
@@ -118,9 +118,11 @@ pub fn quadtree_depth<const N: usize>(boxes: &[[f64; N]], half: f64) -> u32 {
     }
 }
 
-/// Grid depth: cells `GRID_FACTOR` times the typical box.
+/// Grid depth: cells [`GRID_FACTOR`] times the typical box
+/// ([`GRID_FACTOR_3D`] in 3D).
 pub fn grid_depth<const N: usize>(boxes: &[[f64; N]], half: f64) -> u32 {
-    let oct = log2_ratio(half, GRID_FACTOR * 0.5 * typical_extent(boxes))
+    let factor = if N == 4 { GRID_FACTOR } else { GRID_FACTOR_3D };
+    let oct = log2_ratio(half, factor * 0.5 * typical_extent(boxes))
         .unwrap_or((boxes.len() as f64).log2() / (N / 2) as f64);
     (key::max_depth(N / 2) as i64).min((oct.floor() as i64).max(1)) as u32
 }
