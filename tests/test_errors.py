@@ -207,7 +207,7 @@ def test_radii_length_mismatch(shape):
         bp.find_circle_pairs(_good()[:, :2], np.ones(shape))
 
 
-@pytest.mark.parametrize("shape", [(5, 3), (5,), (5, 4)])
+@pytest.mark.parametrize("shape", [(5, 1), (5,), (5, 4)])  # (5, 3): spheres' centres
 def test_centers_wrong_shape(shape):
     with pytest.raises(ValueError, match=r"centers: expected shape \(n, 2\)"):
         bp.find_circle_pairs(np.zeros(shape), np.ones(5))

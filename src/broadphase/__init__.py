@@ -1,5 +1,8 @@
 """broadphase: every colliding pair among many 2D boxes and circles, exactly.
 
+The one-call searches (``find_pairs``, ``find_circle_pairs``, ``find_pairs_between``)
+take 3D boxes and spheres too.
+
 >>> import numpy as np, broadphase as bp
 >>> bp.find_pairs(np.array([[0, 0, 2, 2], [1, 1, 3, 3], [5, 5, 6, 6]])).tolist()
 [[0, 1]]

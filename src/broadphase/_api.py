@@ -1,8 +1,10 @@
 """The public pair-finding functions: validate, then hand over to the Rust core.
 
 Everything the core receives comes through :mod:`broadphase._cast`: C-contiguous
-float64 rows and int64 / uint64 filter arrays of the right length.  The core
-(``broadphase._core``, built from ``rust/``) checks every row in its first
+float64 rows and int64 / uint64 filter arrays of the right length; 2D
+(``(n, 4)`` boxes, ``(n, 3)`` circles) or 3D (``(n, 6)`` boxes, ``(n, 4)``
+spheres), which every method takes (``"quadtree"`` is then the octree).  The
+core (``broadphase._core``, built from ``rust/``) checks every row in its first
 pass; a bad row comes back as a ``_core.BadRow`` and is worded here, naming the
 argument, the row and the value.  Method choice, grid sizing, the search and
 the canonical order all happen in the core, with the GIL released.
@@ -19,8 +21,10 @@ __all__ = ["METHODS", "find_pairs", "find_circle_pairs", "find_pairs_between"]
 
 #: Names accepted by ``method=`` besides ``"auto"``.
 METHODS: tuple[str, ...] = ("brute", "sweep", "grid", "quadtree")
-_CHOICES = ("auto",) + METHODS
+# "octree": the quadtree's name in 3D (either name runs the same method in either dimension)
+_CHOICES = ("auto",) + METHODS + ("octree",)
 _FLOAT64 = np.dtype(np.float64)
+_DIMS = (2, 3)  # the one-call searches take 2D and 3D objects
 
 
 def _empty() -> NDArray[np.intp]:
@@ -37,27 +41,33 @@ def find_pairs(
     workers: int | None = None,
     format: str | None = None,
 ) -> NDArray[np.intp]:
-    """Find every pair of overlapping boxes.
+    """Find every pair of overlapping boxes, 2D or 3D.
 
     Parameters
     ----------
-    boxes : array_like or table, shape (n, 4)
-        ``minx, miny, maxx, maxy`` per row (or ``x, y, w, h``, see
-        ``format``); any real dtype or layout, or nested lists.  Zero-size
-        boxes are allowed.  A list of pygame ``Rect``/``FRect`` objects is
-        read as ``x, y, w, h``.  A table -- a pandas or polars DataFrame, a
-        pyarrow Table, a NumPy structured array -- is read by its column
-        names, in any order and case, other columns ignored:
+    boxes : array_like or table, shape (n, 4) or (n, 6)
+        2D boxes ``minx, miny, maxx, maxy`` per row, or 3D boxes ``minx,
+        miny, minz, maxx, maxy, maxz`` (or ``x, y, w, h`` and ``x, y, z, w,
+        h, d``, see ``format``); any real dtype or layout, or nested lists.
+        Zero-size boxes are allowed.  A list of pygame ``Rect``/``FRect``
+        objects is read as ``x, y, w, h``.  A table -- a pandas or polars
+        DataFrame, a pyarrow Table, a NumPy structured array -- is read by
+        its column names, in any order and case, other columns ignored:
         ``minx, miny, maxx, maxy`` (or ``xmin, ymin, xmax, ymax``), or
         ``x, y, w, h`` (or ``width, height``), which sets ``format="xywh"``.
-        Other names are an error naming the columns found; a table without
-        names (pandas' 0, 1, 2, 3) is read in order.  Every value must be
-        one float64 holds exactly: integers beyond 2**53 in magnitude,
-        fractions that would round, booleans, masked and missing values are
-        refused, naming the row (counted from 0 in the table's order, not by
-        its index) and the column.
-    method : {"auto", "brute", "sweep", "grid", "quadtree"}
+        A table with a z column (``z``, ``minz``, ``maxz``, ``zmin`` or
+        ``zmax``) is 3D: ``minx, miny, minz, maxx, maxy, maxz`` (or ``xmin,
+        ..., zmax``), or ``x, y, z, w, h, d`` (or ``width, height,
+        depth``).  Other names are an error naming the columns found; a
+        table without names (pandas' 0, 1, 2, 3) is read in order.  Every
+        value must be one float64 holds exactly: integers beyond 2**53 in
+        magnitude, fractions that would round, booleans, masked and missing
+        values are refused, naming the row (counted from 0 in the table's
+        order, not by its index) and the column.
+    method : {"auto", "brute", "sweep", "grid", "quadtree", "octree"}
         Broad-phase algorithm; every method returns the identical array.
+        For 3D boxes ``"grid"`` is a 3D grid and ``"quadtree"`` the linear
+        octree, also spelled ``"octree"``.
     groups : array_like of int, shape (n,), optional
         Two boxes with the same non-zero group never collide.
     categories, masks : array_like of uint64, shape (n,), optional
@@ -72,23 +82,25 @@ def find_pairs(
         except for pygame rects and tables named ``x, y, w, h``);
         ``"xywh"``: rows are ``x, y, w, h`` (position of the min corner and
         size, as pygame's ``Rect``), sizes ``>= 0``, the max corner
-        ``x + w`` rounded to float64.  A format a table's names contradict
-        is an error.
+        ``x + w`` rounded to float64.  In 3D the same with six columns:
+        ``minx, miny, minz, maxx, maxy, maxz`` or ``x, y, z, w, h, d``.  A
+        format a table's names contradict is an error.
 
     Returns
     -------
     ndarray of intp, shape (k, 2)
         Each colliding pair once, ``i < j`` in each row, rows sorted.  Two
         boxes collide when ``a.minx < b.maxx``, ``b.minx < a.maxx`` and the
-        same in y: touching edges do not count.
+        same in y (and in z, for 3D boxes): touching edges, faces or
+        corners do not count.
 
     Raises
     ------
     ValueError
-        Wrong shape, NaN or infinite coordinates, ``minx > maxx`` or
-        ``miny > maxy`` (the message names the row), a value float64 would
-        round, a masked or missing value, unknown ``method``, table columns
-        not named as above.
+        Wrong shape, NaN or infinite coordinates, ``minx > maxx``,
+        ``miny > maxy`` or ``minz > maxz`` (the message names the row), a
+        value float64 would round, a masked or missing value, unknown
+        ``method``, table columns not named as above.
     TypeError
         Non-numeric input, booleans.
 
@@ -113,9 +125,21 @@ def find_pairs(
     [[0, 1]]
     >>> bp.find_pairs(pd.DataFrame({"x": [0, 1], "y": [0, 1], "w": [2, 2], "h": [2, 2]})).tolist()
     [[0, 1]]
+
+    Six columns are 3D boxes; 0 and 2 share the face z = 2, which is no
+    collision:
+
+    >>> cubes = [[0, 0, 0, 2, 2, 2], [1, 1, 1, 3, 3, 3], [0, 0, 2, 2, 2, 4]]
+    >>> bp.find_pairs(cubes).tolist()
+    [[0, 1], [1, 2]]
+    >>> bp.find_pairs([[0, 0, 0, 2, 2, 2], [1, 1, 1, 2, 2, 2]], format="xywh").tolist()
+    [[0, 1]]
+    >>> bp.find_pairs(pd.DataFrame({"x": [0, 1], "y": [0, 1], "z": [0, 5], "w": 2, "h": 2,
+    ...                             "d": 2})).tolist()
+    []
     """
     if (format is None and type(boxes) is np.ndarray and boxes.dtype == _FLOAT64 and boxes.ndim == 2
-            and boxes.shape[1] == 4 and boxes.shape[0] <= _cast.MAX_OBJECTS
+            and boxes.shape[1] in (4, 6) and boxes.shape[0] <= _cast.MAX_OBJECTS
             and boxes.flags.c_contiguous and boxes.flags.aligned and type(method) is str
             and method in _CHOICES and groups is None and categories is None and masks is None
             and workers is None):
@@ -123,7 +147,7 @@ def find_pairs(
         arr, out = boxes, _core.find_pairs(boxes, method)
     else:
         nthreads = _cast.workers(workers)
-        arr = _cast.box_rows(boxes, "boxes", format)
+        arr = _cast.box_rows(boxes, "boxes", format, _DIMS)
         n = arr.shape[0]
         method = _cast.method(method, _CHOICES)
         filters = _cast.filters(n, groups, categories, masks)
@@ -144,18 +168,19 @@ def find_circle_pairs(
     masks: ArrayLike | None = None,
     workers: int | None = None,
 ) -> NDArray[np.intp]:
-    """Find every pair of overlapping circles.
+    """Find every pair of overlapping circles (2D) or spheres (3D).
 
-    Two circles collide when the distance between their centres is strictly
-    less than the sum of their radii; the test is exact (no rounding can
-    flip it) for every finite input.
+    Two circles (spheres) collide when the distance between their centres
+    is strictly less than the sum of their radii; the test is exact (no
+    rounding can flip it) for every finite input.
 
     Parameters
     ----------
-    centers : array_like or table, shape (n, 2)
-        ``x, y`` per row.  A table (as in :func:`find_pairs`) is read by
-        its columns ``x, y``; a column ``r`` (or ``radius``) gives the
-        radii.
+    centers : array_like or table, shape (n, 2) or (n, 3)
+        ``x, y`` per row for circles, ``x, y, z`` for spheres.  A table (as
+        in :func:`find_pairs`) is read by its columns ``x, y`` (and ``z``:
+        a table with a column ``z`` holds spheres); a column ``r`` (or
+        ``radius``) gives the radii.
     radii : float or array_like, shape (n,)
         Radii >= 0; a scalar applies to every circle.  Leave it out when
         ``centers`` is a table with radii (giving both is an error).
@@ -186,9 +211,17 @@ def find_circle_pairs(
     >>> import pandas as pd
     >>> bp.find_circle_pairs(pd.DataFrame({"x": [0, 3], "y": [0, 0], "r": [2, 1.5]})).tolist()
     [[0, 1]]
+
+    Three columns are spheres' centres; the distance from (0, 0, 0) to
+    (1, 2, 2) is 3, so radii 1 and 2 only touch:
+
+    >>> bp.find_circle_pairs([[0, 0, 0], [1, 2, 2], [1, 2, 3]], [1, 2, 0.5]).tolist()
+    [[1, 2]]
+    >>> bp.find_circle_pairs([[0, 0, 0], [1, 2, 2]], [1, 2.5]).tolist()
+    [[0, 1]]
     """
     nthreads = _cast.workers(workers)
-    xyr = _cast.circle_rows(centers, radii)
+    xyr = _cast.circle_rows(centers, radii, _DIMS)
     n = xyr.shape[0]
     method = _cast.method(method, _CHOICES)
     filters = _cast.filters(n, groups, categories, masks)
@@ -207,13 +240,15 @@ def find_pairs_between(
     workers: int | None = None,
     format: str | None = None,
 ) -> NDArray[np.intp]:
-    """Find every overlapping pair with one box from each set.
+    """Find every overlapping pair with one box from each set, 2D or 3D.
 
     Parameters
     ----------
-    boxes_a, boxes_b : array_like or table, shapes (na, 4) and (nb, 4)
+    boxes_a, boxes_b : array_like or table, shapes (na, 4) and (nb, 4), or (na, 6) and (nb, 6)
         Boxes as in :func:`find_pairs` (pygame rects as ``x, y, w, h``,
-        tables by their column names), each set read on its own.
+        tables by their column names), each set read on its own; both 2D
+        or both 3D (a 2D set and a 3D one are an error, unless one of them
+        is empty).
     method, workers, format
         As in :func:`find_pairs` (``format`` applies to both sets).
 
@@ -222,6 +257,14 @@ def find_pairs_between(
     ndarray of intp, shape (k, 2)
         Column 0 indexes ``boxes_a``, column 1 ``boxes_b``; rows sorted.
 
+    Raises
+    ------
+    ValueError
+        As :func:`find_pairs`, naming ``boxes_a`` or ``boxes_b``; one set
+        2D and the other 3D.
+    TypeError
+        Non-numeric input, booleans.
+
     Examples
     --------
     >>> import broadphase as bp
@@ -229,12 +272,24 @@ def find_pairs_between(
     >>> enemies = [[0.5, 0.5, 2, 2], [0.2, 0.2, 0.8, 0.8], [9, 9, 10, 10]]
     >>> bp.find_pairs_between(bullets, enemies).tolist()
     [[0, 0], [0, 1]]
+
+    In 3D, six columns per box:
+
+    >>> rooms = [[0, 0, 0, 4, 4, 3], [4, 0, 0, 8, 4, 3]]
+    >>> drones = [[3, 1, 1, 5, 2, 2], [7, 3, 3, 7.5, 3.5, 4]]
+    >>> bp.find_pairs_between(drones, rooms).tolist()
+    [[0, 0], [0, 1]]
     """
     nthreads = _cast.workers(workers)
-    a, _ = _cast.boxes(boxes_a, "boxes_a", nthreads, format)
-    b, _ = _cast.boxes(boxes_b, "boxes_b", nthreads, format)
-    method = _cast.method(method, _CHOICES)
+    a, _ = _cast.boxes(boxes_a, "boxes_a", nthreads, format, _DIMS)
+    b, _ = _cast.boxes(boxes_b, "boxes_b", nthreads, format, _DIMS)
     na, nb = a.shape[0], b.shape[0]
+    if a.shape[1] != b.shape[1] and na and nb:
+        da, db = a.shape[1] // 2, b.shape[1] // 2
+        raise ValueError(f"boxes_a and boxes_b: expected boxes of one dimension, found "
+                         f"{da}D boxes_a of shape {a.shape} and {db}D boxes_b of shape "
+                         f"{b.shape}")
+    method = _cast.method(method, _CHOICES)
     if na == 0 or nb == 0:
         return _empty()
     _cast.count(na + nb, "boxes_a and boxes_b together")

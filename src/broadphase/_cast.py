@@ -11,7 +11,10 @@ rule: float64 must hold each value exactly), and tables are read by their
 column names in :mod:`._tables`; this module gives them their meaning:
 ``(n, 4)`` boxes as corners or ``x, y, w, h`` (pygame rects included),
 circles as ``(x, y, r)``, one integer per object for ``groups`` /
-``categories`` / ``masks``, ``workers`` and ``method``.
+``categories`` / ``masks``, ``workers`` and ``method``.  Where a caller takes
+3D (``dims=(2, 3)``: the one-call searches), ``(n, 6)`` boxes are corners
+``minx, miny, minz, maxx, maxy, maxz`` or ``x, y, z, w, h, d``, and ``(n, 3)``
+centres are spheres' ``x, y, z``.
 """
 
 from __future__ import annotations
@@ -25,20 +28,40 @@ import numpy as np
 from . import _core, _exact, _tables
 
 _MAX_WORKERS = 2**31 - 1
-_CORNERS = _tables.LAYOUTS["corners"]
-_XYWH = _tables.LAYOUTS["xywh"]
-
-
 def rows(value, name: str, width: int, columns: str) -> np.ndarray:
     """An (n, width) float64 C-contiguous array; empty input gives (0, width)."""
+    return shaped_rows(value, name, {width: columns})
+
+
+def shaped_rows(value, name: str, shapes: dict[int, str]) -> np.ndarray:
+    """An (n, w) float64 C-contiguous array for a width ``w`` of ``shapes``.
+
+    ``shapes`` maps each width taken to its columns (for the message); an
+    empty input (``[]``, ``np.empty((0, 0))``) gives ``(0, w)`` of the first.
+    """
     arr = _exact._array(value, name)
-    if arr.shape in ((0,), (0, 0), (0, width)):  # [], np.empty((0, 0)), no rows
-        return np.empty((0, width), np.float64)
-    if arr.ndim != 2 or arr.shape[1] != width:
-        raise ValueError(
-            f"{name}: expected shape (n, {width}) with columns {columns}, found shape {arr.shape}"
-        )
+    if arr.shape in ((0,), (0, 0)):  # [], np.empty((0, 0))
+        return np.empty((0, next(iter(shapes))), np.float64)
+    if arr.ndim != 2 or arr.shape[1] not in shapes:
+        wanted = " or ".join(f"(n, {w}) with columns {c}" for w, c in shapes.items())
+        raise ValueError(f"{name}: expected shape {wanted}, found shape {arr.shape}")
+    if arr.shape[0] == 0:
+        return np.empty(arr.shape, np.float64)
     return _exact._as_float64(arr, name)
+
+
+def _names(layout: str) -> str:
+    return ", ".join(_tables.LAYOUTS[layout])
+
+
+def _layouts(kind: str, dims: tuple[int, ...]) -> list[str]:
+    """The layouts (keys of ``_tables.LAYOUTS``) of ``kind`` in each of ``dims``."""
+    return [_tables.DIM_LAYOUTS[d][kind] for d in dims]
+
+
+def _shapes(kind: str, dims: tuple[int, ...]) -> dict[int, str]:
+    """For :func:`shaped_rows`: each width of ``kind`` in ``dims`` and its columns."""
+    return {len(_tables.LAYOUTS[k]): _names(k) for k in _layouts(kind, dims)}
 
 
 def _is_rect_type(t: type) -> bool:
@@ -86,7 +109,7 @@ def _plain_rects(value) -> np.ndarray | None:
     return flat.reshape(len(value), 4)
 
 
-def box_rows(value, name: str, format: str | None) -> np.ndarray:
+def box_rows(value, name: str, format: str | None, dims: tuple[int, ...] = (2,)) -> np.ndarray:
     """Boxes as ``(n, 4)`` float64 corners, from corners or ``(x, y, w, h)`` rows.
 
     ``format=None`` reads corners, except for a list or tuple of pygame
@@ -95,18 +118,23 @@ def box_rows(value, name: str, format: str | None) -> np.ndarray:
     read by its column names (:func:`._tables.pick_columns`).  With ``"xywh"`` the
     corners are ``x, y, x + w, y + h`` (rounded to float64), and a negative
     size is an error naming its row.
+
+    With ``dims=(2, 3)``, ``(n, 6)`` rows (and tables with a z column) are 3D
+    boxes: corners ``minx, miny, minz, maxx, maxy, maxz``, or ``x, y, z, w, h,
+    d`` with ``"xywh"``, giving ``(n, 6)`` corners.  Pygame rects are 2D.
     """
     if format is not None and (not isinstance(format, str) or format not in _tables.FORMATS):
         raise ValueError(f"format: expected one of {', '.join(map(repr, _tables.FORMATS))}, "
                          f"found {format!r}")
     table = _tables._table(value, name)
     if table is not None:
-        picked = _tables.pick_columns(table.labels, "boxes", name, format)
+        picked = _tables.pick_columns(table.labels, "boxes", name, format, dims)
         if picked is None:
             format = format or "corners"
-            arr = _tables._unnamed_rows(table, name, 4, format)
+            arr = _tables._unnamed_rows(table, name, _layouts(format, dims))
         else:
-            format, positions = picked
+            layout, positions = picked
+            format = "xywh" if layout in ("xywh", "xywh3d") else "corners"
             arr = _tables._table_rows(table, positions, name)
         if format == "corners":
             return arr
@@ -117,38 +145,56 @@ def box_rows(value, name: str, format: str | None) -> np.ndarray:
         elif rects and format == "corners":
             raise ValueError(f"{name}: pygame rects are (x, y, w, h), not corners; "
                              "pass format='xywh' or leave format unset")
+        if rects:  # pygame rects: 2D x, y, w, h
+            dims = (2,)
         if format == "corners":
-            return rows(value, name, 4, "minx, miny, maxx, maxy")
+            return shaped_rows(value, name, _shapes("corners", dims))
         arr = _plain_rects(value) if rects else None
         if arr is None:
-            arr = rows(value, name, 4, "x, y, w, h")
+            arr = shaped_rows(value, name, _shapes("xywh", dims))
+    return corners_of_xywh(arr, name)
+
+
+def corners_of_xywh(arr: np.ndarray, name: str) -> np.ndarray:
+    """``(x, y, w, h)`` rows (or 3D ``(x, y, z, w, h, d)``) as corners, sizes checked.
+
+    The far corner is ``x + w`` (and so on) rounded to float64; a value that
+    is not finite, a negative size or a far corner past float64's largest
+    value is an error naming the row and the column.
+    """
+    half = arr.shape[1] // 2
+    cols = _tables.LAYOUTS["xywh" if half == 2 else "xywh3d"]
     bad = ~np.isfinite(arr)
     if bad.any():
         k, col = (int(v) for v in np.argwhere(bad)[0])
-        raise ValueError(f"{name}[{k}]: {_XYWH[col]} is {arr[k, col]}; "
+        raise ValueError(f"{name}[{k}]: {cols[col]} is {arr[k, col]}; "
                          "expected finite numbers")
-    neg = arr[:, 2:] < 0
+    neg = arr[:, half:] < 0
     if neg.any():
         k, col = (int(v) for v in np.argwhere(neg)[0])
-        raise ValueError(f"{name}[{k}]: {_XYWH[2 + col]} {arr[k, 2 + col]} < 0; "
-                         "expected (x, y, w, h) with sizes >= 0")
+        raise ValueError(f"{name}[{k}]: {cols[half + col]} {arr[k, half + col]} < 0; "
+                         f"expected ({', '.join(cols)}) with sizes >= 0")
     out = np.empty_like(arr)
-    out[:, :2] = arr[:, :2]
+    out[:, :half] = arr[:, :half]
     with np.errstate(over="ignore"):
-        np.add(arr[:, :2], arr[:, 2:], out=out[:, 2:])
-    over = np.isinf(out[:, 2:])
+        np.add(arr[:, :half], arr[:, half:], out=out[:, half:])
+    over = np.isinf(out[:, half:])
     if over.any():
         k, col = (int(v) for v in np.argwhere(over)[0])
-        a, b = _XYWH[col], _XYWH[2 + col]
-        raise ValueError(f"{name}[{k}]: {a} + {b} = {arr[k, col]} + {arr[k, 2 + col]} "
+        a, b = cols[col], cols[half + col]
+        raise ValueError(f"{name}[{k}]: {a} + {b} = {arr[k, col]} + {arr[k, half + col]} "
                          "passes float64's largest value; expected a far edge it holds")
     return out
 
 
 def boxes(value, name: str = "boxes", workers: int | None = None, format: str | None = None,
-          ) -> tuple[np.ndarray, tuple[float, float, float, float]]:
-    """Validated boxes as corners (see :func:`box_rows`) and their bounds."""
-    arr = box_rows(value, name, format)
+          dims: tuple[int, ...] = (2,)) -> tuple[np.ndarray, tuple[float, ...]]:
+    """Validated boxes as corners (see :func:`box_rows`) and their bounds.
+
+    The bounds are ``(minx, miny, maxx, maxy)``, or ``(minx, miny, minz, maxx,
+    maxy, maxz)`` for 3D boxes (``dims=(2, 3)`` and six columns).
+    """
+    arr = box_rows(value, name, format, dims)
     scan = _core.scan_boxes(arr, workers)
     if type(scan) is _core.BadRow:
         raise ValueError(box_problem(arr, name, scan.row, scan.code))
@@ -166,15 +212,18 @@ def box_problem(arr: np.ndarray, name: str, row: int, code: int) -> str:
     """
     where = f"{name}[{row}]"
     r = np.array(arr[row], np.float64)  # one read: the checks and the message agree
+    half = r.size // 2  # 2 or 3 axes
+    cols = _tables.LAYOUTS["corners" if half == 2 else "corners3d"]
     faults = {}
     bad = np.flatnonzero(~np.isfinite(r))
     if bad.size:
         col = int(bad[0])
-        faults[_core.NOT_FINITE] = where, f"{_CORNERS[col]} is {r[col]}; expected finite numbers"
-    if r[0] > r[2]:
-        faults[_core.X_REVERSED] = where, f"minx {r[0]} > maxx {r[2]}"
-    if r[1] > r[3]:
-        faults[_core.Y_REVERSED] = where, f"miny {r[1]} > maxy {r[3]}"
+        faults[_core.NOT_FINITE] = where, f"{cols[col]} is {r[col]}; expected finite numbers"
+    for axis in range(half):
+        lo, hi = r[axis], r[half + axis]
+        if lo > hi:
+            code_of = _core.Z_REVERSED if axis == 2 else (_core.X_REVERSED, _core.Y_REVERSED)[axis]
+            faults[code_of] = where, f"{cols[axis]} {lo} > {cols[half + axis]} {hi}"
     return _problem(where, r, faults, code)
 
 
@@ -186,15 +235,16 @@ def circle_problem(xyr: np.ndarray, radii, row: int, code: int) -> str:
     """
     where = f"radii[{row}]" if np.ndim(radii) else "radii"
     r = np.array(xyr[row], np.float64)  # one read: the checks and the message agree
+    rc = r.size - 1  # the radius' column: 2 for circles, 3 for spheres
     faults = {}
     bad = np.flatnonzero(~np.isfinite(r))
     if bad.size:
         col = int(bad[0])
         faults[_core.NOT_FINITE] = (
-            (where, f"expected a finite radius, found {r[2]}") if col == 2
-            else (f"centers[{row}]", f"{'xy'[col]} is {r[col]}; expected finite numbers"))
-    if r[2] < 0:
-        faults[_core.NEGATIVE_RADIUS] = where, f"expected a radius >= 0, found {r[2]}"
+            (where, f"expected a finite radius, found {r[rc]}") if col == rc
+            else (f"centers[{row}]", f"{'xyz'[col]} is {r[col]}; expected finite numbers"))
+    if r[rc] < 0:
+        faults[_core.NEGATIVE_RADIUS] = where, f"expected a radius >= 0, found {r[rc]}"
     return _problem(f"centers[{row}]", r, faults, code)
 
 
@@ -240,29 +290,31 @@ def tree_circles(centers, radii) -> tuple[np.ndarray, np.ndarray]:
     return xyr, bxs
 
 
-def center_rows(centers, radii=None) -> tuple[np.ndarray, object]:
+def center_rows(centers, radii=None, dims: tuple[int, ...] = (2,)) -> tuple[np.ndarray, object]:
     """Centres as ``(n, 2)`` float64, and the radii: ``radii``, or a table's ``r`` column.
 
     A table of centres is read by its column names (``x, y``); a radius
     column (``r`` or ``radius``) gives the radii (checked here: finite and
     ``>= 0``, naming the column) unless ``radii`` is given too, which is an
     error (one of them would be ignored).  The radii come back as given
-    (None if neither).
+    (None if neither).  With ``dims=(2, 3)``, ``(n, 3)`` rows and tables
+    with a column ``z`` are spheres' centres, ``(n, 3)``.
     """
     table = _tables._table(centers, "centers")
     if table is None:
-        return rows(centers, "centers", 2, "x, y"), radii
-    picked = _tables.pick_columns(table.labels, "centers", "centers")
+        return shaped_rows(centers, "centers", _shapes("centers", dims)), radii
+    picked = _tables.pick_columns(table.labels, "centers", "centers", dims=dims)
     if picked is None:
-        return _tables._unnamed_rows(table, "centers", 2, "centers"), radii
+        return _tables._unnamed_rows(table, "centers", _layouts("centers", dims)), radii
     layout, positions = picked
-    c = _tables._table_rows(table, positions[:2], "centers")
-    if layout == "circles":
-        label = table.labels[positions[2]]
+    ncoord = 3 if layout in ("centers3d", "spheres") else 2
+    c = _tables._table_rows(table, positions[:ncoord], "centers")
+    if layout in ("circles", "spheres"):
+        label = table.labels[positions[ncoord]]
         if radii is not None:
             raise ValueError(f"radii: given twice, as radii and as the column {label!r} of "
                              f"centers; expected one of them")
-        radii = _tables._column(table, positions[2], "centers")
+        radii = _tables._column(table, positions[ncoord], "centers")
         bad = np.flatnonzero(~(radii >= 0) | ~np.isfinite(radii))
         if bad.size:
             k = int(bad[0])
@@ -271,9 +323,12 @@ def center_rows(centers, radii=None) -> tuple[np.ndarray, object]:
     return c, radii
 
 
-def circle_rows(centers, radii) -> np.ndarray:
-    """``(x, y, r)`` rows of the circles, shapes checked (values checked by the core)."""
-    c, radii = center_rows(centers, radii)
+def circle_rows(centers, radii, dims: tuple[int, ...] = (2,)) -> np.ndarray:
+    """``(x, y, r)`` rows of the circles, shapes checked (values checked by the core).
+
+    With ``dims=(2, 3)``, 3D centres give spheres' ``(x, y, z, r)`` rows.
+    """
+    c, radii = center_rows(centers, radii, dims)
     if radii is None:
         raise TypeError("radii: expected real numbers, found None (give a radius, one per "
                         "center, or centers as a table with a column r)")
@@ -285,9 +340,10 @@ def circle_rows(centers, radii) -> np.ndarray:
         raise ValueError(
             f"radii: expected a scalar or shape ({n},) (one per center), found shape {r.shape}"
         )
-    xyr = np.empty((n, 3), np.float64)
-    xyr[:, :2] = c
-    xyr[:, 2] = r
+    d = c.shape[1]
+    xyr = np.empty((n, d + 1), np.float64)
+    xyr[:, :d] = c
+    xyr[:, d] = r
     return xyr
 
 

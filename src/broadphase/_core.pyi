@@ -58,8 +58,8 @@ def find_pairs(
     """Canonical pairs of boxes or balls, or the first bad row.
 
     2D: ``(n, 4)`` boxes or ``(n, 3)`` circles ``x, y, r``; 3D: ``(n, 6)``
-    boxes or ``(n, 4)`` spheres ``x, y, z, r`` (``ValueError`` for the
-    methods ``"grid"`` and ``"quadtree"``, which are 2D).  Raises
+    boxes or ``(n, 4)`` spheres ``x, y, z, r`` (``"quadtree"`` is then the
+    octree).  Raises
     ``MemoryError`` naming the count when the pairs would not fit in memory
     (or in ``max_pairs``, a limit for tests).
     """

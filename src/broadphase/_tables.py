@@ -14,10 +14,26 @@ columns are ignored:
 - boxes as position and size: ``x, y, w, h`` (or ``width``, ``height``);
 - centres: ``x, y``, with radii in ``r`` (or ``radius``) if there is such a column.
 
+Where 3D is taken (the one-call searches: :func:`pick_columns` with
+``dims=(2, 3)``), a table holding all the columns of a 3D layout, or naming a
+z corner (``minz``, ``maxz``, or ``zmin``, ``zmax``), is 3D:
+
+- 3D boxes as corners: ``minx, miny, minz, maxx, maxy, maxz`` (or ``xmin, ymin,
+  zmin, xmax, ymax, zmax``);
+- 3D boxes as position and size: ``x, y, z, w, h, d`` (or ``width``, ``height``,
+  ``depth``);
+- sphere centres: ``x, y, z``, with radii in ``r`` (or ``radius``).
+
+A bare ``z`` (or ``d``, ``depth``) column beside a 2D layout (a draw order,
+say) leaves a table 2D and is ignored, as any other.  Where only 2D is taken (the tree, rays, swept
+pairs, Dask, the CLI's headers) a table holding a whole 3D layout is refused,
+naming its columns, rather than read as its x-y shadow.
+
 A table without names (0, 1, ... in pandas, ``column_0``, ... in polars,
-``f0``, ... in NumPy) is read in order.  Each column's values are read
-under the refusal rule of :mod:`._exact`; a missing value is refused,
-naming its column and row.
+``f0``, ... in NumPy) is read in order (where 3D is taken, as 3D when it has
+6 columns of boxes or 3 of centres).  Each column's values are read under the
+refusal rule of :mod:`._exact`; a missing value is refused, naming its column
+and row.
 """
 
 from __future__ import annotations
@@ -37,7 +53,18 @@ LAYOUTS = {
     "xywh": ("x", "y", "w", "h"),
     "centers": ("x", "y"),
     "circles": ("x", "y", "r"),
+    "corners3d": ("minx", "miny", "minz", "maxx", "maxy", "maxz"),
+    "xywh3d": ("x", "y", "z", "w", "h", "d"),
+    "centers3d": ("x", "y", "z"),
+    "spheres": ("x", "y", "z", "r"),
 }
+#: The layout of each format (and of centres) in each dimension.
+DIM_LAYOUTS = {
+    2: {"corners": "corners", "xywh": "xywh", "centers": "centers"},
+    3: {"corners": "corners3d", "xywh": "xywh3d", "centers": "centers3d"},
+}
+#: The layouts a CSV header may name (``kind="header"``): 2D only.
+HEADER_LAYOUTS = ("corners", "xywh", "circles")
 #: Each column's accepted names, compared without case (the first is the
 #: canonical one).
 ALIASES = {
@@ -45,7 +72,11 @@ ALIASES = {
     "maxx": ("maxx", "xmax"), "maxy": ("maxy", "ymax"),
     "x": ("x",), "y": ("y",), "w": ("w", "width"), "h": ("h", "height"),
     "r": ("r", "radius"),
+    "minz": ("minz", "zmin"), "maxz": ("maxz", "zmax"), "z": ("z",), "d": ("d", "depth"),
 }
+#: Columns only a 3D layout reads, and those that make a table 3D.
+_3D_ONLY = frozenset({"minz", "maxz", "z", "d"})
+_Z_AXIS = ("z", "minz", "maxz")
 _CANONICAL = {alias: key for key, names in ALIASES.items() for alias in names}
 
 
@@ -67,7 +98,8 @@ def _unnamed(labels) -> bool:
         or c in (f"column_{k}", f"f{k}") for k, c in enumerate(labels))
 
 
-def pick_columns(labels, kind: str, name: str, format: str | None = None):
+def pick_columns(labels, kind: str, name: str, format: str | None = None,
+                 dims: tuple[int, ...] = (2,)):
     """Where the columns of ``kind`` are among a table's column ``labels``.
 
     The one place where column names are read (every entry point that
@@ -82,11 +114,16 @@ def pick_columns(labels, kind: str, name: str, format: str | None = None):
         ``"boxes"``: corners or ``x, y, w, h`` (``format`` decides when a
         table has both; a ``format`` the names contradict is an error);
         ``"centers"``: ``x, y``, with a radius column ``r`` if there is one;
-        ``"header"``: exactly the columns of one layout, any order.
+        ``"header"``: exactly the columns of one 2D layout, any order.
     name : str
         The argument, for messages.
     format : {"corners", "xywh"}, optional
         The caller's ``format=`` (boxes only).
+    dims : tuple of int
+        The dimensions the caller takes: ``(2,)`` (the 3D names are not
+        read) or ``(2, 3)``, where a table with a z column (``z``, ``minz``,
+        ``maxz``) is 3D: ``minx, miny, minz, maxx, maxy, maxz`` or ``x, y, z,
+        w, h, d`` boxes, ``x, y, z`` centres.
 
     Returns
     -------
@@ -104,6 +141,11 @@ def pick_columns(labels, kind: str, name: str, format: str | None = None):
     ('xywh', [0, 1, 2, 3])
     >>> pick_columns(["x", "y", "radius"], "centers", "centers")
     ('circles', [0, 1, 2])
+    >>> pick_columns(["zmax", "minx", "maxx", "miny", "maxy", "minz"], "boxes", "boxes",
+    ...              dims=(2, 3))
+    ('corners3d', [1, 3, 5, 2, 4, 0])
+    >>> pick_columns(["x", "y", "z", "r"], "centers", "centers", dims=(2, 3))
+    ('spheres', [0, 1, 2, 3])
     """
     labels = list(labels)
     if _unnamed(labels):
@@ -119,36 +161,68 @@ def pick_columns(labels, kind: str, name: str, format: str | None = None):
         found[key] = k
     shown = ", ".join(map(str, labels))
     if kind == "header":
-        for layout, cols in LAYOUTS.items():
-            if layout != "centers" and set(found) == set(cols) and len(cols) == len(labels):
+        for layout in HEADER_LAYOUTS:
+            cols = LAYOUTS[layout]
+            if set(found) == set(cols) and len(cols) == len(labels):
                 return layout, [found[c] for c in cols]
         return None
+    # A table is 3D when it holds a whole 3D layout or names a z corner
+    # (minz, maxz); a bare z or d beside a 2D layout (a draw order, say) is
+    # ignored.  A caller of 2D only refuses a 3D table rather than read its
+    # x-y shadow.
+    layouts3d = ("corners3d", "xywh3d") if kind == "boxes" else ("centers3d",)
+    whole = [f for f in layouts3d if all(c in found for c in LAYOUTS[f])]
+    z_named = [str(labels[found[c]]) for c in ("minz", "maxz") if c in found]
+    if (whole or z_named) and 3 not in dims:
+        cols = (", ".join(str(labels[found[c]]) for c in LAYOUTS[whole[0]]) if whole
+                else ", ".join(z_named))
+        raise ValueError(f"{name}: expected 2D columns; found the 3D columns {cols} (3D "
+                         "objects go to find_pairs, find_circle_pairs and find_pairs_between)")
+    if not (whole or z_named):
+        found = {c: k for c, k in found.items() if c not in _3D_ONLY}
+    z_axis = [labels[found[c]] for c in _Z_AXIS if c in found]
+    dim = 3 if 3 in dims and (2 not in dims or whole or z_named) else 2
+    # why a table is 3D, for messages: the z column(s) it has
+    why = (f" (3D: {name} has the column{'s' * (len(z_axis) > 1)} "
+           f"{', '.join(map(str, z_axis))})" if dim == 3 and 2 in dims else "")
     if kind == "centers":
+        if dim == 3:
+            if all(c in found for c in "xyz"):
+                layout = "spheres" if "r" in found else "centers3d"
+                return layout, [found[c] for c in LAYOUTS[layout]]
+            missing = ", ".join(c for c in "xyz" if c not in found)
+            raise ValueError(f"{name}: expected columns x, y, z (and r, or radius, for radii)"
+                             f"{why}; found columns {shown} (missing {missing})")
         if "x" in found and "y" in found:
             layout = "circles" if "r" in found else "centers"
             return layout, [found[c] for c in LAYOUTS[layout]]
         missing = ", ".join(c for c in "xy" if c not in found)
         raise ValueError(f"{name}: expected columns x, y (and r, or radius, for radii); "
                          f"found columns {shown} (missing {missing})")
-    complete = [f for f in FORMATS if all(c in found for c in LAYOUTS[f])]
+    layouts = DIM_LAYOUTS[dim]
+    complete = [f for f in FORMATS if all(c in found for c in LAYOUTS[layouts[f]])]
     if format is not None:
         if format in complete:
-            return format, [found[c] for c in LAYOUTS[format]]
+            return layouts[format], [found[c] for c in LAYOUTS[layouts[format]]]
         if complete:
             other = complete[0]
-            raise ValueError(f"format: {format!r} reads columns {_spelled(format)}, but {name} "
-                             f"has columns {', '.join(labels[found[c]] for c in LAYOUTS[other])} "
+            raise ValueError(f"format: {format!r} reads columns {_spelled(layouts[format])}, "
+                             f"but {name} has columns "
+                             f"{', '.join(labels[found[c]] for c in LAYOUTS[layouts[other]])} "
                              f"({other}); leave format unset or pass format={other!r}")
     elif len(complete) == 1:
-        return complete[0], [found[c] for c in LAYOUTS[complete[0]]]
+        return layouts[complete[0]], [found[c] for c in LAYOUTS[layouts[complete[0]]]]
     elif complete:
-        raise ValueError(f"{name}: has both corner columns (minx, miny, maxx, maxy) and "
-                         f"x, y, w, h; pass format='corners' or format='xywh' to choose")
-    want = _spelled(format) if format else f"{_spelled('corners')} or {_spelled('xywh')}"
-    near = max([format] if format else FORMATS, key=lambda f: sum(c in found for c in LAYOUTS[f]))
-    missing = [c for c in LAYOUTS[near] if c not in found]
-    hint = f" (missing {', '.join(missing)})" if len(missing) < len(LAYOUTS[near]) else ""
-    raise ValueError(f"{name}: expected columns {want}; found columns {shown}{hint}")
+        corners, xywh = (", ".join(LAYOUTS[layouts[f]]) for f in FORMATS)
+        raise ValueError(f"{name}: has both corner columns ({corners}) and {xywh}; pass "
+                         f"format='corners' or format='xywh' to choose")
+    want = (_spelled(layouts[format]) if format
+            else f"{_spelled(layouts['corners'])} or {_spelled(layouts['xywh'])}")
+    near = max([format] if format else FORMATS,
+               key=lambda f: sum(c in found for c in LAYOUTS[layouts[f]]))
+    missing = [c for c in LAYOUTS[layouts[near]] if c not in found]
+    hint = f" (missing {', '.join(missing)})" if len(missing) < len(LAYOUTS[layouts[near]]) else ""
+    raise ValueError(f"{name}: expected columns {want}{why}; found columns {shown}{hint}")
 
 
 class _Table:
@@ -273,8 +347,15 @@ def _table_rows(table: _Table, positions, name: str) -> np.ndarray:
     return out
 
 
-def _unnamed_rows(table: _Table, name: str, width: int, layout: str) -> np.ndarray:
-    if len(table.labels) != width:
-        raise ValueError(f"{name}: expected {width} columns ({', '.join(LAYOUTS[layout])}), "
-                         f"found {len(table.labels)} columns without names")
+def _unnamed_rows(table: _Table, name: str, layouts) -> np.ndarray:
+    """A table without names, read in order as the one of ``layouts`` as wide as it is.
+
+    ``layouts`` are keys of :data:`LAYOUTS`; a table as wide as none of them
+    is an error naming their columns.
+    """
+    width = len(table.labels)
+    if not any(len(LAYOUTS[layout]) == width for layout in layouts):
+        wanted = " or ".join(f"{len(LAYOUTS[layout])} columns ({', '.join(LAYOUTS[layout])})"
+                             for layout in layouts)
+        raise ValueError(f"{name}: expected {wanted}, found {width} columns without names")
     return _table_rows(table, range(width), name)
