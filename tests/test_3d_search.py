@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 import broadphase as bp
 from broadphase import _core
 from helpers import assert_same
+from test_filters import filters  # the filters' strategy: groups, categories, masks
 
 try:
     import pandas as pd
@@ -664,21 +665,6 @@ def test_spheres_from_tables():
 
 # --------------------------------------------------------------------------
 # filters
-
-
-BITS = st.sampled_from([0, 1, 2, 3, 5, 6, 2**63, 2**63 + 1, ALL_BITS])
-
-
-@st.composite
-def filters(draw, n):
-    groups = categories = masks = None
-    if draw(st.booleans()):
-        groups = np.array(draw(st.lists(st.integers(-2, 3), min_size=n, max_size=n)), np.int64)
-    if draw(st.booleans()):
-        categories = np.array(draw(st.lists(BITS, min_size=n, max_size=n)), np.uint64)
-    if draw(st.booleans()):
-        masks = np.array(draw(st.lists(BITS, min_size=n, max_size=n)), np.uint64)
-    return groups, categories, masks
 
 
 @pytest.mark.parametrize("method", METHODS_3D)

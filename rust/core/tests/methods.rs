@@ -1,19 +1,14 @@
 //! Every method against the naive reference, for boxes, circles and filters,
 //! on one thread and on several.
 
+mod common;
+
 use broadphase_core::check::{circle_boxes, scan_boxes};
 use broadphase_core::par::Exec;
 use broadphase_core::testing::flat;
 use broadphase_core::{find_pairs, naive, Filters, Method, Narrow, Search, Shapes};
+use common::{check_all, check_filters, METHODS};
 use proptest::prelude::*;
-
-const METHODS: [Method; 5] = [
-    Method::Auto,
-    Method::Brute,
-    Method::Sweep,
-    Method::Grid,
-    Method::Quadtree,
-];
 
 /// Boxes on a coarse integer lattice (ties, touching edges, zero sizes,
 /// straddlers of every split line) at a random scale and offset.
@@ -44,24 +39,6 @@ fn boxes_strategy(max: usize) -> impl Strategy<Value = Vec<[f64; 4]>> {
         })
 }
 
-fn check_all(boxes: &[[f64; 4]], narrow: Narrow, want: &[isize]) -> Result<(), TestCaseError> {
-    let bounds = scan_boxes(boxes, &Exec::serial()).unwrap();
-    for method in METHODS {
-        for workers in [1, 3] {
-            let s = Search {
-                boxes,
-                bounds,
-                narrow,
-                method,
-                max_pairs: None,
-            };
-            let got = find_pairs(&s, &Exec::new(Some(workers))).unwrap();
-            prop_assert_eq!(&got, want, "method {:?} workers {}", method, workers);
-        }
-    }
-    Ok(())
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(96))]
 
@@ -73,19 +50,7 @@ proptest! {
 
     #[test]
     fn filters_match_naive(boxes in boxes_strategy(300), seed in any::<u64>()) {
-        let n = boxes.len();
-        let groups: Vec<i64> = (0..n as u64).map(|k| ((k ^ seed) % 4) as i64).collect();
-        let cats: Vec<u64> = (0..n as u64).map(|k| 1 << ((k * 7 + seed) % 3)).collect();
-        let masks: Vec<u64> = (0..n as u64).map(|k| (k + seed) % 8).collect();
-        for f in [
-            Filters { groups: Some(&groups), ..Default::default() },
-            Filters { categories: Some(&cats), ..Default::default() },
-            Filters { groups: Some(&groups), categories: Some(&cats), masks: Some(&masks) },
-        ] {
-            let narrow = Narrow { shapes: Shapes::Boxes, filters: f };
-            let want = flat(&naive::pairs(&boxes, &narrow));
-            check_all(&boxes, narrow, &want)?;
-        }
+        check_filters(&boxes, seed)?;
     }
 
     #[test]

@@ -2,19 +2,14 @@
 //! integer arithmetic, for boxes, spheres and filters, on one thread and on
 //! several.
 
+mod common;
+
 use broadphase_core::check::{ball_boxes, scan_boxes, BadRow, Problem};
 use broadphase_core::par::Exec;
 use broadphase_core::testing::flat;
 use broadphase_core::{find_pairs, naive, Filters, Method, Narrow, Search, Shapes};
+use common::{check_all, check_filters, METHODS};
 use proptest::prelude::*;
-
-const METHODS: [Method; 5] = [
-    Method::Auto,
-    Method::Brute,
-    Method::Sweep,
-    Method::Grid,
-    Method::Quadtree,
-];
 
 /// 3D boxes on a coarse integer lattice (ties, touching faces, zero sizes)
 /// at a random scale and offset, and the same boxes in integers.
@@ -69,24 +64,6 @@ fn integer_pairs(ints: &[[i64; 6]]) -> Vec<isize> {
     out
 }
 
-fn check_all(boxes: &[[f64; 6]], narrow: Narrow, want: &[isize]) -> Result<(), TestCaseError> {
-    let bounds = scan_boxes(boxes, &Exec::serial()).unwrap();
-    for method in METHODS {
-        for workers in [1, 3] {
-            let s = Search {
-                boxes,
-                bounds,
-                narrow,
-                method,
-                max_pairs: None,
-            };
-            let got = find_pairs(&s, &Exec::new(Some(workers))).unwrap();
-            prop_assert_eq!(&got, want, "method {:?} workers {}", method, workers);
-        }
-    }
-    Ok(())
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(96))]
 
@@ -99,18 +76,7 @@ proptest! {
 
     #[test]
     fn filters_match_naive((boxes, _) in boxes_strategy(200), seed in any::<u64>()) {
-        let n = boxes.len();
-        let groups: Vec<i64> = (0..n as u64).map(|k| ((k ^ seed) % 4) as i64).collect();
-        let cats: Vec<u64> = (0..n as u64).map(|k| 1 << ((k * 7 + seed) % 3)).collect();
-        let masks: Vec<u64> = (0..n as u64).map(|k| (k + seed) % 8).collect();
-        for f in [
-            Filters { groups: Some(&groups), ..Default::default() },
-            Filters { groups: Some(&groups), categories: Some(&cats), masks: Some(&masks) },
-        ] {
-            let narrow = Narrow { shapes: Shapes::Boxes, filters: f };
-            let want = flat(&naive::pairs(&boxes, &narrow));
-            check_all(&boxes, narrow, &want)?;
-        }
+        check_filters(&boxes, seed)?;
     }
 
     #[test]
