@@ -455,12 +455,22 @@ def test_calls_of_2d_only_refuse_3d_tables():
     with pytest.raises(ValueError, match=r"boxes: expected 2D columns; found the 3D columns "
                                          r"minx, miny, minz, maxx, maxy, maxz"):
         tree.insert(cubes)
-    spheres = pd.DataFrame({"x": [0.0], "y": [0.0], "z": [0.0], "r": [1.0]})
-    with pytest.raises(ValueError, match=r"found the 3D columns x, y, z"):
-        tree.insert_circles(spheres)
-    # a bare z beside x, y, w, h is no 3D table: read as 2D
-    flat = pd.DataFrame({"x": [1.0], "y": [1.0], "w": [2.0], "h": [2.0], "z": [7]})
-    assert len(tree.insert(flat)) == 1
+    # other z columns are not read there, as before 3D: a circle table with
+    # a draw order, a sprite table with a layer and a depth
+    circles = pd.DataFrame({"x": [1.0, 2.5], "y": [1.0, 1.0], "z": [0, 9], "r": [1.0, 1.0]})
+    h = tree.insert_circles(circles)
+    assert tree.touching(h[0]).tolist() == [h[1]]
+    sprites = pd.DataFrame({"x": [5.0], "y": [5.0], "w": [2.0], "h": [2.0], "z": [7],
+                            "depth": [3], "d": [1]})
+    assert len(tree.insert(sprites)) == 1
+    # where 3D is taken, x, y, z centres are spheres; names not read may repeat
+    assert bp.find_circle_pairs(circles).tolist() == []
+    flat = pd.DataFrame({"x": [0, 1], "y": [0, 1], "w": [2, 2], "h": [2, 2], "d": [0, 5],
+                         "depth": [1, 1]})
+    assert bp.find_pairs(flat).tolist() == [[0, 1]]  # 2D: d and depth are not read
+    cubes = flat.drop(columns=["depth"]).assign(Z=[0, 0], z=[3, 3])
+    with pytest.raises(ValueError, match=r"columns 'Z' and 'z' both name z"):
+        bp.find_pairs(cubes)
 
 
 @needs_pandas

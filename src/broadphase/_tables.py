@@ -15,8 +15,9 @@ columns are ignored:
 - centres: ``x, y``, with radii in ``r`` (or ``radius``) if there is such a column.
 
 Where 3D is taken (the one-call searches: :func:`pick_columns` with
-``dims=(2, 3)``), a table holding all the columns of a 3D layout, or naming a
-z corner (``minz``, ``maxz``, or ``zmin``, ``zmax``), is 3D:
+``dims=(2, 3)``), a table holding all the columns of a 3D layout (centres:
+``x, y, z``), or naming a z corner (``minz``, ``maxz``, or ``zmin``,
+``zmax``), is 3D:
 
 - 3D boxes as corners: ``minx, miny, minz, maxx, maxy, maxz`` (or ``xmin, ymin,
   zmin, xmax, ymax, zmax``);
@@ -24,10 +25,11 @@ z corner (``minz``, ``maxz``, or ``zmin``, ``zmax``), is 3D:
   ``depth``);
 - sphere centres: ``x, y, z``, with radii in ``r`` (or ``radius``).
 
-A bare ``z`` (or ``d``, ``depth``) column beside a 2D layout (a draw order,
-say) leaves a table 2D and is ignored, as any other.  Where only 2D is taken (the tree, rays, swept
-pairs, Dask, the CLI's headers) a table holding a whole 3D layout is refused,
-naming its columns, rather than read as its x-y shadow.
+A bare ``z`` (or ``d``, ``depth``) column beside a 2D box layout (a draw
+order, say) leaves a table 2D and is ignored, as any other.  Where only 2D is
+taken (the tree, rays, swept pairs, Dask, the CLI's headers) the 3D names are
+not read, as before 3D, except that a table of whole 3D corners (``minx, ...,
+maxz``) is refused, naming its columns, rather than read as its x-y shadow.
 
 A table without names (0, 1, ... in pandas, ``column_0``, ... in polars,
 ``f0``, ... in NumPy) is read in order (where 3D is taken, as 3D when it has
@@ -151,37 +153,50 @@ def pick_columns(labels, kind: str, name: str, format: str | None = None,
     if _unnamed(labels):
         return None
     found: dict[str, int] = {}
+    twice: dict[str, int] = {}  # a 3D-only name's second column: an error only if it is read
     for k, label in enumerate(labels):
         key = _CANONICAL.get(label.strip().lower()) if isinstance(label, str) else None
         if key is None:
             continue
         if key in found:
-            raise ValueError(f"{name}: columns {labels[found[key]]!r} and {label!r} both name "
-                             f"{key}; expected one of them")
+            if key not in _3D_ONLY:
+                raise ValueError(f"{name}: columns {labels[found[key]]!r} and {label!r} both "
+                                 f"name {key}; expected one of them")
+            twice.setdefault(key, k)
+            continue
         found[key] = k
     shown = ", ".join(map(str, labels))
     if kind == "header":
+        found = {c: k for c, k in found.items() if c not in _3D_ONLY}
         for layout in HEADER_LAYOUTS:
             cols = LAYOUTS[layout]
             if set(found) == set(cols) and len(cols) == len(labels):
                 return layout, [found[c] for c in cols]
         return None
-    # A table is 3D when it holds a whole 3D layout or names a z corner
-    # (minz, maxz); a bare z or d beside a 2D layout (a draw order, say) is
-    # ignored.  A caller of 2D only refuses a 3D table rather than read its
-    # x-y shadow.
-    layouts3d = ("corners3d", "xywh3d") if kind == "boxes" else ("centers3d",)
-    whole = [f for f in layouts3d if all(c in found for c in LAYOUTS[f])]
-    z_named = [str(labels[found[c]]) for c in ("minz", "maxz") if c in found]
-    if (whole or z_named) and 3 not in dims:
-        cols = (", ".join(str(labels[found[c]]) for c in LAYOUTS[whole[0]]) if whole
-                else ", ".join(z_named))
-        raise ValueError(f"{name}: expected 2D columns; found the 3D columns {cols} (3D "
-                         "objects go to find_pairs, find_circle_pairs and find_pairs_between)")
-    if not (whole or z_named):
+    # Where 3D is taken, a table is 3D when it holds a whole 3D layout or
+    # names a z corner (minz, maxz); a bare z or d beside a 2D layout (a
+    # draw order, say) is ignored.  Where only 2D is taken, a whole 3D
+    # corner layout is refused rather than read as its x-y shadow; other
+    # z columns are ignored there, as before 3D.
+    corners3d = all(c in found for c in LAYOUTS["corners3d"])
+    if 3 not in dims:
+        if kind == "boxes" and corners3d:
+            cols = ", ".join(str(labels[found[c]]) for c in LAYOUTS["corners3d"])
+            raise ValueError(f"{name}: expected 2D columns; found the 3D columns {cols} (3D "
+                             "objects go to find_pairs, find_circle_pairs and find_pairs_between)")
+        is3d = False
+    else:
+        layouts3d = ("corners3d", "xywh3d") if kind == "boxes" else ("centers3d",)
+        whole = any(all(c in found for c in LAYOUTS[f]) for f in layouts3d)
+        is3d = whole or any(c in found for c in ("minz", "maxz"))
+    if not is3d:
         found = {c: k for c, k in found.items() if c not in _3D_ONLY}
+    for key, k in twice.items():
+        if key in found:
+            raise ValueError(f"{name}: columns {labels[found[key]]!r} and {labels[k]!r} both "
+                             f"name {key}; expected one of them")
     z_axis = [labels[found[c]] for c in _Z_AXIS if c in found]
-    dim = 3 if 3 in dims and (2 not in dims or whole or z_named) else 2
+    dim = 3 if 3 in dims and (2 not in dims or is3d) else 2
     # why a table is 3D, for messages: the z column(s) it has
     why = (f" (3D: {name} has the column{'s' * (len(z_axis) > 1)} "
            f"{', '.join(map(str, z_axis))})" if dim == 3 and 2 in dims else "")
