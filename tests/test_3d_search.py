@@ -589,34 +589,19 @@ def float_spheres(draw, min_n=0, max_n=50):
     return centers, radii
 
 
+SPHERE_SETS = {
+    "integers": int_spheres(),
+    "integers above the brute threshold": int_spheres(min_n=100, max_n=140),
+    "near tangent": near_tangent_spheres(),
+    "floats": float_spheres(),
+}
+
+
+@pytest.mark.parametrize("spheres", SPHERE_SETS.values(), ids=SPHERE_SETS.keys())
 @pytest.mark.parametrize("method", METHODS_3D)
-@given(s=int_spheres())
-def test_int_spheres_match_exact(method, s):
-    centers, radii = s
-    assert_same(bp.find_circle_pairs(centers, radii, method=method),
-                ref_sphere_pairs(centers, radii))
-
-
-@pytest.mark.parametrize("method", METHODS_3D)
-@given(s=int_spheres(min_n=100, max_n=140))
-def test_int_spheres_above_brute_threshold_match_exact(method, s):
-    centers, radii = s
-    assert_same(bp.find_circle_pairs(centers, radii, method=method),
-                ref_sphere_pairs(centers, radii))
-
-
-@pytest.mark.parametrize("method", METHODS_3D)
-@given(s=near_tangent_spheres())
-def test_near_tangent_spheres_match_exact(method, s):
-    centers, radii = s
-    assert_same(bp.find_circle_pairs(centers, radii, method=method),
-                ref_sphere_pairs(centers, radii))
-
-
-@pytest.mark.parametrize("method", METHODS_3D)
-@given(s=float_spheres())
-def test_float_spheres_match_exact(method, s):
-    centers, radii = s
+@given(data=st.data())
+def test_spheres_match_exact(method, spheres, data):
+    centers, radii = data.draw(spheres)
     assert_same(bp.find_circle_pairs(centers, radii, method=method),
                 ref_sphere_pairs(centers, radii))
 

@@ -222,7 +222,7 @@ def box_problem(arr: np.ndarray, name: str, row: int, code: int) -> str:
     for axis in range(half):
         lo, hi = r[axis], r[half + axis]
         if lo > hi:
-            code_of = _core.Z_REVERSED if axis == 2 else (_core.X_REVERSED, _core.Y_REVERSED)[axis]
+            code_of = (_core.X_REVERSED, _core.Y_REVERSED, _core.Z_REVERSED)[axis]
             faults[code_of] = where, f"{cols[axis]} {lo} > {cols[half + axis]} {hi}"
     return _problem(where, r, faults, code)
 

@@ -18,6 +18,14 @@ pub fn half_span(lo: f64, hi: f64) -> f64 {
     hi * 0.5 - lo * 0.5
 }
 
+/// The longest half-span of bounds (a box row, [`crate::dim`]): what a
+/// square (cubic) grid over them spans on each axis.
+pub fn longest_half_span<const N: usize>(bounds: [f64; N]) -> f64 {
+    (0..N / 2).fold(f64::NEG_INFINITY, |m, k| {
+        m.max(half_span(bounds[k], bounds[N / 2 + k]))
+    })
+}
+
 /// Scale mapping a half-span `half` onto `cells` cells (0 if empty or not finite).
 pub fn scale(half: f64, cells: f64) -> f64 {
     if half.is_nan() || half <= 0.0 {
@@ -87,10 +95,7 @@ where
     /// Cubic (square in 2D) cells over `bounds` (a box row): every axis
     /// scaled by the longest half-span.
     pub fn square(bounds: [f64; N], depth: u32) -> Self {
-        let half = (0..N / 2).fold(f64::NEG_INFINITY, |m, k| {
-            m.max(half_span(bounds[k], bounds[N / 2 + k]))
-        });
-        let s = scale(half, (depth as f64).exp2());
+        let s = scale(longest_half_span(bounds), (depth as f64).exp2());
         Self::with(bounds, depth, |_| s)
     }
 

@@ -88,18 +88,11 @@ pub(crate) fn worth_counting_first(candidates: f64, n: usize, limit: impl FnOnce
 }
 
 /// The grid a search quantizes into and the layout of its entries' keys.
+#[derive(Clone, Copy)]
 pub(super) struct Keys<'a, R: Row> {
     pub(super) grid: &'a Grid<R>,
     pub(super) lay: Layout<R>,
 }
-
-impl<R: Row> Clone for Keys<'_, R> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<R: Row> Copy for Keys<'_, R> {}
 
 /// The walk over entries sorted by key: `(pairs, candidate tests)`.
 pub(super) fn walk_sorted<V: View + ?Sized, const N: usize>(
@@ -132,8 +125,8 @@ where
         && worth_counting_first(candidates, boxes.len(), || budget.limit())
     {
         // Could the pairs outgrow memory?  Count them first, in O(n log n).
-        let flat: Vec<[f64; 4]> = boxes.iter().map(|b| [b[0], b[1], b[2], b[3]]).collect();
-        let count = crate::count::box_pairs(&flat);
+        // N == 4: the same rows seen as 2D boxes, not a copy
+        let count = crate::count::box_pairs(boxes.as_flattened().as_chunks::<4>().0);
         if count > budget.limit() {
             scratch::give(ents);
             scratch::give(first);

@@ -16,9 +16,8 @@ use crate::pairs::{Budget, TooMany};
 use crate::par::Exec;
 use crate::scratch::Pooled;
 use crate::sweep::SAMPLE;
-use crate::world::Grid;
+use crate::world::{longest_half_span, Grid};
 use crate::{brute, grid, quadtree, sweep};
-use sizing::half;
 
 /// Levels a box may sit above its fit level before it is split.
 pub const QUADTREE_SLACK: u32 = 1;
@@ -132,7 +131,7 @@ where
     Ent<[f64; N]>: Pooled,
 {
     let world = placement_bounds(s.boxes, s.bounds);
-    let g = Grid::square(world, quadtree_depth(s.boxes, half(world)));
+    let g = Grid::square(world, quadtree_depth(s.boxes, longest_half_span(world)));
     let place = quadtree::place(s.boxes, &g, QUADTREE_SLACK, ex);
     tick("place");
     let out = cells::find(s.boxes, &g, &place, &s.narrow, budget, ex, tick);
@@ -164,7 +163,7 @@ where
     [f64; N]: Row,
 {
     let world = placement_bounds(boxes, bounds);
-    let mut depth = grid_depth(boxes, half(world));
+    let mut depth = grid_depth(boxes, longest_half_span(world));
     // the sample's entries foretell the budget test below: skip the depths
     // it would reject without placing every box at each
     let most = grid_budget(boxes.len());

@@ -10,7 +10,7 @@ use super::{GRID_FACTOR, GRID_FACTOR_3D, QUADTREE_BIAS};
 use crate::dim::{hi, lo};
 use crate::key;
 use crate::sweep::SAMPLE;
-use crate::world::{half_span, log2_ratio};
+use crate::world::log2_ratio;
 
 /// Median of a box's greatest side over an evenly strided sample.
 pub fn typical_extent<const N: usize>(boxes: &[[f64; N]]) -> f64 {
@@ -93,13 +93,6 @@ fn few_extreme(vals: impl Iterator<Item = f64>, k: usize, from_top: bool) -> f64
         len = (len + 1).min(k + 1);
     }
     best[k] * sign
-}
-
-/// The longest half-span of bounds (a box row).
-pub(super) fn half<const N: usize>(bounds: [f64; N]) -> f64 {
-    (0..N / 2).fold(f64::NEG_INFINITY, |m, k| {
-        m.max(half_span(bounds[k], bounds[N / 2 + k]))
-    })
 }
 
 fn floor_log2(n: usize) -> i64 {
