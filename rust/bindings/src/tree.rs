@@ -89,7 +89,7 @@ impl PyTree {
         }
         // the list heads of all levels, 0 to depth
         let cells = morton::level_start(depth + 1);
-        let bytes = cells.saturating_mul(CellLists::BYTES_PER_CELL as u64);
+        let bytes = cells.saturating_mul(CellLists::<4>::BYTES_PER_CELL as u64);
         owned::room_for_bytes(bytes, "depth", &format!("a tree of depth {depth}"))?;
         Ok(PyTree::of(Tree::new(bounds, depth, margin), workers))
     }
@@ -264,7 +264,7 @@ impl PyTree {
         let st = &mut *guard;
         let (n, inner, ex) = (st.inner.pending(), &mut st.inner, Exec::new(st.workers));
         let found = watched(py, n, &ex, Watch::Committing, |ex| {
-            inner.query_point(x, y, ex)
+            inner.query_point(&[x, y], ex)
         })?;
         Ok(handles_array(py, found))
     }

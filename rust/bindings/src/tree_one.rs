@@ -284,7 +284,7 @@ pub fn tree_query_point(
     let (Some(x), Some(y)) = (number(x), number(y)) else {
         return Ok(None);
     };
-    let found = run(tree.get(), py, true, |t, ex| t.query_point(x, y, ex))?;
+    let found = run(tree.get(), py, true, |t, ex| t.query_point(&[x, y], ex))?;
     Ok(Some(handles(py, found)))
 }
 

@@ -38,11 +38,26 @@ pub trait Row: Copy + Send + Sync + std::fmt::Debug + 'static {
     type Corner: Copy
         + Default
         + PartialEq
+        + Eq
         + Send
         + Sync
         + std::fmt::Debug
         + AsRef<[u32]>
         + AsMut<[u32]>;
+    /// A ball row (`[f64; D + 1]`: centre, then radius).
+    type Ball: Copy
+        + Default
+        + PartialEq
+        + Send
+        + Sync
+        + std::fmt::Debug
+        + AsRef<[f64]>
+        + AsMut<[f64]>;
+    /// One `u32` per cell of a block of `2^D` cells (`[u32; 2^D]`): where a
+    /// moving tree keeps an object's entries, one per cell it is entered in.
+    type PerCell: Copy + Send + Sync + std::fmt::Debug + AsRef<[u32]> + AsMut<[u32]>;
+    /// [`Row::PerCell`] with every value `v`.
+    fn per_cell(v: u32) -> Self::PerCell;
 }
 
 impl Row for [f64; 4] {
@@ -50,6 +65,11 @@ impl Row for [f64; 4] {
     const BALL: usize = 3;
     type Axes = [f64; 2];
     type Corner = [u32; 2];
+    type Ball = [f64; 3];
+    type PerCell = [u32; 4];
+    fn per_cell(v: u32) -> [u32; 4] {
+        [v; 4]
+    }
 }
 
 impl Row for [f64; 6] {
@@ -57,6 +77,11 @@ impl Row for [f64; 6] {
     const BALL: usize = 4;
     type Axes = [f64; 3];
     type Corner = [u32; 3];
+    type Ball = [f64; 4];
+    type PerCell = [u32; 8];
+    fn per_cell(v: u32) -> [u32; 8] {
+        [v; 8]
+    }
 }
 
 /// The low coordinate of box `b` on axis `k` (`k < N / 2`).

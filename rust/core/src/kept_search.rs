@@ -29,7 +29,7 @@ use crate::check::bounds_of;
 use crate::narrow::Narrow;
 use crate::pairs::{pack_rows, TooMany};
 use crate::par::Exec;
-use crate::search::{self, Method, Search};
+use crate::search::{self, Method, Search, Width};
 use crate::{coherent, few};
 
 /// What a caller keeps between its searches from scratch.
@@ -59,42 +59,51 @@ impl KeptSearch {
     /// caller's object `k` (the same objects as the last call: the orders
     /// are kept), else the ascending ids of the rows, which the pairs are
     /// given in (nothing is kept).
-    pub fn find(
+    ///
+    /// The kept orders are of 2D rows; 3D rows (`N == 6`) take the plain
+    /// search every time.
+    pub fn find<const N: usize>(
         &mut self,
-        boxes: &[[f64; 4]],
+        boxes: &[[f64; N]],
         narrow: &Narrow,
         max_pairs: Option<u64>,
         ids: Option<&[u32]>,
         ex: &Exec,
         mut packed: Vec<u64>,
-    ) -> Result<Found, TooMany> {
+    ) -> Result<Found, TooMany>
+    where
+        [f64; N]: Width<N>,
+    {
         let n = boxes.len();
-        let (rows, tests) = if ids.is_none() && n >= search::SWEEP_BELOW {
-            coherent::find(boxes, narrow, max_pairs, ex, &mut self.state, &mut packed)
-        } else if ids.is_none() && few::serves(n) {
-            let order = self.state.for_few();
-            few::find(boxes, narrow, max_pairs, order, &mut packed)
-        } else {
-            self.state.clear();
-            let s = Search {
-                boxes,
-                bounds: bounds_of(boxes),
-                narrow: *narrow,
-                method: Method::Auto,
-                max_pairs,
+        // the same rows, read as 2D rows when they are
+        let flat = (N == 4).then_some(boxes.as_flattened().as_chunks::<4>().0);
+        let (rows, tests) =
+            if let Some(boxes) = flat.filter(|_| ids.is_none() && n >= search::SWEEP_BELOW) {
+                coherent::find(boxes, narrow, max_pairs, ex, &mut self.state, &mut packed)
+            } else if let Some(boxes) = flat.filter(|_| ids.is_none() && few::serves(n)) {
+                let order = self.state.for_few();
+                few::find(boxes, narrow, max_pairs, order, &mut packed)
+            } else {
+                self.state.clear();
+                let s = Search {
+                    boxes,
+                    bounds: bounds_of(boxes),
+                    narrow: *narrow,
+                    method: Method::Auto,
+                    max_pairs,
+                };
+                let (rows, tests) = search::find_pairs_counted(&s, ex);
+                let rows = rows.map(|mut rows| {
+                    if let Some(ids) = ids {
+                        // ascending ids keep the canonical order
+                        rows.iter_mut().for_each(|v| *v = ids[*v as usize] as isize);
+                    }
+                    // packed into the old pairs' buffer (no fresh pages)
+                    pack_rows(&rows, &mut packed, ex);
+                    rows
+                });
+                (rows, tests)
             };
-            let (rows, tests) = search::find_pairs_counted(&s, ex);
-            let rows = rows.map(|mut rows| {
-                if let Some(ids) = ids {
-                    // ascending ids keep the canonical order
-                    rows.iter_mut().for_each(|v| *v = ids[*v as usize] as isize);
-                }
-                // packed into the old pairs' buffer (no fresh pages)
-                pack_rows(&rows, &mut packed, ex);
-                rows
-            });
-            (rows, tests)
-        };
         let rows = rows?;
         self.idle = 0;
         Ok(Found {

@@ -50,8 +50,27 @@ pub const MAX_DEPTH: u32 = 29;
 /// ```
 #[inline(always)]
 pub const fn level_start(level: u32) -> u64 {
-    debug_assert!(level <= 31);
-    ((1u64 << (2 * level)) - 1) / 3
+    level_start_in(2, level)
+}
+
+/// [`level_start`] in `dims` dimensions (2 or 3): `(2^(dims l) - 1) /
+/// (2^dims - 1)`, the cells of the levels above `level` (3D: `(8^l - 1) / 7`).
+///
+/// ```
+/// use broadphase_core::morton::level_start_in;
+/// assert_eq!([0, 1, 2, 3].map(|l| level_start_in(3, l)), [0, 1, 9, 73]);
+/// ```
+#[inline(always)]
+pub const fn level_start_in(dims: u32, level: u32) -> u64 {
+    debug_assert!(dims * level <= 63);
+    ((1u64 << (dims * level)) - 1) / ((1u64 << dims) - 1)
+}
+
+/// [`linear_index`] in `dims` dimensions: `level_start_in(dims, level) + index`.
+#[inline(always)]
+pub const fn linear_index_in(dims: u32, level: u32, index: u64) -> u64 {
+    debug_assert!(index < 1u64 << (dims * level));
+    level_start_in(dims, level) + index
 }
 
 /// Position of cell `index` (its Morton number inside `level`, below

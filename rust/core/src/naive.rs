@@ -19,7 +19,7 @@ pub fn pairs<const N: usize>(boxes: &[[f64; N]], narrow: &Narrow) -> Vec<(usize,
             let boxes_meet = match narrow.shapes {
                 Shapes::Boxes => overlap(&boxes[i], &boxes[j]),
                 Shapes::Circles(_) | Shapes::Spheres(_) => true,
-                Shapes::Mixed { kinds, .. } => {
+                Shapes::Mixed { kinds, .. } | Shapes::MixedSpheres { kinds, .. } => {
                     kinds[i] == CIRCLE || kinds[j] == CIRCLE || overlap(&boxes[i], &boxes[j])
                 }
             };

@@ -365,7 +365,7 @@ fn run(
                     })
                     .map(|(&h, _)| h)
                     .collect();
-                match attempt(|| tree.query_point(x, y, ox)) {
+                match attempt(|| tree.query_point(&[x, y], ox)) {
                     Some(got) => prop_assert_eq!(got, want),
                     None => stopped = true,
                 }

@@ -5,7 +5,7 @@
 use super::runs::{cap, runs_in_order};
 use super::{CellLists, MIN_RUN, NONE};
 
-impl CellLists {
+impl<const N: usize> CellLists<N> {
     /// Check the invariants; the entries in all lists.
     pub fn check(&self) -> Result<usize, String> {
         if self.e.len() != MIN_RUN * self.runs.len() {

@@ -2,33 +2,57 @@
 //! the tag that tells which of the object's cells it is, and the test of a
 //! run's entries against a query box.
 //!
-//! Owns the tag encoding: the cell's rank `r` (0 to 3) in the low two bits,
-//! [`LATER_COLUMN`] and [`LATER_ROW`] above.  Invariant of the test: bit
-//! `t` of [`overlap_bits`] is set exactly when entry `t` counts and its box
-//! strictly overlaps the query ([`crate::narrow::boxes_overlap`]).
+//! Owns the tag encoding: the cell's rank `r` (0 to 7: an object is
+//! entered in at most `2^D` cells) in the low three bits ([`RANK`]), and
+//! above them one bit per axis ([`later`]) set when the cell is past the
+//! object's first cell along that axis.  Invariant of the test: bit `t` of
+//! [`overlap_bits`] is set exactly when entry `t` counts and its box
+//! strictly overlaps the query ([`crate::dim::overlap`]).
 
-/// An object's presence in one cell.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Entry {
+/// An object's presence in one cell, its box a row of `N` doubles
+/// ([`crate::dim`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Entry<const N: usize = 4> {
     /// The object's box (as of the last sync).
-    pub b: [f64; 4],
+    pub b: [f64; N],
     /// The object.
     pub id: u32,
     /// Which of the object's cells this is (see [`tag`]).
     pub tag: u8,
 }
 
-/// Bit of [`Entry::tag`]: the cell is not in the object's first column.
-pub const LATER_COLUMN: u8 = 4;
-/// Bit of [`Entry::tag`]: the cell is not in the object's first row.
-pub const LATER_ROW: u8 = 8;
+impl<const N: usize> Default for Entry<N> {
+    fn default() -> Self {
+        Entry {
+            b: [0.0; N],
+            id: 0,
+            tag: 0,
+        }
+    }
+}
 
-/// The tag of an object's cell `r` (0 to 3) of `nx` columns: `r` in the low
-/// two bits, and whether the cell is past the first column and row.
+/// Bits of [`Entry::tag`] holding the cell's rank among its object's cells.
+pub const RANK: u8 = 7;
+
+/// Bit of [`Entry::tag`]: the cell is past the object's first cell along
+/// `axis` (0 is x: a later column; 1 is y: a later row; 2 is z).
+#[inline(always)]
+pub const fn later(axis: usize) -> u8 {
+    8 << axis
+}
+
+/// Bit of [`Entry::tag`]: the cell is not in the object's first column.
+pub const LATER_COLUMN: u8 = later(0);
+/// Bit of [`Entry::tag`]: the cell is not in the object's first row.
+pub const LATER_ROW: u8 = later(1);
+
+/// The tag of an object's cell `r` whose offsets from the object's first
+/// cell are `steps` (the bit of axis `k` set when it is one cell on along
+/// `k`): `r` in the low bits, then a [`later`] bit per axis stepped.
 #[inline]
-pub fn tag(r: usize, nx: u8) -> u8 {
-    let (col, row) = (r % nx as usize, r / nx as usize);
-    r as u8 | if col > 0 { LATER_COLUMN } else { 0 } | if row > 0 { LATER_ROW } else { 0 }
+pub fn tag(r: usize, steps: u8) -> u8 {
+    debug_assert!(r <= RANK as usize && steps < 8);
+    r as u8 | steps << 3
 }
 
 /// Bit `t` set when entry `t` of `part` (at most 64 entries) counts (its
@@ -40,7 +64,7 @@ pub fn tag(r: usize, nx: u8) -> u8 {
 /// A query's first cell at a level (`skip` 0) counts every entry, so its loop
 /// has no tag test.
 #[inline(always)]
-pub fn overlap_bits(q: &[f64; 4], part: &[Entry], skip: u8) -> (u64, u64) {
+pub fn overlap_bits<const N: usize>(q: &[f64; N], part: &[Entry<N>], skip: u8) -> (u64, u64) {
     debug_assert!(part.len() <= 64);
     let mut mask = 0u64;
     if skip == 0 {
@@ -58,13 +82,13 @@ pub fn overlap_bits(q: &[f64; 4], part: &[Entry], skip: u8) -> (u64, u64) {
     (mask, counted)
 }
 
-/// [`crate::narrow::boxes_overlap`] of `q` and `b`, the two axes at once:
+/// [`crate::dim::overlap`] of `q` and `b`; in 2D the two axes at once:
 /// `b`'s minima below `q`'s maxima, and `q`'s minima below `b`'s maxima,
 /// each a comparison of two lanes.
 #[inline(always)]
-fn overlaps(q: &[f64; 4], b: &[f64; 4]) -> bool {
+fn overlaps<const N: usize>(q: &[f64; N], b: &[f64; N]) -> bool {
     #[cfg(target_arch = "x86_64")]
-    {
+    if N == 4 {
         use std::arch::x86_64::{_mm_and_pd, _mm_cmplt_pd, _mm_movemask_pd, _mm_set_pd};
         // SAFETY: these are SSE2 instructions, which every x86_64 processor
         // has (SSE2 is part of the x86_64 baseline, enabled in every build
@@ -75,11 +99,8 @@ fn overlaps(q: &[f64; 4], b: &[f64; 4]) -> bool {
         unsafe {
             let below = _mm_cmplt_pd(_mm_set_pd(b[1], b[0]), _mm_set_pd(q[3], q[2]));
             let above = _mm_cmplt_pd(_mm_set_pd(q[1], q[0]), _mm_set_pd(b[3], b[2]));
-            _mm_movemask_pd(_mm_and_pd(below, above)) == 3
+            return _mm_movemask_pd(_mm_and_pd(below, above)) == 3;
         }
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        crate::narrow::boxes_overlap(q, b)
-    }
+    crate::dim::overlap(q, b)
 }

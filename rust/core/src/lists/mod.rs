@@ -48,7 +48,7 @@
 //! only free runs that later pushes reuse or compact away).
 //!
 //! # Parts
-//! - `entry`: an object's presence in a cell ([`Entry`]) with its tag,
+//! - `entry`: an object's presence in a cell ([`Entry<N>`]) with its tag,
 //!   and the branch-free test of a run's entries against a query;
 //! - `runs`: the runs' slots: classes, allocation, moves, compaction;
 //! - `check`: [`CellLists::check`], the invariants above, checked.
@@ -60,7 +60,7 @@ mod check;
 mod entry;
 mod runs;
 
-pub use entry::{overlap_bits, tag, Entry, LATER_COLUMN, LATER_ROW};
+pub use entry::{later, overlap_bits, tag, Entry, LATER_COLUMN, LATER_ROW, RANK};
 
 use crate::hints::{prefetch, prefetch_slice};
 use runs::{cap, cell_groups, fit, runs_in_order, slots_for};
@@ -77,13 +77,13 @@ const PREFETCH_ENTRIES: usize = 32;
 
 /// The lists of every cell of every level.
 #[derive(Clone, Debug)]
-pub struct CellLists {
+pub struct CellLists<const N: usize = 4> {
     /// Per cell: `start << 32 | len`, 0 when empty.
     head: Vec<u64>,
     /// Per cell: the class of its run (meaningful while it has one).
     class: Vec<u8>,
     /// The runs' slots.
-    e: Vec<Entry>,
+    e: Vec<Entry<N>>,
     /// Per `MIN_RUN` slots, at the start of each run: its cell (`NONE` when
     /// free) and class.
     runs: Vec<(u32, u8)>,
@@ -93,13 +93,13 @@ pub struct CellLists {
     free_slots: usize,
 }
 
-impl CellLists {
+impl<const N: usize> CellLists<N> {
     /// Bytes a cell's list head takes (its run and its class), whether
     /// the cell is used or not: what [`CellLists::new`] allocates per cell.
     pub const BYTES_PER_CELL: usize = std::mem::size_of::<u64>() + std::mem::size_of::<u8>();
 
     /// Empty lists for `cells` cells.
-    pub fn new(cells: usize) -> CellLists {
+    pub fn new(cells: usize) -> Self {
         CellLists {
             head: vec![0; cells],
             class: vec![0; cells],
@@ -119,7 +119,7 @@ impl CellLists {
 
     /// Add `e` to `cell`; its location.  `moved(entry, loc)` is told of every
     /// other entry that changed place.
-    pub fn push(&mut self, cell: u32, e: Entry, mut moved: impl FnMut(&Entry, u32)) -> u32 {
+    pub fn push(&mut self, cell: u32, e: Entry<N>, mut moved: impl FnMut(&Entry<N>, u32)) -> u32 {
         if self.free_slots > COMPACT_FROM.max(self.e.len() - self.free_slots) {
             self.compact(&mut moved);
         }
@@ -139,7 +139,7 @@ impl CellLists {
     /// Take the entry at `loc` out of `cell`'s list.  `moved(entry, loc)` is
     /// told of every entry that changed place (the one that filled the hole,
     /// or all of them when the run shrinks).
-    pub fn remove(&mut self, cell: u32, loc: u32, mut moved: impl FnMut(&Entry, u32)) {
+    pub fn remove(&mut self, cell: u32, loc: u32, mut moved: impl FnMut(&Entry<N>, u32)) {
         let c = cell as usize;
         let (s, len) = self.run(c);
         let (loc, last) = (loc as usize, s + len - 1);
@@ -162,19 +162,19 @@ impl CellLists {
 
     /// The entry at `loc`.
     #[inline]
-    pub fn entry(&self, loc: u32) -> &Entry {
+    pub fn entry(&self, loc: u32) -> &Entry<N> {
         &self.e[loc as usize]
     }
 
     /// The entry at `loc`, to change its box.
     #[inline]
-    pub fn entry_mut(&mut self, loc: u32) -> &mut Entry {
+    pub fn entry_mut(&mut self, loc: u32) -> &mut Entry<N> {
         &mut self.e[loc as usize]
     }
 
     /// Every slot, by location (to rewrite entries' boxes in place; the
     /// lists' shape is not changed through it).
-    pub(crate) fn entries_mut(&mut self) -> &mut [Entry] {
+    pub(crate) fn entries_mut(&mut self) -> &mut [Entry<N>] {
         &mut self.e
     }
 
@@ -186,7 +186,7 @@ impl CellLists {
 
     /// The entries `start..start + len` (a run found by [`CellLists::run`]).
     #[inline(always)]
-    pub(crate) fn entries(&self, start: usize, len: usize) -> &[Entry] {
+    pub(crate) fn entries(&self, start: usize, len: usize) -> &[Entry<N>] {
         &self.e[start..start + len]
     }
 
@@ -199,7 +199,7 @@ impl CellLists {
 
     /// The entries of `cell`, in list order.
     #[inline(always)]
-    pub fn run_of(&self, cell: u32) -> &[Entry] {
+    pub fn run_of(&self, cell: u32) -> &[Entry<N>] {
         let (s, len) = self.run(cell as usize);
         &self.e[s..s + len]
     }
@@ -228,7 +228,7 @@ impl CellLists {
     /// Empty lists, then `entries` (sorted by cell) laid out cell after
     /// cell, each run with room for a quarter more; `put(k, loc)` is told
     /// where entry `k` went.
-    pub fn build(&mut self, entries: &[(u32, Entry)], mut put: impl FnMut(usize, u32)) {
+    pub fn build(&mut self, entries: &[(u32, Entry<N>)], mut put: impl FnMut(usize, u32)) {
         self.clear();
         // the slots, counted: asked for at once, in huge pages where the
         // system has them
@@ -371,8 +371,8 @@ mod tests {
             q in prop::array::uniform4(coordinate()),
             boxes in prop::collection::vec(prop::array::uniform4(coordinate()), 1..64),
             shared in prop::collection::vec((0usize..4, 0usize..4, -1i8..=1), 0..64),
-            tags in prop::collection::vec(0u8..16, 64),
-            skip in prop::sample::select(vec![0u8, LATER_COLUMN, LATER_ROW, LATER_COLUMN | LATER_ROW]),
+            tags in prop::collection::vec(0u8..64, 64),
+            skip in prop::sample::select(vec![0u8, LATER_COLUMN, LATER_ROW, LATER_COLUMN | LATER_ROW, later(2) | LATER_ROW]),
         ) {
             let q = ordered(q);
             let mut boxes: Vec<[f64; 4]> = boxes.into_iter().map(ordered).collect();
@@ -475,8 +475,12 @@ mod tests {
         }
         assert!(locs.windows(2).all(|w| w[0] < w[1]), "cell after cell");
         assert!(lists.run_of(5).is_empty());
-        assert_eq!(tag(3, 2), 3 | LATER_COLUMN | LATER_ROW);
-        assert_eq!(tag(1, 1), 1 | LATER_ROW);
+        // cell 3 of 2 x 2 is one on along x and y; cell 1 of 1 x 2 along y
+        assert_eq!(tag(3, 0b11), 3 | LATER_COLUMN | LATER_ROW);
+        assert_eq!(tag(1, 0b10), 1 | LATER_ROW);
+        // cell 6 of 1 x 2 x 2 ... of 2 x 2 x 2: along y and z
+        assert_eq!(tag(6, 0b110), 6 | LATER_ROW | later(2));
+        assert_eq!(tag(6, 0b110) & RANK, 6);
     }
 
     /// A fresh run has room for a quarter more entries than it is made for.

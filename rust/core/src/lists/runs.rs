@@ -28,13 +28,13 @@ pub(super) fn fit(m: usize) -> u8 {
 
 /// Slots of the fresh runs [`CellLists::build`] makes for `entries`
 /// (sorted by cell).
-pub(super) fn slots_for(entries: &[(u32, Entry)]) -> usize {
+pub(super) fn slots_for<const N: usize>(entries: &[(u32, Entry<N>)]) -> usize {
     cell_groups(entries).map(|(_, r)| cap(fit(r.len()))).sum()
 }
 
 /// Each cell of `entries` (sorted by cell) and the range of its entries.
-pub(super) fn cell_groups(
-    entries: &[(u32, Entry)],
+pub(super) fn cell_groups<const N: usize>(
+    entries: &[(u32, Entry<N>)],
 ) -> impl Iterator<Item = (u32, std::ops::Range<usize>)> + '_ {
     let mut k = 0;
     std::iter::from_fn(move || {
@@ -56,7 +56,7 @@ pub(super) fn runs_in_order(runs: &[(u32, u8)]) -> impl Iterator<Item = (usize, 
     })
 }
 
-impl CellLists {
+impl<const N: usize> CellLists<N> {
     #[inline]
     pub(super) fn set_run(&mut self, cell: usize, start: usize, len: usize) {
         self.head[cell] = if len == 0 {
@@ -104,7 +104,7 @@ impl CellLists {
     }
 
     /// Move `cell`'s entries to a new run of class `k`.
-    pub(super) fn relocate(&mut self, cell: usize, k: u8, moved: &mut impl FnMut(&Entry, u32)) {
+    pub(super) fn relocate(&mut self, cell: usize, k: u8, moved: &mut impl FnMut(&Entry<N>, u32)) {
         let (s, len) = self.run(cell);
         let old = self.class[cell];
         let t = self.alloc(cell, k);
@@ -116,7 +116,7 @@ impl CellLists {
     }
 
     /// `moved(entry, loc)` for the `len` entries from slot `t` on.
-    pub(super) fn report(&self, t: usize, len: usize, moved: &mut impl FnMut(&Entry, u32)) {
+    pub(super) fn report(&self, t: usize, len: usize, moved: &mut impl FnMut(&Entry<N>, u32)) {
         for (i, x) in self.e[t..t + len].iter().enumerate() {
             moved(x, (t + i) as u32);
         }
@@ -124,7 +124,7 @@ impl CellLists {
 
     /// Lay the used runs out anew one after the other (each fitted to its
     /// entries), dropping the free ones.
-    pub(super) fn compact(&mut self, moved: &mut impl FnMut(&Entry, u32)) {
+    pub(super) fn compact(&mut self, moved: &mut impl FnMut(&Entry<N>, u32)) {
         let old_e = std::mem::take(&mut self.e);
         let old_runs = std::mem::take(&mut self.runs);
         self.free.clear();

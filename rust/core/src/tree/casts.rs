@@ -159,8 +159,10 @@ fn cast_shapes(
             cast,
             ex,
         ),
-        // a tree's objects are 2D (`Objects::narrow`: boxes, or boxes and circles)
-        Shapes::Spheres(_) => unreachable!("a tree holds no spheres"),
+        // casts are at a 2D tree (`Objects::narrow`: boxes, or boxes and circles)
+        Shapes::Spheres(_) | Shapes::MixedSpheres { .. } => {
+            unreachable!("a 2D tree holds no spheres")
+        }
     }
 }
 

@@ -27,6 +27,7 @@
 //! record is marked dirty; a removed slot not yet refreshed is dirty.
 
 use super::index::Rec;
+use crate::dim::Row;
 
 /// The changes since the last refresh.
 #[derive(Clone, Debug, Default)]
@@ -57,7 +58,10 @@ impl Changes {
 
     /// Mark `h` (of record `r`) changed since the last refresh.
     #[inline(always)]
-    pub fn touch(&mut self, h: usize, r: &mut Rec) {
+    pub fn touch<const N: usize>(&mut self, h: usize, r: &mut Rec<N>)
+    where
+        [f64; N]: Row,
+    {
         if !r.dirty && !self.all {
             r.dirty = true;
             self.dirty.push(h as u32);
@@ -95,7 +99,10 @@ impl Changes {
     }
 
     /// A refresh done: no change since, every mark cleared.
-    pub fn clear(&mut self, rec: &mut [Rec]) {
+    pub fn clear<const N: usize>(&mut self, rec: &mut [Rec<N>])
+    where
+        [f64; N]: Row,
+    {
         for &h in &self.dirty {
             rec[h as usize].dirty = false;
         }
@@ -105,7 +112,10 @@ impl Changes {
     }
 
     /// The invariants (see the module's doc).
-    pub fn check(&self, rec: &[Rec]) -> Result<(), String> {
+    pub fn check<const N: usize>(&self, rec: &[Rec<N>]) -> Result<(), String>
+    where
+        [f64; N]: Row,
+    {
         let mut marked: Vec<u32> = (0..rec.len() as u32)
             .filter(|&h| rec[h as usize].dirty)
             .collect();

@@ -16,6 +16,7 @@ use super::{Events, Tree};
 use crate::pairs::{pack, TooMany};
 use crate::par::Exec;
 use crate::scratch;
+use crate::tree::TreeRow;
 
 /// What a refresh gives: the rows (for `pairs()`), the events (for
 /// `update()`), and the candidate tests it made.
@@ -25,7 +26,10 @@ pub(super) struct Refreshed {
     pub tests: u64,
 }
 
-impl Tree {
+impl<const N: usize> Tree<N>
+where
+    [f64; N]: TreeRow<N>,
+{
     /// Every colliding pair of live objects as rows `[i0, j0, i1, j1, ...]`
     /// (`i < j`, sorted by `i` then `j`): the array `pairs()` hands over.
     ///

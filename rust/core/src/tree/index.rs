@@ -42,9 +42,11 @@
 mod sync;
 
 use super::objects::Objects;
-use super::placement::{Place, Placer, FREE_PLACE};
+use super::placement::{free_place, PlaceOf, Placer};
+use crate::dim::Row;
 use crate::lists::{CellLists, NONE};
 use crate::par::{Exec, Scatter};
+use crate::tree::TreeRow;
 use sync::rewrite;
 
 /// Bit of [`Index::stale`]: the lists do not match the object.
@@ -59,22 +61,28 @@ pub(super) const UNPLACED: u8 = 2;
 /// columns took three).
 #[derive(Clone, Copy, Debug)]
 #[repr(C, align(32))]
-pub(super) struct Rec {
+pub(super) struct Rec<const N: usize = 4>
+where
+    [f64; N]: Row,
+{
     /// Where the object is entered (free for a free slot).
-    pub place: Place,
+    pub place: PlaceOf<N>,
     /// Its entries' locations in the lists.
-    pub loc: [u32; 4],
+    pub loc: <[f64; N] as Row>::PerCell,
     /// Moved, inserted or removed since the last refresh (listed in the
     /// frame's changes, [`super::changes::Changes`]).
     pub dirty: bool,
 }
 
-impl Rec {
+impl<const N: usize> Rec<N>
+where
+    [f64; N]: Row,
+{
     /// A new object's record, placed at `place`, in no list yet.
-    pub fn new(place: Place, dirty: bool) -> Rec {
+    pub fn new(place: PlaceOf<N>, dirty: bool) -> Self {
         Rec {
             place,
-            loc: [NONE; 4],
+            loc: <[f64; N] as Row>::per_cell(NONE),
             dirty,
         }
     }
@@ -82,30 +90,36 @@ impl Rec {
 
 /// The lists and the records.
 #[derive(Clone, Debug)]
-pub(super) struct Index {
+pub(super) struct Index<const N: usize = 4>
+where
+    [f64; N]: Row,
+{
     /// Per slot (see [`Rec`]).
-    pub rec: Vec<Rec>,
+    pub rec: Vec<Rec<N>>,
     /// [`STALE`] and [`UNPLACED`] bits per slot; the stale ones are listed
     /// in `stale_list`, each once.  (Dense, apart from the records: a move
     /// of every object marks them all, and a byte each is all it writes.)
     pub stale: Vec<u8>,
     stale_list: Vec<u32>,
     /// Where the lists have each slot (free: not in them).
-    linked: Vec<Place>,
+    linked: Vec<PlaceOf<N>>,
     /// Slots with the [`UNPLACED`] bit.
     pub unplaced: usize,
     /// Objects taken into other cells by settles stopped since the last
     /// one that finished (counted in its `stats().relinked`).
     relinked_stopped: u64,
-    pub lists: CellLists,
+    pub lists: CellLists<N>,
     /// Live objects per level.
     pub per_level: Vec<u64>,
     /// Entries (object, cell) of the live objects as placed.
     pub nentries: u64,
 }
 
-impl Index {
-    pub fn new(cells: usize, depth: u32) -> Index {
+impl<const N: usize> Index<N>
+where
+    [f64; N]: TreeRow<N>,
+{
+    pub fn new(cells: usize, depth: u32) -> Self {
         Index {
             rec: Vec::new(),
             stale: Vec::new(),
@@ -132,7 +146,7 @@ impl Index {
     pub fn extend(
         &mut self,
         m: usize,
-        place: impl Fn(usize) -> Place + Sync + Send,
+        place: impl Fn(usize) -> PlaceOf<N> + Sync + Send,
         dirty: bool,
         grain: usize,
         ex: &Exec,
@@ -140,7 +154,7 @@ impl Index {
         let start = self.rec.len();
         ex.extend_with(&mut self.rec, m, grain, |i| Rec::new(place(i), dirty));
         ex.extend_with(&mut self.stale, m, grain, |_| STALE);
-        ex.extend_with(&mut self.linked, m, grain, |_| FREE_PLACE);
+        ex.extend_with(&mut self.linked, m, grain, |_| free_place());
         // what `set_place` counts, per chunk
         let cb =
             crate::par::even_bounds(m, crate::par::chunk_count(m, grain, crate::par::MAX_CHUNKS));
@@ -177,7 +191,7 @@ impl Index {
     }
 
     /// Set `h`'s placement (its lists catch up when next read).
-    pub fn set_place(&mut self, h: usize, p: Place) {
+    pub fn set_place(&mut self, h: usize, p: PlaceOf<N>) {
         let old = self.rec[h].place;
         if !old.is_free() {
             self.per_level[old.level as usize] -= 1;
@@ -216,13 +230,13 @@ impl Index {
     }
 
     /// Take removed slot `h` out: out of the lists, placed nowhere.
-    pub fn remove(&mut self, placer: &Placer, h: usize) {
+    pub fn remove(&mut self, placer: &Placer<N>, h: usize) {
         if self.stale[h] & UNPLACED != 0 {
             self.stale[h] &= !UNPLACED;
             self.unplaced -= 1;
         }
         self.unlink(placer, h);
-        self.set_place(h, FREE_PLACE);
+        self.set_place(h, free_place());
     }
 
     /// For a fresh object `h` (its entries up to date before its box
@@ -235,7 +249,7 @@ impl Index {
     ///
     /// A fresh object is linked where it is placed (`linked == place`,
     /// checked by [`Index::check`]), so its entries are at `rec[h].loc`.
-    pub fn keeps_cells(&mut self, placer: &mut Placer, h: usize, b: &[f64; 4]) -> bool {
+    pub fn keeps_cells(&mut self, placer: &mut Placer<N>, h: usize, b: &[f64; N]) -> bool {
         if let Some((f, new)) = placer.moved(h, b) {
             if new != self.rec[h].place {
                 return false;
@@ -252,7 +266,7 @@ impl Index {
     /// The lists' entries of slot `h` (of box `b`) against where it is
     /// linked; a fresh (not stale) object is linked where it is placed,
     /// with its box.
-    fn check_lists_of(&self, placer: &Placer, h: usize, b: &[f64; 4]) -> Result<(), String> {
+    fn check_lists_of(&self, placer: &Placer<N>, h: usize, b: &[f64; N]) -> Result<(), String> {
         let l = self.linked[h];
         if l.is_free() {
             return if self.rec[h].place.is_free() || self.stale[h] != 0 {
@@ -268,7 +282,7 @@ impl Index {
             ));
         }
         for (r, (cell, tag)) in placer.cells(l).enumerate() {
-            let at = self.rec[h].loc[r];
+            let at = self.rec[h].loc.as_ref()[r];
             if !self.lists.holds(cell, at) {
                 return Err(format!("object {h}: entry {r} at {at} not in cell {cell}"));
             }
@@ -288,7 +302,7 @@ impl Index {
 
     /// The invariants (see the module's doc), every placed object's by the
     /// placement rule too ([`Placer::check`]).  O(slots + cells).
-    pub fn check(&self, placer: &Placer, objects: &Objects) -> Result<(), String> {
+    pub fn check(&self, placer: &Placer<N>, objects: &Objects<N>) -> Result<(), String> {
         let n = objects.slots();
         if self.rec.len() != n || self.stale.len() != n || self.linked.len() != n {
             return Err("records, stale marks or links not one per slot".into());

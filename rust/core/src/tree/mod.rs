@@ -92,12 +92,15 @@ mod tests;
 
 pub use crate::pairset::Events;
 pub use objects::HandleError;
-pub use placement::{Place, MAX_DEPTH};
+pub use placement::{max_depth, Place, MAX_DEPTH, MAX_DEPTH_3D};
 pub use policy::Policy;
 
+use crate::dim::Row;
 use crate::kept_search::KeptSearch;
-use crate::morton::level_start;
+use crate::morton::level_start_in;
+use crate::narrow::Balls;
 use crate::par::Exec;
+use crate::search::Width;
 use cache::PairCache;
 use changes::Changes;
 use index::Index;
@@ -105,6 +108,15 @@ use objects::Objects;
 use placement::Placer;
 use reported::Reported;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// What the tree needs of its rows (`[f64; 4]` in 2D, `[f64; 6]` in 3D):
+/// their balls' narrow phase and the search from scratch.
+pub trait TreeRow<const N: usize>: Balls + Width<N> {}
+impl TreeRow<4> for [f64; 4] {}
+impl TreeRow<6> for [f64; 6] {}
+
+/// The ball row (centre, then radius) of the dimension of rows `N` wide.
+pub type BallOf<const N: usize> = <[f64; N] as Row>::Ball;
 use sweeps::Previous;
 
 /// Per-object filter values of an insert (`None`: the defaults, group 0
@@ -137,13 +149,16 @@ pub struct Stats {
 
 /// Moving boxes and circles in a linear quadtree with per-cell lists.
 #[derive(Clone, Debug)]
-pub struct Tree {
+pub struct Tree<const N: usize = 4>
+where
+    [f64; N]: Row,
+{
     /// The placement rule and fat boxes.
-    placer: Placer,
+    placer: Placer<N>,
     /// The slots and what they hold.
-    objects: Objects,
+    objects: Objects<N>,
     /// The lists and the records.
-    index: Index,
+    index: Index<N>,
     /// What changed since the last refresh.
     changes: Changes,
     /// The pairs kept from frame to frame.
@@ -158,21 +173,24 @@ pub struct Tree {
     stats: Stats,
 }
 
-impl Tree {
+impl<const N: usize> Tree<N>
+where
+    [f64; N]: TreeRow<N>,
+{
     /// An empty tree over `bounds` (finite, `min < max`) split `2^depth` ways
     /// per axis (`depth <= MAX_DEPTH`), placing objects by their boxes grown
     /// by `margin >= 0`, with the default [`Policy`].
-    pub fn new(bounds: [f64; 4], depth: u32, margin: f64) -> Tree {
+    pub fn new(bounds: [f64; N], depth: u32, margin: f64) -> Self {
         Tree::with_policy(bounds, depth, margin, Policy::default())
     }
 
     /// [`Tree::new`] with the knobs of `policy`.
-    pub fn with_policy(bounds: [f64; 4], depth: u32, margin: f64, policy: Policy) -> Tree {
-        debug_assert!(depth <= MAX_DEPTH && margin >= 0.0);
+    pub fn with_policy(bounds: [f64; N], depth: u32, margin: f64, policy: Policy) -> Self {
+        debug_assert!(depth <= max_depth(N) && margin >= 0.0);
         Tree {
             placer: Placer::new(bounds, depth, margin),
             objects: Objects::new(),
-            index: Index::new(level_start(depth + 1) as usize, depth),
+            index: Index::new(level_start_in(N as u32 / 2, depth + 1) as usize, depth),
             changes: Changes::default(),
             cache: PairCache::default(),
             reported: Reported::default(),
@@ -194,7 +212,7 @@ impl Tree {
     }
 
     /// The world given at construction.
-    pub fn bounds(&self) -> [f64; 4] {
+    pub fn bounds(&self) -> [f64; N] {
         self.placer.bounds
     }
 
@@ -229,12 +247,12 @@ impl Tree {
     }
 
     /// The box of live object `h` (a circle's outward-rounded box).
-    pub fn box_of(&self, h: u32) -> [f64; 4] {
+    pub fn box_of(&self, h: u32) -> [f64; N] {
         self.objects.boxes[h as usize]
     }
 
     /// `Some(x, y, r)` when live object `h` is a circle.
-    pub fn circle_of(&self, h: u32) -> Option<[f64; 3]> {
+    pub fn circle_of(&self, h: u32) -> Option<BallOf<N>> {
         let h = h as usize;
         self.objects.is_circle(h).then(|| self.objects.circle(h))
     }
@@ -243,7 +261,7 @@ impl Tree {
     pub fn radii(&self, handles: &[i64]) -> Vec<f64> {
         handles
             .iter()
-            .map(|&h| self.objects.circle(h as usize)[2])
+            .map(|&h| self.objects.circle(h as usize).as_ref()[N / 2])
             .collect()
     }
 
@@ -254,15 +272,11 @@ impl Tree {
 
     /// Live objects whose box is not wholly inside the world.
     pub fn outside(&self) -> usize {
-        let [x0, y0, x1, y1] = self.placer.bounds;
+        let w = &self.placer.bounds;
         let boxes = &self.objects.boxes;
-        self.objects
-            .live()
-            .filter(|&h| {
-                let b = &boxes[h];
-                !(b[0] >= x0 && b[1] >= y0 && b[2] <= x1 && b[3] <= y1)
-            })
-            .count()
+        let inside =
+            |b: &[f64; N]| (0..N / 2).all(|k| b[k] >= w[k] && b[N / 2 + k] <= w[N / 2 + k]);
+        self.objects.live().filter(|&h| !inside(&boxes[h])).count()
     }
 
     /// Live objects entered at each level, 0 to `depth` (as placed by the

@@ -20,9 +20,11 @@
 //! boxes, checking no stop), takes in every chunk's marks, and then unwinds.
 
 use super::index::{STALE, UNPLACED};
+use super::BallOf;
 use super::{chunks_kept, Tree};
 use crate::hints::{ahead, prefetch_at};
 use crate::par::{chunk_count, even_bounds, Exec, Scatter, Stopped, MAX_CHUNKS};
+use crate::tree::TreeRow;
 use std::panic::resume_unwind;
 
 /// What one chunk of a parallel move marked.
@@ -33,7 +35,10 @@ struct Moved {
     unplaced: usize,
 }
 
-impl Tree {
+impl<const N: usize> Tree<N>
+where
+    [f64; N]: TreeRow<N>,
+{
     /// New boxes (and circles) for checked handles.
     ///
     /// The boxes are stored (in parallel for big batches); objects that
@@ -44,8 +49,8 @@ impl Tree {
     pub fn move_to(
         &mut self,
         handles: &[i64],
-        boxes: &[[f64; 4]],
-        circles: Option<&[[f64; 3]]>,
+        boxes: &[[f64; N]],
+        circles: Option<&[BallOf<N>]>,
         ex: &Exec,
     ) {
         let n = handles.len();
@@ -76,7 +81,12 @@ impl Tree {
     }
 
     /// [`Tree::move_to`] on the calling thread.
-    fn move_serially(&mut self, handles: &[i64], boxes: &[[f64; 4]], circles: Option<&[[f64; 3]]>) {
+    fn move_serially(
+        &mut self,
+        handles: &[i64],
+        boxes: &[[f64; N]],
+        circles: Option<&[BallOf<N>]>,
+    ) {
         let n = handles.len();
         // A move the next refresh answers incrementally: an object whose
         // entries are up to date and that stays in its cells has them
@@ -97,15 +107,15 @@ impl Tree {
         // a few objects on, their records asked for now (each is at a
         // random place: the loop's time is mostly their misses); half as
         // far on, the entries they point to
-        let far = |t: &Tree, a: i64| {
+        let far = |t: &Tree<N>, a: i64| {
             if now {
                 t.prefetch_record(a as usize);
             }
         };
-        let near = |t: &mut Tree, _, a: i64| {
+        let near = |t: &mut Tree<N>, _, a: i64| {
             let a = a as usize;
             if now && t.index.stale[a] == 0 {
-                t.index.lists.prefetch_entry(t.index.rec[a].loc[0]);
+                t.index.lists.prefetch_entry(t.index.rec[a].loc.as_ref()[0]);
             }
         };
         ahead(handles, self, far, near, |t, k, h| {
@@ -136,7 +146,7 @@ impl Tree {
     /// order).
     // (not inlined: in `move_to` it slowed the serial loop of a small move)
     #[inline(never)]
-    fn move_in_parallel(&mut self, handles: &[i64], boxes: &[[f64; 4]], ex: &Exec) {
+    fn move_in_parallel(&mut self, handles: &[i64], boxes: &[[f64; N]], ex: &Exec) {
         let n = handles.len();
         let mark_dirty = self.changes.keeps_marks();
         let nch = chunk_count(n, self.policy.move_grain, MAX_CHUNKS);

@@ -15,8 +15,12 @@
 mod columns;
 
 use super::Attrs;
+use super::BallOf;
+use crate::dim::Row;
+use crate::narrow::Balls;
 use crate::narrow::{Filters, Narrow, Shapes, CIRCLE};
 use crate::par::Exec;
+use crate::tree::TreeRow;
 use columns::{gather_rows, Column, Rows};
 
 /// Kind of a free slot (live objects are [`crate::narrow::BOX`] or [`CIRCLE`]).
@@ -35,12 +39,15 @@ pub enum HandleError {
 
 /// The slots and what they hold.
 #[derive(Clone, Debug)]
-pub(super) struct Objects {
+pub(super) struct Objects<const N: usize = 4>
+where
+    [f64; N]: Row,
+{
     /// Box per slot (a circle's outward-rounded box).
-    pub boxes: Vec<[f64; 4]>,
+    pub boxes: Vec<[f64; N]>,
     /// Shape per slot ([`FREE_KIND`] for a free slot).
     pub kinds: Vec<u8>,
-    circles: Column<[f64; 3]>,
+    circles: Column<BallOf<N>>,
     groups: Column<i64>,
     cats: Column<u64>,
     masks: Column<u64>,
@@ -59,12 +66,15 @@ pub(super) struct Objects {
     epoch: u32,
 }
 
-impl Objects {
-    pub fn new() -> Objects {
+impl<const N: usize> Objects<N>
+where
+    [f64; N]: TreeRow<N>,
+{
+    pub fn new() -> Self {
         Objects {
             boxes: Vec::new(),
             kinds: Vec::new(),
-            circles: Column::new([0.0; 3]),
+            circles: Column::new(Default::default()),
             groups: Column::new(0),
             cats: Column::new(u64::MAX),
             masks: Column::new(u64::MAX),
@@ -106,7 +116,7 @@ impl Objects {
 
     /// The circle of slot `h` (`(0, 0, 0)` for a box).
     #[inline]
-    pub fn circle(&self, h: usize) -> [f64; 3] {
+    pub fn circle(&self, h: usize) -> BallOf<N> {
         self.circles.get(h)
     }
 
@@ -170,7 +180,7 @@ impl Objects {
 
     /// Dense columns extended by the new slots of `boxes`, all of `kind`
     /// (in parallel chunks of `grain` for big batches).
-    pub fn extend(&mut self, boxes: &[[f64; 4]], kind: u8, grain: usize, ex: &Exec) {
+    pub fn extend(&mut self, boxes: &[[f64; N]], kind: u8, grain: usize, ex: &Exec) {
         let m = boxes.len();
         ex.extend_with(&mut self.boxes, m, grain, |i| boxes[i]);
         ex.extend_with(&mut self.kinds, m, grain, |_| kind);
@@ -191,8 +201,8 @@ impl Objects {
         h: usize,
         k: usize,
         kind: u8,
-        b: [f64; 4],
-        circles: Option<&[[f64; 3]]>,
+        b: [f64; N],
+        circles: Option<&[BallOf<N>]>,
         attrs: Attrs,
     ) {
         self.kinds[h] = kind;
@@ -208,7 +218,7 @@ impl Objects {
         &mut self,
         handles: &[u32],
         reuse: usize,
-        circles: Option<&[[f64; 3]]>,
+        circles: Option<&[BallOf<N>]>,
         attrs: Attrs,
     ) {
         let len = self.slots();
@@ -231,14 +241,14 @@ impl Objects {
     }
 
     /// Slot `h`'s circle and filter values: those of object `k` of an insert.
-    fn set_columns(&mut self, h: usize, k: usize, circles: Option<&[[f64; 3]]>, attrs: Attrs) {
+    fn set_columns(&mut self, h: usize, k: usize, circles: Option<&[BallOf<N>]>, attrs: Attrs) {
         let slots = self.slots();
         // a circle makes the column (the narrow phase indexes it at every
         // slot once there is a circle, even one at (0, 0) of radius 0, the
         // default)
         match circles {
             Some(c) => self.circles.set_used(h, c[k], slots),
-            None => self.circles.set(h, [0.0; 3], slots),
+            None => self.circles.set(h, Default::default(), slots),
         }
         self.groups.set(h, attrs.groups.map_or(0, |g| g[k]), slots);
         self.cats
@@ -249,7 +259,7 @@ impl Objects {
 
     /// Live object `h`'s new circle.
     #[inline]
-    pub fn set_circle(&mut self, h: usize, c: [f64; 3]) {
+    pub fn set_circle(&mut self, h: usize, c: BallOf<N>) {
         let slots = self.slots();
         self.circles.set_used(h, c, slots);
     }
@@ -280,11 +290,7 @@ impl Objects {
     pub fn narrow(&self) -> Narrow<'_> {
         Narrow {
             shapes: if self.ncircles > 0 {
-                Shapes::Mixed {
-                    kinds: &self.kinds,
-                    circles: self.circles.all(),
-                    boxes: &self.boxes,
-                }
+                <[f64; N]>::mixed(&self.kinds, self.circles.all(), &self.boxes)
             } else {
                 Shapes::Boxes
             },
@@ -301,7 +307,7 @@ impl Objects {
 
     /// The slots `ids` gathered into rows of their own (a search of the
     /// live objects when some slots are free).
-    pub fn gather(&self, ids: &[u32]) -> Rows {
+    pub fn gather(&self, ids: &[u32]) -> Rows<N> {
         Rows {
             boxes: gather_rows(&self.boxes, ids),
             circles: gather_rows(self.circles.all(), ids),

@@ -2,8 +2,8 @@
 //!
 //! # Structure (seeds 001 and 002)
 //! The world is quantized into a `2^depth` grid ([`Grid`]).  Every object has
-//! a *placement* ([`Place`]): the level `l` and the (at most 2 x 2) cells of
-//! that level that its box enters, by the quadtree rule with slack 0
+//! a *placement* ([`Place`]): the level `l` and the (at most 2 per axis:
+//! 2 x 2 in 2D, 2 x 2 x 2 in 3D) cells of that level that its box enters, by the quadtree rule with slack 0
 //! ([`crate::quadtree::level`]: the seeds' smallest containing cell, moved
 //! down to the object's fit level when it straddles a split line far above
 //! its size).  All levels' cells are numbered in one linear array, level
@@ -23,43 +23,56 @@
 //! margin), its placement is the rule's for that fat box, and its cells lie
 //! inside its seeds' cell ([`crate::morton::cell_of`] of the fat box).
 
+use crate::dim::Row;
 use crate::lists;
-use crate::morton::{self, encode};
+use crate::morton::{self, code_of};
 use crate::quadtree;
 use crate::world::Grid;
 
-/// Deepest tree: the list heads of all levels take `4^(depth + 1) / 3`
+/// Deepest 2D tree: the list heads of all levels take `4^(depth + 1) / 3`
 /// nine-byte records, 201 MB of address space at depth 12 (zeroed memory,
 /// mapped only where objects are).
 pub const MAX_DEPTH: u32 = 12;
+/// Deepest 3D tree: `8^(depth + 1) / 7` heads, 172 MB of address space at
+/// depth 8.
+pub const MAX_DEPTH_3D: u32 = 8;
+
+/// The deepest tree of rows `N` wide ([`MAX_DEPTH`] or [`MAX_DEPTH_3D`]).
+pub const fn max_depth(n: usize) -> u32 {
+    if n == 4 {
+        MAX_DEPTH
+    } else {
+        MAX_DEPTH_3D
+    }
+}
+
 /// Level of a free slot.
 pub(super) const FREE: u8 = u8::MAX;
 
-/// Where an object is entered: `nx * ny` cells from `(cx, cy)` at `level`.
+/// Where an object is entered: at `level`, the cells from `c` on, two
+/// along each axis whose bit is set in `wide`, one along the others.
+/// `C` is the dimension's corner (`[u32; D]`, [`Row::Corner`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Place {
+pub struct Place<C = [u32; 2]> {
     /// Level of the cells, or `u8::MAX` for a free slot.
     pub level: u8,
-    /// Cells along x (1 or 2).
-    pub nx: u8,
-    /// Cells along y (1 or 2).
-    pub ny: u8,
-    /// First cell's column at `level`.
-    pub cx: u32,
-    /// First cell's row at `level`.
-    pub cy: u32,
+    /// Bit `k` set when the object takes two cells along axis `k`.
+    pub wide: u8,
+    /// First cell's coordinates at `level`.
+    pub c: C,
 }
 
 /// The placement of a free slot (entered nowhere).
-pub(super) const FREE_PLACE: Place = Place {
-    level: FREE,
-    nx: 0,
-    ny: 0,
-    cx: 0,
-    cy: 0,
-};
+#[inline(always)]
+pub(super) fn free_place<C: Default>() -> Place<C> {
+    Place {
+        level: FREE,
+        wide: 0,
+        c: C::default(),
+    }
+}
 
-impl Place {
+impl<C: Copy + AsRef<[u32]> + AsMut<[u32]>> Place<C> {
     /// Whether this is a live object's placement.
     #[inline(always)]
     pub(super) fn is_free(&self) -> bool {
@@ -69,35 +82,65 @@ impl Place {
     /// How many cells (entries) it takes: 0 for a free slot.
     #[inline(always)]
     pub(super) fn entries(&self) -> usize {
-        (self.nx * self.ny) as usize
+        if self.is_free() {
+            0
+        } else {
+            1 << self.wide.count_ones()
+        }
     }
 
-    /// Column and row of its cell `r` (in entry order: row by row).
+    /// The steps of its cell `r` (in entry order: x fastest, then y, then
+    /// z): bit `k` set when that cell is one on from `c` along axis `k`.
+    /// The bits of `r` go, lowest first, to the axes of `wide`.
     #[inline(always)]
-    fn cell_xy(&self, r: usize) -> (u32, u32) {
-        (
-            self.cx + (r % self.nx as usize) as u32,
-            self.cy + (r / self.nx as usize) as u32,
-        )
+    pub(super) fn steps(&self, r: usize) -> u8 {
+        let (mut steps, mut bit) = (0u8, 0);
+        for k in 0..self.c.as_ref().len() {
+            if self.wide >> k & 1 != 0 {
+                steps |= ((r >> bit) as u8 & 1) << k;
+                bit += 1;
+            }
+        }
+        steps
+    }
+
+    /// Coordinates of its cell `r` (see [`Place::steps`]).
+    #[inline(always)]
+    fn cell_at(&self, r: usize) -> C {
+        let steps = self.steps(r);
+        let mut c = self.c;
+        for (k, v) in c.as_mut().iter_mut().enumerate() {
+            *v += (steps >> k & 1) as u32;
+        }
+        c
     }
 }
+
+/// The placement of rows `N` wide.
+pub(super) type PlaceOf<const N: usize> = Place<<[f64; N] as Row>::Corner>;
 
 /// The placement rule of a tree (its grid and margin) and every object's
 /// fat box.
 #[derive(Clone, Debug)]
-pub(super) struct Placer {
+pub(super) struct Placer<const N: usize = 4>
+where
+    [f64; N]: Row,
+{
     /// The quantized world.
-    pub grid: Grid,
+    pub grid: Grid<[f64; N]>,
     /// The world given at construction.
-    pub bounds: [f64; 4],
+    pub bounds: [f64; N],
     /// How far a box grows into its fat box.
     pub margin: f64,
     /// Fat boxes per slot (only with a margin: else the boxes are).
-    fat: Vec<[f64; 4]>,
+    fat: Vec<[f64; N]>,
 }
 
-impl Placer {
-    pub fn new(bounds: [f64; 4], depth: u32, margin: f64) -> Placer {
+impl<const N: usize> Placer<N>
+where
+    [f64; N]: Row,
+{
+    pub fn new(bounds: [f64; N], depth: u32, margin: f64) -> Self {
         Placer {
             grid: Grid::over(bounds, depth),
             bounds,
@@ -114,13 +157,13 @@ impl Placer {
 
     /// The fat boxes (empty without a margin), to be written in parallel
     /// by a placing step.
-    pub fn fat_mut(&mut self) -> &mut Vec<[f64; 4]> {
+    pub fn fat_mut(&mut self) -> &mut Vec<[f64; N]> {
         &mut self.fat
     }
 
     /// The fat box of slot `h` of box `b` (`b` without a margin).
     #[inline]
-    pub fn fat_of(&self, h: usize, b: &[f64; 4]) -> [f64; 4] {
+    pub fn fat_of(&self, h: usize, b: &[f64; N]) -> [f64; N] {
         if self.has_margin() {
             self.fat[h]
         } else {
@@ -139,7 +182,7 @@ impl Placer {
     /// Slot `h`'s fat box made anew from its box `b` (nothing to store
     /// without a margin).
     #[inline]
-    pub fn set_fat(&mut self, h: usize, b: &[f64; 4]) {
+    pub fn set_fat(&mut self, h: usize, b: &[f64; N]) {
         if self.has_margin() {
             self.fat[h] = fat_box(b, self.margin);
         }
@@ -147,43 +190,43 @@ impl Placer {
 
     /// The placement of a new object of box `b`.
     #[inline]
-    pub fn place_new(&self, b: &[f64; 4]) -> Place {
+    pub fn place_new(&self, b: &[f64; N]) -> PlaceOf<N> {
         placement(&self.grid, &fat_box(b, self.margin))
     }
 
     /// [`replacement`] of slot `h`, now of box `b`, by its stored fat box.
     #[inline]
-    pub fn moved(&self, h: usize, b: &[f64; 4]) -> Option<([f64; 4], Place)> {
+    pub fn moved(&self, h: usize, b: &[f64; N]) -> Option<([f64; N], PlaceOf<N>)> {
         let old = self.has_margin().then(|| self.fat[h]);
         replacement(&self.grid, self.margin, old, b)
     }
 
     /// Store `f` as slot `h`'s fat box (nothing to store without a margin).
     #[inline]
-    pub fn store_fat(&mut self, h: usize, f: [f64; 4]) {
+    pub fn store_fat(&mut self, h: usize, f: [f64; N]) {
         if self.has_margin() {
             self.fat[h] = f;
         }
     }
 
-    /// Id of cell `(x, y)` of `level` in the cells of all levels.
+    /// Id of the cell at coordinates `c` of `level` in the cells of all levels.
     #[inline(always)]
-    pub fn cell_id(&self, level: u32, x: u32, y: u32) -> u32 {
-        morton::linear_index(level, encode(x as u64, y as u64)) as u32
+    pub fn cell_id(&self, level: u32, c: &<[f64; N] as Row>::Corner) -> u32 {
+        morton::linear_index_in(N as u32 / 2, level, code_of::<[f64; N]>(c)) as u32
     }
 
     /// The cells of a placement, in entry order, with their tags.
-    pub fn cells(&self, p: Place) -> impl Iterator<Item = (u32, u8)> + '_ {
+    pub fn cells(&self, p: PlaceOf<N>) -> impl Iterator<Item = (u32, u8)> + '_ {
         (0..p.entries()).map(move |r| {
-            let (x, y) = p.cell_xy(r);
-            (self.cell_id(p.level as u32, x, y), lists::tag(r, p.nx))
+            let c = p.cell_at(r);
+            (self.cell_id(p.level as u32, &c), lists::tag(r, p.steps(r)))
         })
     }
 
-    /// [`Placer::cells`] of `p` gathered on the stack (at most 2 x 2), and
-    /// how many.
-    pub fn cells_on_stack(&self, p: Place) -> ([(u32, u8); 4], usize) {
-        let mut cells = [(0u32, 0u8); 4];
+    /// [`Placer::cells`] of `p` gathered on the stack (at most 2 per axis),
+    /// and how many.
+    pub fn cells_on_stack(&self, p: PlaceOf<N>) -> ([(u32, u8); 8], usize) {
+        let mut cells = [(0u32, 0u8); 8];
         let mut n = 0;
         for c in self.cells(p) {
             cells[n] = c;
@@ -193,18 +236,19 @@ impl Placer {
     }
 
     /// The seeds' cell of box `b`: `(level, index)` of the smallest cell
-    /// holding it ([`crate::morton::cell_of`]).
-    pub fn seeds_cell(&self, b: &[f64; 4]) -> (u32, u64) {
+    /// holding it (the highest non-zero group of its corners' codes' XOR,
+    /// [`crate::morton::xor_level_of`]).
+    pub fn seeds_cell(&self, b: &[f64; N]) -> (u32, u64) {
         let q = self.grid.cells_of(b);
-        morton::cell_of(
-            encode(q[0] as u64, q[1] as u64),
-            encode(q[2] as u64, q[3] as u64),
-            self.grid.depth,
-        )
+        let depth = self.grid.depth;
+        let level = morton::xor_level_of(&q, depth);
+        let lo = self.grid.corner_of(b);
+        let d = N as u32 / 2;
+        (level, code_of::<[f64; N]>(&lo) >> (d * (depth - level)))
     }
 
     /// Slots from `start` on with the boxes `boxes` (their fat boxes made).
-    pub fn grow(&mut self, boxes: &[[f64; 4]], start: usize, grain: usize, ex: &crate::par::Exec) {
+    pub fn grow(&mut self, boxes: &[[f64; N]], start: usize, grain: usize, ex: &crate::par::Exec) {
         if self.has_margin() {
             let margin = self.margin;
             debug_assert_eq!(self.fat.len(), start);
@@ -223,7 +267,7 @@ impl Placer {
 
     /// The invariants of placed slot `h` of box `b` and placement `p` (see
     /// the module's doc).
-    pub fn check(&self, h: usize, b: &[f64; 4], p: Place) -> Result<(), String> {
+    pub fn check(&self, h: usize, b: &[f64; N], p: PlaceOf<N>) -> Result<(), String> {
         let f = &self.fat_of(h, b);
         if !inside(f, b) {
             return Err(format!("object {h}: box {b:?} outside its fat box {f:?}"));
@@ -235,13 +279,12 @@ impl Placer {
             ));
         }
         let (sl, si) = self.seeds_cell(f);
+        let d = N as u32 / 2;
         for r in 0..p.entries() {
-            let (x, y) = p.cell_xy(r);
-            if sl > p.level as u32
-                || encode(x as u64, y as u64) >> (2 * (p.level as u32 - sl)) != si
-            {
+            let c = p.cell_at(r);
+            if sl > p.level as u32 || code_of::<[f64; N]>(&c) >> (d * (p.level as u32 - sl)) != si {
                 return Err(format!(
-                    "object {h}: cell ({x}, {y}) at level {} outside its seeds' cell ({sl}, {si})",
+                    "object {h}: cell {c:?} at level {} outside its seeds' cell ({sl}, {si})",
                     p.level
                 ));
             }
@@ -252,16 +295,22 @@ impl Placer {
 
 /// Whether box `b` lies inside the fat box `f`.
 #[inline(always)]
-fn inside(f: &[f64; 4], b: &[f64; 4]) -> bool {
-    f[0] <= b[0] && f[1] <= b[1] && b[2] <= f[2] && b[3] <= f[3]
+fn inside<const N: usize>(f: &[f64; N], b: &[f64; N]) -> bool {
+    (0..N / 2).all(|k| f[k] <= b[k] && b[N / 2 + k] <= f[N / 2 + k])
 }
 
 /// The box an object of box `b` is placed by: grown by `margin` on every
 /// side if any (rounding can only grow it further).
 #[inline(always)]
-pub(super) fn fat_box(b: &[f64; 4], margin: f64) -> [f64; 4] {
+pub(super) fn fat_box<const N: usize>(b: &[f64; N], margin: f64) -> [f64; N] {
     if margin > 0.0 {
-        [b[0] - margin, b[1] - margin, b[2] + margin, b[3] + margin]
+        std::array::from_fn(|c| {
+            if c < N / 2 {
+                b[c] - margin
+            } else {
+                b[c] + margin
+            }
+        })
     } else {
         *b
     }
@@ -272,12 +321,15 @@ pub(super) fn fat_box(b: &[f64; 4], margin: f64) -> [f64; 4] {
 /// its placement stands), else the box it is now placed by ([`fat_box`]:
 /// its new fat box) and the cells that box enters.
 #[inline(always)]
-pub(super) fn replacement(
-    grid: &Grid,
+pub(super) fn replacement<const N: usize>(
+    grid: &Grid<[f64; N]>,
     margin: f64,
-    fat: Option<[f64; 4]>,
-    b: &[f64; 4],
-) -> Option<([f64; 4], Place)> {
+    fat: Option<[f64; N]>,
+    b: &[f64; N],
+) -> Option<([f64; N], PlaceOf<N>)>
+where
+    [f64; N]: Row,
+{
     if fat.is_some_and(|f| inside(&f, b)) {
         return None;
     }
@@ -287,15 +339,21 @@ pub(super) fn replacement(
 
 /// The cells a (fat) box enters on `grid`: the quadtree rule with slack 0.
 #[inline(always)]
-pub(super) fn placement(grid: &Grid, b: &[f64; 4]) -> Place {
+pub(super) fn placement<const N: usize>(grid: &Grid<[f64; N]>, b: &[f64; N]) -> PlaceOf<N>
+where
+    [f64; N]: Row,
+{
     let q = grid.cells_of(b);
     let l = quadtree::level(q, grid.depth, 0);
     let s = grid.depth - l;
-    Place {
+    let mut p = Place {
         level: l as u8,
-        nx: 1 + (q[2] >> s != q[0] >> s) as u8,
-        ny: 1 + (q[3] >> s != q[1] >> s) as u8,
-        cx: q[0] >> s,
-        cy: q[1] >> s,
+        wide: 0,
+        c: <[f64; N] as Row>::Corner::default(),
+    };
+    for (k, v) in p.c.as_mut().iter_mut().enumerate() {
+        *v = q[k] >> s;
+        p.wide |= ((q[N / 2 + k] >> s != q[k] >> s) as u8) << k;
     }
+    p
 }

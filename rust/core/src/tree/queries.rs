@@ -22,11 +22,14 @@
 
 use super::Tree;
 use crate::cells::Placement;
+use crate::dim::Row;
 use crate::hints::{ahead, prefetch_at, AHEAD};
-use crate::lists::{self, Entry, LATER_COLUMN, LATER_ROW};
-use crate::narrow::{box_circle_overlap, boxes_overlap, circle_overlap, Narrow};
+use crate::lists::{self, Entry};
+use crate::narrow::Balls;
+use crate::narrow::{boxes_overlap, Narrow};
 use crate::pairs::pack;
 use crate::par::{chunk_count, even_bounds, Exec, MAX_CHUNKS};
+use crate::tree::TreeRow;
 
 /// Most runs a [`Plan`] holds; a query meeting more cells takes the
 /// general path ([`Tree::partners`]).  (An array's length: a constant.)
@@ -56,9 +59,12 @@ impl Default for Plan {
     }
 }
 
-impl Tree {
+impl<const N: usize> Tree<N>
+where
+    [f64; N]: TreeRow<N>,
+{
     /// Sorted handles of the objects that overlap `q` (touching does not count).
-    pub fn query(&mut self, q: &[f64; 4], ex: &Exec) -> Vec<u32> {
+    pub fn query(&mut self, q: &[f64; N], ex: &Exec) -> Vec<u32> {
         self.sync(ex);
         let mut out = Vec::new();
         self.candidates(q, |o, b| {
@@ -70,23 +76,13 @@ impl Tree {
         out
     }
 
-    /// Sorted handles of the objects that strictly contain the point `(x, y)`.
-    pub fn query_point(&mut self, x: f64, y: f64, ex: &Exec) -> Vec<u32> {
-        self.sync(ex);
-        let mut out = Vec::new();
-        self.candidates(&[x, y, x, y], |o, b| {
-            let hit = if self.objects.is_circle(o) {
-                let c = &self.objects.circle(o);
-                circle_overlap(x, y, 0.0, c[0], c[1], c[2])
-            } else {
-                b[0] < x && x < b[2] && b[1] < y && y < b[3]
-            };
-            if hit {
-                out.push(o as u32);
-            }
-        });
-        out.sort_unstable();
-        out
+    /// Sorted handles of the objects that strictly contain the point `p`
+    /// (one coordinate per axis): those that overlap the box of zero size
+    /// at `p`, whose overlap test is the point's strictly-inside test.
+    pub fn query_point(&mut self, p: &<[f64; N] as Row>::Axes, ex: &Exec) -> Vec<u32> {
+        let p = p.as_ref();
+        let q: [f64; N] = std::array::from_fn(|c| p[c % (N / 2)]);
+        self.query(&q, ex)
     }
 
     /// Sorted handles of the objects that collide with live object `h` by
@@ -109,7 +105,7 @@ impl Tree {
     /// Call `f(o, box)` once for every live object whose cells meet the
     /// cells `q` covers (a superset of the objects overlapping `q`), with the
     /// object's box.
-    pub(super) fn candidates(&self, q: &[f64; 4], mut f: impl FnMut(usize, &[f64; 4])) {
+    pub(super) fn candidates(&self, q: &[f64; N], mut f: impl FnMut(usize, &[f64; N])) {
         let listed = self.runs_met(q, |run, skip| {
             for e in run {
                 if e.tag & skip == 0 {
@@ -133,7 +129,7 @@ impl Tree {
     /// Returns false, having called nothing, when those cells hold more
     /// entries than there are objects (a scan of every object costs less).
     #[inline(always)]
-    pub(super) fn runs_met(&self, q: &[f64; 4], mut f: impl FnMut(&[Entry], u8)) -> bool {
+    pub(super) fn runs_met(&self, q: &[f64; N], mut f: impl FnMut(&[Entry<N>], u8)) -> bool {
         let grid = &self.placer.grid;
         let c = grid.cells_of(q);
         let depth = grid.depth;
@@ -161,23 +157,46 @@ impl Tree {
     /// the tag bits whose entries count only in an earlier cell of the
     /// query (see [`Tree::runs_met`]).
     #[inline(always)]
-    fn cells_met(&self, c: [u32; 4], level: u32, mut f: impl FnMut(u32, u8)) {
+    fn cells_met(&self, c: [u32; N], level: u32, mut f: impl FnMut(u32, u8)) {
         let s = self.placer.grid.depth - level;
-        let (x0, y0, x1, y1) = (c[0] >> s, c[1] >> s, c[2] >> s, c[3] >> s);
-        for y in y0..=y1 {
-            let skip_y = if y == y0 { 0 } else { LATER_ROW };
-            for x in x0..=x1 {
-                let skip = if x == x0 { 0 } else { LATER_COLUMN } | skip_y;
-                f(self.placer.cell_id(level, x, y), skip);
+        let mut lo = <[f64; N] as Row>::Corner::default();
+        for (k, v) in lo.as_mut().iter_mut().enumerate() {
+            *v = c[k] >> s;
+        }
+        let mut at = lo;
+        loop {
+            let mut skip = 0;
+            for k in 0..N / 2 {
+                skip |= if at.as_ref()[k] == lo.as_ref()[k] {
+                    0
+                } else {
+                    lists::later(k)
+                };
+            }
+            f(self.placer.cell_id(level, &at), skip);
+            // the next cell, x fastest (an odometer over the axes)
+            let mut k = 0;
+            loop {
+                if k == N / 2 {
+                    return;
+                }
+                let v = &mut at.as_mut()[k];
+                if *v < c[N / 2 + k] >> s {
+                    *v += 1;
+                    break;
+                }
+                *v = lo.as_ref()[k];
+                k += 1;
             }
         }
     }
 
     /// Whether live object `o`, of box `b`, overlaps the box `q` (touching
     /// does not count).
-    pub(super) fn meets_box(&self, o: usize, b: &[f64; 4], q: &[f64; 4]) -> bool {
+    pub(super) fn meets_box(&self, o: usize, b: &[f64; N], q: &[f64; N]) -> bool {
         boxes_overlap(b, q)
-            && (!self.objects.is_circle(o) || box_circle_overlap(q, &self.objects.circle(o)))
+            && (!self.objects.is_circle(o)
+                || <[f64; N]>::box_meets_ball(q, &self.objects.circle(o)))
     }
 
     /// The runs a query of `q` reads at the occupied `levels` (as
@@ -186,7 +205,7 @@ impl Tree {
     /// never needs `runs_met`'s scan of every object, which takes more
     /// cells than objects.)
     #[inline(always)]
-    pub(super) fn plan(&self, q: &[f64; 4], levels: &[u32], plan: &mut Plan) {
+    pub(super) fn plan(&self, q: &[f64; N], levels: &[u32], plan: &mut Plan) {
         let grid = &self.placer.grid;
         let c = grid.cells_of(q);
         let mut n = 0;
@@ -300,11 +319,11 @@ impl Tree {
 /// [`Tree::partners`] of `h` (of box `b`) among the entries of one `run`
 /// (counting as `skip` says): `f(o)` for each; the entries that count.
 #[inline(always)]
-fn partners_in(
+fn partners_in<const N: usize>(
     narrow: &Narrow,
     h: usize,
-    b: &[f64; 4],
-    run: &[Entry],
+    b: &[f64; N],
+    run: &[Entry<N>],
     skip: u8,
     f: &mut impl FnMut(usize),
 ) -> u64 {

@@ -23,20 +23,24 @@
 use super::Tree;
 use crate::pairs::{Budget, TooMany};
 use crate::par::{chunk_count, even_bounds, Exec, MAX_CHUNKS};
+use crate::tree::TreeRow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Rows from which the memory budget is read (reading it costs more than
 /// a small batch).
 const CHECKED_FROM: u64 = 1 << 16;
 
-impl Tree {
+impl<const N: usize> Tree<N>
+where
+    [f64; N]: TreeRow<N>,
+{
     /// For every box `qs[k]` (finite, `min <= max`), the live objects that
     /// overlap it as rows `[k, h, ...]`, sorted by `k` then `h`; or
     /// [`TooMany`] with the number of rows when they pass `max_rows` (or
     /// the memory).
     pub fn query_many(
         &mut self,
-        qs: &[[f64; 4]],
+        qs: &[[f64; N]],
         ex: &Exec,
         max_rows: Option<u64>,
     ) -> Result<Vec<isize>, TooMany> {

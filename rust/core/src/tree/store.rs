@@ -11,16 +11,21 @@
 //! length: no slot taken, no handle given out.  It checks the stop once
 //! more just before it commits.  `remove` has no step that may stop.
 
-use super::placement::Place;
+use super::placement::PlaceOf;
+use super::BallOf;
 use super::{Attrs, Tree};
 use crate::narrow::{BOX, CIRCLE};
 use crate::par::{chunk_count, even_bounds, Exec, MAX_CHUNKS};
+use crate::tree::TreeRow;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 
 /// Per chunk of new slots: their objects per level, and their entries.
 type Counts = Vec<(Vec<u64>, u64)>;
 
-impl Tree {
+impl<const N: usize> Tree<N>
+where
+    [f64; N]: TreeRow<N>,
+{
     /// Add objects (validated boxes, `circles` for circles); their handles.
     ///
     /// Stopped, it leaves the tree as before (no slot taken, no handle
@@ -28,8 +33,8 @@ impl Tree {
     /// the tree keeps.
     pub fn insert(
         &mut self,
-        boxes: &[[f64; 4]],
-        circles: Option<&[[f64; 3]]>,
+        boxes: &[[f64; N]],
+        circles: Option<&[BallOf<N>]>,
         attrs: Attrs,
         ex: &Exec,
     ) -> Vec<u32> {
@@ -71,7 +76,7 @@ impl Tree {
     ///
     /// Stopped, it takes the arrays back to their length before, and
     /// unwinds.
-    fn append(&mut self, boxes: &[[f64; 4]], kind: u8, ex: &Exec) -> Counts {
+    fn append(&mut self, boxes: &[[f64; N]], kind: u8, ex: &Exec) -> Counts {
         let start = self.objects.slots();
         match catch_unwind(AssertUnwindSafe(|| self.extend_slots(boxes, kind, ex))) {
             Ok(counts) => counts,
@@ -85,7 +90,7 @@ impl Tree {
     }
 
     /// [`Tree::append`]'s steps that may stop.
-    fn extend_slots(&mut self, boxes: &[[f64; 4]], kind: u8, ex: &Exec) -> Counts {
+    fn extend_slots(&mut self, boxes: &[[f64; N]], kind: u8, ex: &Exec) -> Counts {
         let (m, g) = (boxes.len(), self.policy.move_grain);
         let start = self.objects.slots();
         let ex = ex.for_work(m, 2 * g);
@@ -102,7 +107,7 @@ impl Tree {
     }
 
     /// The placements of `boxes` (in parallel for big batches).
-    fn placements(&self, boxes: &[[f64; 4]], ex: &Exec) -> Vec<Place> {
+    fn placements(&self, boxes: &[[f64; N]], ex: &Exec) -> Vec<PlaceOf<N>> {
         let (n, g) = (boxes.len(), self.policy.move_grain);
         let nch = chunk_count(n, g, MAX_CHUNKS);
         let cb = even_bounds(n, nch);

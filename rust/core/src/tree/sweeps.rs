@@ -79,8 +79,10 @@ impl Tree {
                 Shapes::Mixed { kinds, circles, .. } => (Some(kinds), circles),
                 Shapes::Circles(c) => (None, c),
                 Shapes::Boxes => (None, &[]),
-                // a tree's objects are 2D (`Objects::narrow`)
-                Shapes::Spheres(_) => unreachable!("a tree holds no spheres"),
+                // swept pairs are of a 2D tree (`Objects::narrow`)
+                Shapes::Spheres(_) | Shapes::MixedSpheres { .. } => {
+                    unreachable!("a 2D tree holds no spheres")
+                }
             };
             let is_circle = |k: usize| kinds.is_some_and(|kd| kd[k] == CIRCLE);
             let mut start: Vec<[f64; 4]> = (0..n)

@@ -11,16 +11,21 @@
 //! its sort is done.  No answer depends on how far they got.
 
 use super::{Index, Rec, STALE, UNPLACED};
+use crate::dim::Row;
 use crate::hints::{ahead, prefetch_at};
 use crate::lists::{self, Entry, NONE};
-use crate::morton::level_start;
+use crate::morton::level_start_in;
 use crate::par::{chunk_count, even_bounds, Exec, Scatter, MAX_CHUNKS};
 use crate::tree::chunks_kept;
-use crate::tree::placement::{replacement, Placer, FREE_PLACE};
+use crate::tree::placement::{free_place, replacement, Placer};
 use crate::tree::policy::Policy;
+use crate::tree::TreeRow;
 use std::panic::resume_unwind;
 
-impl Index {
+impl<const N: usize> Index<N>
+where
+    [f64; N]: TreeRow<N>,
+{
     /// Place every unplaced object by its box now (grown into a new fat box
     /// when it left its old one); those whose cells changed are counted.
     /// In parallel for many (the placements only read the tree), applied
@@ -32,8 +37,8 @@ impl Index {
     /// places the rest.
     pub fn settle(
         &mut self,
-        placer: &mut Placer,
-        boxes: &[[f64; 4]],
+        placer: &mut Placer<N>,
+        boxes: &[[f64; N]],
         grain: usize,
         ex: &Exec,
     ) -> Option<u64> {
@@ -111,8 +116,8 @@ impl Index {
     /// [`Index::settle`]: the caller settles them), `count` objects live.
     pub fn sync(
         &mut self,
-        placer: &Placer,
-        boxes: &[[f64; 4]],
+        placer: &Placer<N>,
+        boxes: &[[f64; N]],
         count: usize,
         policy: &Policy,
         ex: &Exec,
@@ -144,7 +149,7 @@ impl Index {
                 };
                 let near = |_: &mut (), _, a: u32| {
                     if !linked[a as usize].is_free() {
-                        entries.prefetch(rec[a as usize].loc[0] as usize);
+                        entries.prefetch(rec[a as usize].loc.as_ref()[0] as usize);
                     }
                 };
                 ahead(&list[cb[c]..cb[c + 1]], &mut (), far, near, |_, _, h| {
@@ -182,7 +187,7 @@ impl Index {
     }
 
     /// Enter `h` (of box `b`) in the lists of its placement.
-    pub fn link(&mut self, placer: &Placer, h: usize, b: [f64; 4]) {
+    pub fn link(&mut self, placer: &Placer<N>, h: usize, b: [f64; N]) {
         let p = self.rec[h].place;
         let (cells, n) = placer.cells_on_stack(p);
         let rec = &mut self.rec;
@@ -193,13 +198,13 @@ impl Index {
                 tag,
             };
             // the entries of the cell that changed place: their back-pointers
-            rec[h].loc[r] = self.lists.push(cell, e, |m, at| *back(rec, m) = at);
+            rec[h].loc.as_mut()[r] = self.lists.push(cell, e, |m, at| *back(rec, m) = at);
         }
         self.linked[h] = p;
     }
 
     /// Take `h` out of the lists it is in.
-    pub fn unlink(&mut self, placer: &Placer, h: usize) {
+    pub fn unlink(&mut self, placer: &Placer<N>, h: usize) {
         let p = self.linked[h];
         if p.is_free() {
             return;
@@ -207,29 +212,31 @@ impl Index {
         let (cells, n) = placer.cells_on_stack(p);
         let rec = &mut self.rec;
         for (r, &(cell, _)) in cells[..n].iter().enumerate() {
-            let at = rec[h].loc[r];
+            let at = rec[h].loc.as_ref()[r];
             // the entries of the cell that changed place: their back-pointers
             self.lists.remove(cell, at, |m, to| *back(rec, m) = to);
-            rec[h].loc[r] = NONE;
+            rec[h].loc.as_mut()[r] = NONE;
         }
-        self.linked[h] = FREE_PLACE;
+        self.linked[h] = free_place();
     }
 
     /// Lay every list out anew, cell after cell (entries sorted by cell).
     ///
     /// Stopped (in the sort), it has changed nothing.
-    fn relayout(&mut self, placer: &Placer, boxes: &[[f64; 4]], ex: &Exec) {
+    fn relayout(&mut self, placer: &Placer<N>, boxes: &[[f64; N]], ex: &Exec) {
+        // an entry's (object, rank) packed as `h << d | r`, `2^d` cells at most
+        let d = N / 2;
         let mut recs: Vec<(u64, u32)> = Vec::with_capacity(self.nentries as usize);
         for h in 0..self.rec.len() {
             let p = self.rec[h].place;
             if !p.is_free() {
                 for (r, (cell, _)) in placer.cells(p).enumerate() {
-                    recs.push((cell as u64, (4 * h + r) as u32));
+                    recs.push((cell as u64, (h << d | r) as u32));
                 }
             }
         }
         let bits = usize::BITS - self.rec.len().max(1).leading_zeros();
-        let cells = level_start(placer.grid.depth + 1) as u32;
+        let cells = level_start_in(N as u32 / 2, placer.grid.depth + 1) as u32;
         let bits = bits.max(u32::BITS - cells.leading_zeros());
         let recs = crate::radix::sort(recs, 0, bits, ex);
         // nothing below stops; only stale objects can be linked elsewhere
@@ -237,11 +244,11 @@ impl Index {
         for &h in &self.stale_list {
             self.linked[h as usize] = self.rec[h as usize].place;
         }
-        let entries: Vec<(u32, Entry)> = recs
+        let entries: Vec<(u32, Entry<N>)> = recs
             .iter()
             .map(|&(cell, nd)| {
-                let (h, r) = (nd as usize / 4, nd as usize % 4);
-                let tag = lists::tag(r, self.rec[h].place.nx);
+                let (h, r) = (nd as usize >> d, nd as usize & ((1 << d) - 1));
+                let tag = lists::tag(r, self.rec[h].place.steps(r));
                 let e = Entry {
                     b: boxes[h],
                     id: h as u32,
@@ -253,7 +260,7 @@ impl Index {
         let rec = &mut self.rec;
         self.lists.build(&entries, |k, at| {
             let nd = recs[k].1 as usize;
-            rec[nd / 4].loc[nd % 4] = at;
+            rec[nd >> d].loc.as_mut()[nd & ((1 << d) - 1)] = at;
         });
     }
 }
@@ -267,8 +274,11 @@ impl Index {
 /// entries of one object are its own (the lists' back-pointers), so
 /// callers that give each object to one thread qualify.
 #[inline(always)]
-pub(super) unsafe fn rewrite(entries: &Scatter<Entry>, r: &Rec, b: &[f64; 4]) {
-    for &at in &r.loc[..r.place.entries()] {
+pub(super) unsafe fn rewrite<const N: usize>(entries: &Scatter<Entry<N>>, r: &Rec<N>, b: &[f64; N])
+where
+    [f64; N]: Row,
+{
+    for &at in &r.loc.as_ref()[..r.place.entries()] {
         // SAFETY: the caller's contract: this thread alone touches the
         // entries at `r.loc`.
         unsafe {
@@ -279,9 +289,12 @@ pub(super) unsafe fn rewrite(entries: &Scatter<Entry>, r: &Rec, b: &[f64; 4]) {
     }
 }
 
-/// The back-pointer of entry `e` in its object's record: one of four, per
-/// cell of its placement (the tag's low two bits).
+/// The back-pointer of entry `e` in its object's record: one per cell of
+/// its placement (the tag's rank, [`lists::RANK`]).
 #[inline]
-pub(super) fn back<'a>(rec: &'a mut [Rec], e: &Entry) -> &'a mut u32 {
-    &mut rec[e.id as usize].loc[(e.tag & 3) as usize]
+pub(super) fn back<'a, const N: usize>(rec: &'a mut [Rec<N>], e: &Entry<N>) -> &'a mut u32
+where
+    [f64; N]: Row,
+{
+    &mut rec[e.id as usize].loc.as_mut()[(e.tag & lists::RANK) as usize]
 }

@@ -5,7 +5,11 @@
 //! A column is empty (every slot at the default) or holds one value per
 //! slot.
 
+use crate::dim::Row;
+use crate::narrow::Balls;
 use crate::narrow::{Filters, Narrow, Shapes};
+use crate::tree::BallOf;
+use crate::tree::TreeRow;
 
 /// A per-slot value most objects leave at its default: no memory until
 /// one object differs.
@@ -70,26 +74,28 @@ impl<T: Copy + PartialEq> Column<T> {
 }
 
 /// Some slots gathered into rows of their own.
-pub(in crate::tree) struct Rows {
-    pub boxes: Vec<[f64; 4]>,
-    pub circles: Vec<[f64; 3]>,
+pub(in crate::tree) struct Rows<const N: usize = 4>
+where
+    [f64; N]: Row,
+{
+    pub boxes: Vec<[f64; N]>,
+    pub circles: Vec<BallOf<N>>,
     pub kinds: Vec<u8>,
     pub groups: Vec<i64>,
     pub cats: Vec<u64>,
     pub masks: Vec<u64>,
 }
 
-impl Rows {
+impl<const N: usize> Rows<N>
+where
+    [f64; N]: TreeRow<N>,
+{
     /// The narrow phase over the rows: `of_slots`' (the slots') shapes and
     /// filters, read from the rows.
     pub fn narrow(&self, of_slots: Narrow) -> Narrow<'_> {
         let mut n = of_slots;
-        let shapes = if let Shapes::Mixed { .. } = n.shapes {
-            Shapes::Mixed {
-                kinds: &self.kinds,
-                circles: &self.circles,
-                boxes: &self.boxes,
-            }
+        let shapes = if let Shapes::Mixed { .. } | Shapes::MixedSpheres { .. } = n.shapes {
+            <[f64; N]>::mixed(&self.kinds, &self.circles, &self.boxes)
         } else {
             Shapes::Boxes
         };

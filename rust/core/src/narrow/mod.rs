@@ -54,6 +54,11 @@ const EXACT_HI: f64 = f64::from_bits((1023 + 400) << 52); // 2^400
 
 /// Strict overlap of two boxes, 2D or 3D: the box rule of [`crate::dim`].
 pub use crate::dim::overlap as boxes_overlap;
+pub use phase::{
+    box_circle_overlap, box_sphere_overlap, Balls, Filters, Narrow, Shapes, BOX, CIRCLE,
+};
+
+mod phase;
 
 /// `(s, e)` with `s` the rounded `a + b` and `a + b = s + e` exactly when `s`
 /// is finite (Knuth's two-sum: no condition on the magnitudes).
@@ -228,144 +233,6 @@ pub fn exact_overlap(x1: f64, y1: f64, r1: f64, x2: f64, y2: f64, r2: f64) -> bo
 #[inline(always)]
 pub fn sphere_overlap(a: &[f64; 4], b: &[f64; 4]) -> bool {
     ball_overlap::<3>(&[a[0], a[1], a[2]], a[3], &[b[0], b[1], b[2]], b[3])
-}
-
-/// Group and category/mask rules, per object; `None` means not given.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Filters<'a> {
-    /// Same non-zero group: never a pair.
-    pub groups: Option<&'a [i64]>,
-    /// Category bits (default: all).
-    pub categories: Option<&'a [u64]>,
-    /// Mask bits (default: all).
-    pub masks: Option<&'a [u64]>,
-}
-
-impl Filters<'_> {
-    /// Whether no filter is given.
-    pub fn is_empty(&self) -> bool {
-        self.groups.is_none() && self.categories.is_none() && self.masks.is_none()
-    }
-
-    /// Whether the pair `(i, j)` passes every filter.
-    #[inline]
-    pub fn pass(&self, i: usize, j: usize) -> bool {
-        if let Some(g) = self.groups {
-            if g[i] != 0 && g[i] == g[j] {
-                return false;
-            }
-        }
-        if self.categories.is_some() || self.masks.is_some() {
-            let c = |k: usize| self.categories.map_or(u64::MAX, |c| c[k]);
-            let m = |k: usize| self.masks.map_or(u64::MAX, |m| m[k]);
-            if c(i) & m(j) == 0 || c(j) & m(i) == 0 {
-                return false;
-            }
-        }
-        true
-    }
-}
-
-/// Shape code of a box in [`Shapes::Mixed`] (the tree's object kinds).
-pub const BOX: u8 = 0;
-/// Shape code of a circle in [`Shapes::Mixed`].
-pub const CIRCLE: u8 = 1;
-
-/// What the objects are, beyond their boxes.
-#[derive(Clone, Copy, Debug, Default)]
-pub enum Shapes<'a> {
-    /// Every object is its box.
-    #[default]
-    Boxes,
-    /// Every object is a circle, rows of `x, y, r` (its box is the circle's
-    /// outward-rounded bounding box).
-    Circles(&'a [[f64; 3]]),
-    /// Every object is a sphere, rows of `x, y, z, r` (3D searches; its box
-    /// is the sphere's outward-rounded bounding box).
-    Spheres(&'a [[f64; 4]]),
-    /// Object `k` is a circle (row `circles[k]`) when `kinds[k] == CIRCLE`,
-    /// else the box `boxes[k]`.
-    Mixed {
-        /// [`BOX`] or [`CIRCLE`] per object.
-        kinds: &'a [u8],
-        /// `x, y, r` of the circles (other rows are not read).
-        circles: &'a [[f64; 3]],
-        /// The boxes.
-        boxes: &'a [[f64; 4]],
-    },
-}
-
-/// Exact: the point of the box closest to the centre lies strictly inside
-/// the circle.  That point is the centre clamped to the box, made of
-/// existing coordinates (no rounding), so the circle test against a circle
-/// of radius 0 there is the exact answer.
-#[inline]
-pub fn box_circle_overlap(b: &[f64; 4], c: &[f64; 3]) -> bool {
-    let px = c[0].max(b[0]).min(b[2]);
-    let py = c[1].max(b[1]).min(b[3]);
-    circle_overlap(c[0], c[1], c[2], px, py, 0.0)
-}
-
-/// Everything after the box test: filters, then the exact shape test.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Narrow<'a> {
-    /// The objects' shapes.
-    pub shapes: Shapes<'a>,
-    /// The pair filters.
-    pub filters: Filters<'a>,
-}
-
-impl Narrow<'_> {
-    /// Whether the box test alone decides (plain boxes, no filters).
-    #[inline(always)]
-    pub fn is_trivial(&self) -> bool {
-        matches!(self.shapes, Shapes::Boxes) && self.filters.is_empty()
-    }
-
-    /// Whether the pair `(i, j)`, whose boxes strictly overlap, collides.
-    #[inline(always)]
-    pub fn accept(&self, i: usize, j: usize) -> bool {
-        self.filters.pass(i, j) && self.shapes_meet(i, j)
-    }
-
-    /// The exact shape test of `(i, j)`, whose boxes strictly overlap.
-    #[inline(always)]
-    pub fn shapes_meet(&self, i: usize, j: usize) -> bool {
-        match self.shapes {
-            Shapes::Boxes => true,
-            Shapes::Circles(c) => {
-                let (a, b) = (c[i], c[j]);
-                circle_overlap(a[0], a[1], a[2], b[0], b[1], b[2])
-            }
-            Shapes::Spheres(c) => sphere_overlap(&c[i], &c[j]),
-            Shapes::Mixed {
-                kinds,
-                circles,
-                boxes,
-            } => match (kinds[i] == CIRCLE, kinds[j] == CIRCLE) {
-                (false, false) => true,
-                (true, true) => {
-                    let (a, b) = (circles[i], circles[j]);
-                    circle_overlap(a[0], a[1], a[2], b[0], b[1], b[2])
-                }
-                (true, false) => box_circle_overlap(&boxes[j], &circles[i]),
-                (false, true) => box_circle_overlap(&boxes[i], &circles[j]),
-            },
-        }
-    }
-
-    /// `keep` (the box test) followed by [`Narrow::accept`] when needed.
-    ///
-    /// `TRIVIAL` is [`Narrow::is_trivial`], fixed at compile time so that the
-    /// pair loops of plain boxes carry no narrow-phase code at all.
-    #[inline(always)]
-    pub fn judge<const TRIVIAL: bool>(&self, keep: bool, i: usize, j: usize) -> bool {
-        if TRIVIAL {
-            keep
-        } else {
-            keep && self.accept(i, j)
-        }
-    }
 }
 
 #[cfg(test)]
