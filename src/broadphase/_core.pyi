@@ -154,12 +154,20 @@ def morton_linear_index3(level: _I64, index: _I64) -> _I64:
 def split_by_tile(
     boxes: _F64, xs: _F64, ybounds: _F64, rank: _I64
 ) -> tuple[_I64, _I64]:
-    """Rows of valid boxes grouped by the tiles they meet: ``(order, starts)``."""
+    """Rows of valid boxes grouped by the tiles they meet: ``(order, starts)``.
+
+    ``(n, 4)`` 2D or ``(n, 6)`` 3D boxes; the tiles cut the x-y plane (a 3D
+    box meets the tiles its x-y shadow meets).
+    """
 def owned_pairs(
     pairs: _IP, boxes: _F64, rows: _I64, xs: _F64, ybounds: _F64, rank: _I64, tile: int,
     edges: _I64,
 ) -> tuple[_IP, _I64]:
-    """The pairs tile ``tile`` owns, as global rows, and their bucket cuts."""
+    """The pairs tile ``tile`` owns, as global rows, and their bucket cuts.
+
+    ``(n, 4)`` 2D or ``(n, 6)`` 3D boxes: a pair is owned by the tile holding
+    ``(max(minx), max(miny))`` of its two boxes.
+    """
 def sort_pairs(pairs: _IP, lo: int, hi: int) -> _IP:
     """Pairs whose first value is in ``[lo, hi)``, in canonical order (a new array)."""
 @final
