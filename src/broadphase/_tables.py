@@ -14,7 +14,7 @@ columns are ignored:
 - boxes as position and size: ``x, y, w, h`` (or ``width``, ``height``);
 - centres: ``x, y``, with radii in ``r`` (or ``radius``) if there is such a column.
 
-Where 3D is taken (the one-call searches: :func:`pick_columns` with
+Where 3D is taken (the one-call searches and Dask: :func:`pick_columns` with
 ``dims=(2, 3)``), a table holding all the columns of a 3D layout (centres:
 ``x, y, z``), or naming a z corner (``minz``, ``maxz``, or ``zmin``,
 ``zmax``), is 3D:
@@ -27,7 +27,7 @@ Where 3D is taken (the one-call searches: :func:`pick_columns` with
 
 A bare ``z`` (or ``d``, ``depth``) column beside a 2D box layout (a draw
 order, say) leaves a table 2D and is ignored, as any other.  Where only 2D is
-taken (the tree, rays, swept pairs, Dask) the 3D names are not read, as before
+taken (the tree, rays, swept pairs) the 3D names are not read, as before
 3D, except that a table of whole 3D corners (``minx, ..., maxz``) is refused,
 naming its columns, rather than read as its x-y shadow.  A CSV header of
 ``broadphase pairs`` names exactly one layout, 2D or 3D (``kind="header"``).
