@@ -85,8 +85,10 @@ fn coordinate_bits<R: Row>() -> u32 {
 fn encode_in<R: Row>(py: Python<'_>, axes: &[(&[i64], &str)]) -> PyResult<Py<PyAny>> {
     debug_assert_eq!(axes.len(), R::D);
     let n = axes[0].0.len();
-    for &(a, name) in axes {
+    if let Some(&(a, _)) = axes.iter().find(|(a, _)| a.len() != n) {
         same_length(n, a.len(), &names(axes))?;
+    }
+    for &(a, name) in axes {
         within(a, 1 << coordinate_bits::<R>(), name)?;
     }
     let out: Vec<i64> = (0..n)
