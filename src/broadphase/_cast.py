@@ -12,7 +12,7 @@ column names in :mod:`._tables`; this module gives them their meaning:
 ``(n, 4)`` boxes as corners or ``x, y, w, h`` (pygame rects included),
 circles as ``(x, y, r)``, one integer per object for ``groups`` /
 ``categories`` / ``masks``, ``workers`` and ``method``.  Where a caller takes
-3D (``dims=(2, 3)``: the one-call searches), ``(n, 6)`` boxes are corners
+3D (``dims=(2, 3)``: the one-call searches, Dask), ``(n, 6)`` boxes are corners
 ``minx, miny, minz, maxx, maxy, maxz`` or ``x, y, z, w, h, d``, and ``(n, 3)``
 centres are spheres' ``x, y, z``.
 """

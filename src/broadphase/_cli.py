@@ -27,6 +27,12 @@ from ._api import METHODS, find_circle_pairs, find_pairs
 
 BOX_COLUMNS = ("minx", "miny", "maxx", "maxy")
 CIRCLE_COLUMNS = ("x", "y", "r")
+BOX3_COLUMNS = ("minx", "miny", "minz", "maxx", "maxy", "maxz")
+SPHERE_COLUMNS = ("x", "y", "z", "r")
+#: The columns read for each layout of a file (``_io.HEADERS``): position and
+#: size are read as corners are, then converted.
+COLUMNS = {"corners": BOX_COLUMNS, "xywh": BOX_COLUMNS, "circles": CIRCLE_COLUMNS,
+           "corners3d": BOX3_COLUMNS, "xywh3d": BOX3_COLUMNS, "spheres": SPHERE_COLUMNS}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -70,21 +76,30 @@ def main(argv: list[str] | None = None) -> int:
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="broadphase",
-        description="Every colliding pair among many 2D boxes or circles, exactly and fast.")
+        description="Every colliding pair among many boxes, circles or spheres (2D or 3D), "
+        "exactly and fast.")
     sub = ap.add_subparsers(dest="command", metavar="COMMAND")
-    p = sub.add_parser("pairs", help="the colliding pairs of the boxes or circles in a file",
+    p = sub.add_parser("pairs", help="the colliding pairs of the boxes, circles or spheres "
+                       "in a file",
                        description="Read boxes (minx,miny,maxx,maxy) or circles (x,y,r) from "
                        "a .csv or .npy file and write every colliding pair "
                        "(i,j: row numbers from 0, i < j, sorted) to a .csv or .npy file, or "
                        "to stdout as CSV. Count and time go to stderr. A CSV header is "
                        "optional; when present it says what the rows are: minx,miny,maxx,maxy "
                        "(corners), x,y,w,h (corner and size) or x,y,r (circles, no --circles "
-                       "needed).")
-    p.add_argument("input", metavar="INPUT", help=".csv or .npy file of boxes or circles")
+                       "needed). In 3D: rows of six columns are boxes minx,miny,minz,maxx,maxy,"
+                       "maxz (or x,y,z,w,h,d by their header), and spheres x,y,z,r come with "
+                       "their header or --spheres (four columns without either are 2D boxes).")
+    p.add_argument("input", metavar="INPUT",
+                   help=".csv or .npy file of boxes, circles or spheres")
     p.add_argument("-o", "--output", metavar="OUTPUT",
                    help=".csv or .npy file for the pairs (default: CSV on stdout)")
-    p.add_argument("--circles", action="store_true", help="rows are circles x,y,r")
-    p.add_argument("--method", default="auto", choices=("auto", *METHODS))
+    balls = p.add_mutually_exclusive_group()
+    balls.add_argument("--circles", action="store_true", help="rows are circles x,y,r")
+    balls.add_argument("--spheres", action="store_true", help="rows are spheres x,y,z,r")
+    p.add_argument("--method", default="auto", choices=("auto", *METHODS, "octree"),
+                   help="every method gives the same pairs; in 3D quadtree is the octree "
+                   "(also spelled octree)")
     p.set_defaults(run=_pairs)
     b = sub.add_parser("bench", help="time our methods and the Python alternatives",
                        description="Time find_pairs per method on named scenarios (median "
@@ -179,10 +194,27 @@ def _plural(k: int, one: str, many: str) -> str:
     return f"{k:,} {one if k == 1 else many}"
 
 
-def _pairs(args) -> int:
+def _layout(args) -> str:
+    """What the rows of the input are (a key of :data:`COLUMNS`).
+
+    An option first (the header must then agree), then a CSV header; without
+    either, six columns are 3D boxes and anything else is read as 2D boxes,
+    as before 3D (four columns are never taken for spheres unasked).
+    """
+    if args.circles:
+        return "circles"
+    if args.spheres:
+        return "spheres"
     kind = _io.header_kind(args.input)  # a CSV header says what its rows are
-    circles = args.circles or kind == "circles"
-    columns = CIRCLE_COLUMNS if circles else BOX_COLUMNS
+    if kind is not None:
+        return kind
+    return "corners3d" if _io.first_width(args.input) == 6 else "corners"
+
+
+def _pairs(args) -> int:
+    layout = _layout(args)
+    columns = COLUMNS[layout]
+    circles = layout in ("circles", "spheres")
     _io.check_output(args.output)
     _check_npy(args.input, columns)
     t0 = time.perf_counter()
@@ -194,11 +226,11 @@ def _pairs(args) -> int:
               f"{n:,} objects, which takes minutes; the default (auto) gives the same pairs",
               file=sys.stderr)
     try:
-        if circles:
-            pairs = find_circle_pairs(data[:, :2], data[:, 2], method=args.method)
-        else:
+        if circles:  # centres, then the radius
+            pairs = find_circle_pairs(data[:, :-1], data[:, -1], method=args.method)
+        else:  # 2D or 3D by the columns read
             pairs = find_pairs(data, method=args.method,
-                               format="xywh" if kind == "xywh" else None)
+                               format="xywh" if layout in ("xywh", "xywh3d") else None)
     except ValueError as e:
         raise _io.InputError(_locate(str(e), args.input, first_line)) from None
     t2 = time.perf_counter()
@@ -210,7 +242,9 @@ def _pairs(args) -> int:
         raise _io.InputError(f"{args.output or 'stdout'}: cannot write the pairs "
                              f"({e.strerror or e})") from None
     t3 = time.perf_counter()
-    what = ("circle", "circles") if circles else ("box", "boxes")
+    what = {"circles": ("circle", "circles"), "spheres": ("sphere", "spheres"),
+            "corners3d": ("3D box", "3D boxes"), "xywh3d": ("3D box", "3D boxes")
+            }.get(layout, ("box", "boxes"))
     print(f"{_plural(n, *what)}, {_plural(len(pairs), 'colliding pair', 'colliding pairs')}; "
           "search "
           f"{(t2 - t1) * 1e3:.1f} ms (method {args.method}), "

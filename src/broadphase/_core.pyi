@@ -17,6 +17,7 @@ Z_REVERSED: int
 NEGATIVE_RADIUS: int
 MAX_DEPTH: int
 MORTON_MAX_DEPTH: int
+MORTON_MAX_DEPTH_3D: int
 HANDLE_UNKNOWN: int
 HANDLE_TWICE: int
 HANDLE_KIND: int
@@ -118,11 +119,25 @@ def circle_boxes(circles: _F64, workers: int | None = None) -> _F64 | BadRow:
     """
 
 def morton_encode(ix: _I64, iy: _I64) -> _I64: ...
+def morton_encode3(ix: _I64, iy: _I64, iz: _I64) -> _I64:
+    """Morton numbers of 3D cells ``(ix, iy, iz)``, each in ``[0, 2**21)``."""
 def morton_decode(code: _I64) -> tuple[_I64, _I64]: ...
+def morton_decode3(code: _I64) -> tuple[_I64, _I64, _I64]:
+    """Cells ``(ix, iy, iz)`` of 3D Morton numbers (any int64 ``>= 0``)."""
 def morton_cell_of(code0: _I64, code1: _I64, depth: int) -> tuple[_I64, _I64]: ...
+def morton_cell_of3(code0: _I64, code1: _I64, depth: int) -> tuple[_I64, _I64]:
+    """``(levels, indices)`` of 3D boxes from their corner codes (3-bit groups).
+
+    ``depth`` at most ``MORTON_MAX_DEPTH_3D``, codes in ``[0, 8**depth)``.
+    """
 def morton_locate(
-    boxes: _F64, bounds: tuple[float, float, float, float], depth: int
-) -> tuple[_I64, _I64]: ...
+    boxes: _F64, bounds: Sequence[float], depth: int
+) -> tuple[_I64, _I64]:
+    """The seeds' cell of each valid box: ``(levels, indices)``.
+
+    ``(n, 4)`` boxes with 4 bounds, or ``(n, 6)`` boxes with 6 bounds (the
+    octree's cells; ``depth`` at most ``MORTON_MAX_DEPTH_3D``).
+    """
 def morton_linear_index(level: _I64, index: _I64) -> _I64:
     """Positions of cells ``(level, index)`` in the linear array of all levels.
 
@@ -130,15 +145,29 @@ def morton_linear_index(level: _I64, index: _I64) -> _I64:
     ``ValueError`` for lengths that differ, a level outside
     ``[0, MORTON_MAX_DEPTH]`` or an index outside ``[0, 4**level)``.
     """
+def morton_linear_index3(level: _I64, index: _I64) -> _I64:
+    """:func:`morton_linear_index` of the octree: ``(8**level - 1) // 7 + index``.
+
+    ``ValueError`` for lengths that differ, a level outside
+    ``[0, MORTON_MAX_DEPTH_3D]`` or an index outside ``[0, 8**level)``.
+    """
 def split_by_tile(
     boxes: _F64, xs: _F64, ybounds: _F64, rank: _I64
 ) -> tuple[_I64, _I64]:
-    """Rows of valid boxes grouped by the tiles they meet: ``(order, starts)``."""
+    """Rows of valid boxes grouped by the tiles they meet: ``(order, starts)``.
+
+    ``(n, 4)`` 2D or ``(n, 6)`` 3D boxes; the tiles cut the x-y plane (a 3D
+    box meets the tiles its x-y shadow meets).
+    """
 def owned_pairs(
     pairs: _IP, boxes: _F64, rows: _I64, xs: _F64, ybounds: _F64, rank: _I64, tile: int,
     edges: _I64,
 ) -> tuple[_IP, _I64]:
-    """The pairs tile ``tile`` owns, as global rows, and their bucket cuts."""
+    """The pairs tile ``tile`` owns, as global rows, and their bucket cuts.
+
+    ``(n, 4)`` 2D or ``(n, 6)`` 3D boxes: a pair is owned by the tile holding
+    ``(max(minx), max(miny))`` of its two boxes.
+    """
 def sort_pairs(pairs: _IP, lo: int, hi: int) -> _IP:
     """Pairs whose first value is in ``[lo, hi)``, in canonical order (a new array)."""
 @final

@@ -1,9 +1,10 @@
 """The inputs of :func:`broadphase.dask.find_pairs` as Dask arrays, read as in memory.
 
 Boxes come as a Dask or pandas DataFrame (columns found by name,
-:func:`._tables.pick_columns`), a Dask array, or an array or list in
-memory (read by :mod:`._cast` under the one refusal rule before any task
-runs, so the same input gets the in-memory call's error text); filters as
+:func:`._tables.pick_columns`: 2D corners, or 3D ones when a z corner is
+named), a Dask array, or an array or list in memory (read by :mod:`._cast`
+under the one refusal rule before any task runs, so the same input gets the
+in-memory call's error text), of 4 columns (2D) or 6 (3D); filters as
 Dask arrays, the name of one of the frame's columns, one value per box in
 memory, or one value for all (checked here, given to every tile).
 """
@@ -29,10 +30,12 @@ def scalars(groups, categories, masks):
 
 
 _FILTERS = (("groups", np.int64), ("categories", np.uint64), ("masks", np.uint64))
+#: The corner columns of 2D and of 3D boxes, by width.
+_CORNERS = {4: "minx, miny, maxx, maxy", 6: "minx, miny, minz, maxx, maxy, maxz"}
 
 
 def columns(boxes, groups, categories, masks):
-    """Boxes as a dask array (n, 4) and the per-box filters as dask arrays alike chunked.
+    """Boxes as a dask array (n, 4) or (n, 6) and the per-box filters as dask arrays alike chunked.
 
     What is in memory (arrays, lists, a scalar filter) is read as the
     in-memory call reads it (:mod:`._cast`: the one refusal rule, errors
@@ -47,11 +50,11 @@ def columns(boxes, groups, categories, masks):
         if isinstance(boxes, da.Array):
             arr = boxes
         else:
-            arr = da.from_array(_cast.rows(boxes, "boxes", 4, "minx, miny, maxx, maxy"))
-        if arr.ndim != 2 or arr.shape[1] != 4:
-            raise ValueError(f"boxes: expected shape (n, 4), found {arr.shape}")
+            arr = da.from_array(_cast.shaped_rows(boxes, "boxes", _CORNERS))
+        if arr.ndim != 2 or arr.shape[1] not in _CORNERS:
+            raise ValueError(f"boxes: expected shape (n, 4) or (n, 6), found {arr.shape}")
         extra = [groups, categories, masks]
-    arr = arr.rechunk({1: 4})
+    arr = arr.rechunk({1: arr.shape[1]})
     out = []
     for (name, dtype), v in zip(_FILTERS, extra, strict=True):
         if v is None:
@@ -83,16 +86,19 @@ def _frame_boxes(df) -> da.Array:
     from pandas.api.types import is_bool_dtype, is_numeric_dtype
 
     try:
-        picked = _tables.pick_columns(df.columns, "boxes", "boxes", "corners")
+        picked = _tables.pick_columns(df.columns, "boxes", "boxes", "corners", dims=(2, 3))
     except ValueError as e:
         if not str(e).startswith("format:"):
             raise
-        raise ValueError("boxes: columns x, y, w, h (position and size) are not read here; "
-                         "expected minx, miny, maxx, maxy") from None
+        # the frame has the columns of position and size alone: which of them
+        layout, _ = _tables.pick_columns(df.columns, "boxes", "boxes", dims=(2, 3))
+        cols = _tables.LAYOUTS[layout]
+        raise ValueError(f"boxes: columns {', '.join(cols)} (position and size) are not read "
+                         f"here; expected {_CORNERS[len(cols)]}") from None
     positions = range(len(df.columns)) if picked is None else picked[1]
-    if picked is None and len(df.columns) != 4:
-        raise ValueError(f"boxes: expected 4 columns (minx, miny, maxx, maxy), found "
-                         f"{len(df.columns)} columns without names")
+    if picked is None and len(df.columns) not in _CORNERS:
+        raise ValueError(f"boxes: expected 4 columns ({_CORNERS[4]}) or 6 ({_CORNERS[6]}), "
+                         f"found {len(df.columns)} columns without names")
     names = [df.columns[k] for k in positions]
     dtypes = [df.dtypes.iloc[k] for k in positions]
     for c, dt in zip(names, dtypes, strict=True):
@@ -106,10 +112,11 @@ def _frame_boxes(df) -> da.Array:
     lengths = df.map_partitions(len).compute().tolist()
     starts = np.concatenate([[0], np.cumsum(lengths)]).astype(int).tolist()
     parts = df[names].to_delayed()
+    width = len(names)
     blocks = [da.from_delayed(dask.delayed(_tasks.frame_rows, pure=True)(p, names, starts[k]),
-                              shape=(lengths[k], 4), dtype=np.float64)
+                              shape=(lengths[k], width), dtype=np.float64)
               for k, p in enumerate(parts)]
-    return da.concatenate(blocks, axis=0) if blocks else da.from_array(np.empty((0, 4)))
+    return da.concatenate(blocks, axis=0) if blocks else da.from_array(np.empty((0, width)))
 
 
 def _from_pandas(df):

@@ -16,6 +16,9 @@ import numpy as np
 from . import _cast, _core, _exact
 from ._api import find_pairs as _find_pairs
 
+#: The boxes' dimensions: 2D rows of 4 values, 3D of 6 (the tiles cut x and y).
+_DIMS = (2, 3)
+
 
 def read_row_group(file: str, group: int, names, dtype, shape) -> np.ndarray:
     """One row group's columns as one array (runs on a worker).
@@ -117,13 +120,13 @@ def _values(arr) -> np.ndarray:
 
 
 def frame_rows(part, names, start: int) -> np.ndarray:
-    """A DataFrame partition's box columns ``names`` as exact float64 corners.
+    """A DataFrame partition's box columns ``names`` as exact float64 corners (2D or 3D).
 
     For partitions whose columns NumPy would round when stacked (int64
     beside floats); errors name the global row.
     """
     try:
-        return _cast.box_rows(part[list(names)], "boxes", "corners")
+        return _cast.box_rows(part[list(names)], "boxes", "corners", dims=_DIMS)
     except (ValueError, TypeError) as e:
         raise type(e)(global_row(str(e), np.arange(start, start + len(part)))) from None
 
@@ -131,11 +134,12 @@ def frame_rows(part, names, start: int) -> np.ndarray:
 def assign(block, groups, categories, masks, *, start, tiling):
     """Split one input chunk by tile: per tile (global rows, boxes, filters).
 
+    A 3D box goes to the tiles its x-y shadow meets (3D tiles are columns).
     The pieces are views of one array per column, so the chunk's copy
     lives until its last piece is consumed or spilled.
     """
     try:
-        b, _ = _cast.boxes(block)
+        b, _ = _cast.boxes(block, dims=_DIMS)
     except (ValueError, TypeError) as e:
         raise type(e)(global_row(str(e), np.arange(start, start + np.shape(block)[0]))) from None
     order, bounds = _core.split_by_tile(b, *_arrays(tiling))
@@ -149,7 +153,12 @@ def assign(block, groups, categories, masks, *, start, tiling):
 
 
 def tile_pairs(pieces, *, t, tiling, edges, given, scalars):
-    """Pairs owned by tile ``t`` (global rows), split into buckets of the first row."""
+    """Pairs owned by tile ``t`` (global rows), split into buckets of the first row.
+
+    The tile's boxes are searched in their own dimension (a 3D search for
+    rows of 6 values); the tile owning a pair is the one holding
+    ``(max(minx), max(miny))`` of its two boxes, in 3D too.
+    """
     nb = len(edges) - 1
     if sum(len(p[0]) for p in pieces) == 0:
         return tuple(np.empty((0, 2), np.intp) for _ in range(nb))

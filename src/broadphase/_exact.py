@@ -262,24 +262,35 @@ def real(value, name: str) -> float:
     return value
 
 
-def world(bounds) -> tuple[float, float, float, float]:
-    """A world's ``bounds``: four finite numbers ``(minx, miny, maxx, maxy)``, ``min < max``.
+#: The corners of a world's bounds, in order, in 2D and 3D.
+_WORLD = {2: ("minx", "miny", "maxx", "maxy"), 3: ("minx", "miny", "minz", "maxx", "maxy", "maxz")}
 
-    Each is read under the one refusal rule (:func:`real`: booleans,
-    masked values and numbers float64 would round are refused, naming
-    ``bounds[k]``).
+
+def world(bounds, dims: tuple[int, ...] = (2,)) -> tuple[float, ...]:
+    """A world's ``bounds``: finite numbers ``(minx, miny, maxx, maxy)``, ``min < max``.
+
+    With ``dims=(2, 3)`` (or ``(3,)``) six numbers ``(minx, miny, minz,
+    maxx, maxy, maxz)`` are a 3D world; the dimension is the number of
+    values given.  Each is read under the one refusal rule (:func:`real`:
+    booleans, masked values and numbers float64 would round are refused,
+    naming ``bounds[k]``).
     """
+    wanted = " or ".join(f"({', '.join(_WORLD[d])})" for d in dims)
     try:
         values = list(bounds)
     except TypeError:
-        raise TypeError(f"bounds: expected (minx, miny, maxx, maxy), found {bounds!r}") from None
-    if len(values) != 4:
-        raise TypeError(f"bounds: expected (minx, miny, maxx, maxy), found {bounds!r}")
-    x0, y0, x1, y1 = (real(v, f"bounds[{k}]") for k, v in enumerate(values))
-    if not (x0 < x1 and y0 < y1):
-        raise ValueError(f"bounds: expected finite (minx, miny, maxx, maxy) with minx < maxx "
-                         f"and miny < maxy, found {(x0, y0, x1, y1)}")
-    return x0, y0, x1, y1
+        raise TypeError(f"bounds: expected {wanted}, found {bounds!r}") from None
+    if len(values) not in [2 * d for d in dims]:
+        raise TypeError(f"bounds: expected {wanted}, found {bounds!r}")
+    out = tuple(real(v, f"bounds[{k}]") for k, v in enumerate(values))
+    half = len(out) // 2
+    if not all(out[k] < out[half + k] for k in range(half)):
+        names = _WORLD[half]
+        order = [f"{names[k]} < {names[half + k]}" for k in range(half)]
+        rule = " and ".join(order) if half == 2 else f"{order[0]}, {order[1]} and {order[2]}"
+        raise ValueError(f"bounds: expected finite ({', '.join(names)}) with {rule}, "
+                         f"found {out}")
+    return out
 
 
 def integers(value, name: str, dtype) -> np.ndarray:

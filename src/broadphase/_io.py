@@ -77,6 +77,8 @@ def _read_npy(path: Path, columns) -> np.ndarray:
             hint = " (circles x,y,r? use --circles)"
         elif arr.ndim == 2 and (arr.shape[1], width) == (4, 3):
             hint = " (boxes? leave out --circles)"
+        elif arr.ndim == 2 and arr.shape[1] == 6 and _balls(columns):
+            hint = f" (3D boxes? leave out --{'circles' if width == 3 else 'spheres'})"
         raise InputError(f"{path}: expected an array of shape (n, {width}) "
                          f"({', '.join(columns)}), found shape {arr.shape}{hint}")
     if arr.dtype.kind not in "iuf":
@@ -86,12 +88,18 @@ def _read_npy(path: Path, columns) -> np.ndarray:
 
 #: Header names of the columns ``broadphase pairs`` reads, and what they hold
 #: (in any order, case, and with the aliases of ``_tables.ALIASES``: ``xmin``,
-#: ``width``, ``radius``, ...).
+#: ``width``, ``radius``, ``zmax``, ``depth``, ...).
 HEADERS = {
     "minx,miny,maxx,maxy": "corners",
     "x,y,w,h": "xywh",
     "x,y,r": "circles",
+    "minx,miny,minz,maxx,maxy,maxz": "corners3d",
+    "x,y,z,w,h,d": "xywh3d",
+    "x,y,z,r": "spheres",
 }
+#: The header layouts rows of each kind may come with: corners also as
+#: position and size.
+_SIBLINGS = {"corners": ("corners", "xywh"), "corners3d": ("corners3d", "xywh3d")}
 
 
 def _read_csv(path: Path, columns, progress: bool):
@@ -159,19 +167,54 @@ def header_kind(path: str | os.PathLike) -> str | None:
     return None if picked is None else picked[0]
 
 
-def _check_header(fields, columns, path) -> list[int]:
-    """Accept a known header as wide as the rows read; where each column read is in it.
+def first_width(path: str | os.PathLike) -> int | None:
+    """Fields on a CSV file's first line, or columns of a ``.npy`` file's 2-D array.
 
-    Corners or x,y,w,h for boxes, x,y,r for circles, in any order: the
-    caller chose the columns from :func:`header_kind`.
+    What ``broadphase pairs`` reads a file without a header by: six columns
+    are 3D boxes.  None for an empty file, another shape, or a file that
+    cannot be read (:func:`read_table` then says what is wrong).
+    """
+    p = Path(path)
+    if not p.is_file():
+        return None
+    try:
+        if p.suffix.lower() == ".npy":
+            with open(p, "rb") as f:  # the header alone, not the data
+                major, _ = np.lib.format.read_magic(f)
+                read = (np.lib.format.read_array_header_1_0 if major == 1
+                        else np.lib.format.read_array_header_2_0)
+                shape = read(f)[0]
+            return shape[1] if len(shape) == 2 else None
+        with open(p, encoding="utf-8-sig", newline="") as f:
+            first = f.readline()
+    except (OSError, ValueError, SyntaxError, EOFError):  # UnicodeDecodeError is a ValueError
+        return None
+    return len(first.split(",")) if first.strip() else None
+
+
+def _takes(columns) -> tuple[str, ...]:
+    """The header layouts that rows of ``columns`` may be written with."""
+    for layout in _tables.HEADER_LAYOUTS:
+        if _tables.LAYOUTS[layout] == tuple(columns):
+            return _SIBLINGS.get(layout, (layout,))
+    return ()
+
+
+def _check_header(fields, columns, path) -> list[int]:
+    """Accept a known header of the rows read; where each column read is in it.
+
+    Corners or x,y,w,h for boxes, x,y,r for circles, and their 3D
+    spellings, in any order: the caller chose the columns from
+    :func:`header_kind`.
     """
     try:
         picked = _tables.pick_columns(fields, "header", "header")
     except ValueError as e:
         raise InputError(f"{path}, line 1: {str(e).partition(': ')[2]}") from None
-    if picked is not None and len(fields) == len(columns):
+    if picked is not None and picked[0] in _takes(columns):
         return picked[1]
-    known = " or ".join(HEADERS)
+    two_d = [h for h, layout in HEADERS.items() if layout in ("corners", "xywh", "circles")]
+    known = " or ".join(two_d) + "; 3D: " + " or ".join(h for h in HEADERS if h not in two_d)
     if picked is not None:  # a known header, of the other kind (boxes for circles, ...)
         raise InputError(f"{path}, line 1: header {','.join(fields)!r} names other columns than "
                          f"this command reads; expected {','.join(columns)} here, or no header")
@@ -180,6 +223,11 @@ def _check_header(fields, columns, path) -> list[int]:
     raise InputError(f"{path}, line 1: header {','.join(fields)!r} is not one of the column "
                      f"names read ({known}); expected {','.join(columns)} here, or no "
                      f"header{typo}")
+
+
+def _balls(columns) -> bool:
+    """Whether the columns read (or a header's names) end in a radius: circles or spheres."""
+    return any(_tables._CANONICAL.get(str(c).strip().lower()) == "r" for c in columns)
 
 
 def _line_of_byte(path: Path) -> int:
@@ -258,10 +306,12 @@ def _raise_first_error(lines, width, path, line_no, columns) -> None:
         fields = line.rstrip("\r\n").split(",")
         if len(fields) != width:
             hint = ""
-            if len(fields) == 3 and width == 4:
+            if len(fields) == 3 and width == 4 and not _balls(columns):
                 hint = " (circles x,y,r? use --circles or an x,y,r header)"
-            elif len(fields) == 4 and width == 3:
-                hint = " (boxes? this file is read as circles, for --circles or its header)"
+            elif len(fields) in (4, 6) and _balls(columns):
+                balls = "circles" if width == 3 else "spheres"
+                hint = (f" ({'boxes' if len(fields) == 4 else '3D boxes'}? this file is read "
+                        f"as {balls}, for --{balls} or its header)")
             raise InputError(f"{path}, line {at}: expected {width} columns "
                              f"({','.join(columns)}), found {len(fields)}{hint}")
         for c, v in enumerate(fields, start=1):

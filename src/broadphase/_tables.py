@@ -14,7 +14,7 @@ columns are ignored:
 - boxes as position and size: ``x, y, w, h`` (or ``width``, ``height``);
 - centres: ``x, y``, with radii in ``r`` (or ``radius``) if there is such a column.
 
-Where 3D is taken (the one-call searches: :func:`pick_columns` with
+Where 3D is taken (the one-call searches and Dask: :func:`pick_columns` with
 ``dims=(2, 3)``), a table holding all the columns of a 3D layout (centres:
 ``x, y, z``), or naming a z corner (``minz``, ``maxz``, or ``zmin``,
 ``zmax``), is 3D:
@@ -27,9 +27,10 @@ Where 3D is taken (the one-call searches: :func:`pick_columns` with
 
 A bare ``z`` (or ``d``, ``depth``) column beside a 2D box layout (a draw
 order, say) leaves a table 2D and is ignored, as any other.  Where only 2D is
-taken (the tree, rays, swept pairs, Dask, the CLI's headers) the 3D names are
-not read, as before 3D, except that a table of whole 3D corners (``minx, ...,
-maxz``) is refused, naming its columns, rather than read as its x-y shadow.
+taken (the tree, rays, swept pairs) the 3D names are not read, as before
+3D, except that a table of whole 3D corners (``minx, ..., maxz``) is refused,
+naming its columns, rather than read as its x-y shadow.  A CSV header of
+``broadphase pairs`` names exactly one layout, 2D or 3D (``kind="header"``).
 
 A table without names (0, 1, ... in pandas, ``column_0``, ... in polars,
 ``f0``, ... in NumPy) is read in order (where 3D is taken, as 3D when it has
@@ -65,8 +66,8 @@ DIM_LAYOUTS = {
     2: {"corners": "corners", "xywh": "xywh", "centers": "centers"},
     3: {"corners": "corners3d", "xywh": "xywh3d", "centers": "centers3d"},
 }
-#: The layouts a CSV header may name (``kind="header"``): 2D only.
-HEADER_LAYOUTS = ("corners", "xywh", "circles")
+#: The layouts a CSV header may name (``kind="header"``), 2D and 3D.
+HEADER_LAYOUTS = ("corners", "xywh", "circles", "corners3d", "xywh3d", "spheres")
 #: Each column's accepted names, compared without case (the first is the
 #: canonical one).
 ALIASES = {
@@ -116,7 +117,8 @@ def pick_columns(labels, kind: str, name: str, format: str | None = None,
         ``"boxes"``: corners or ``x, y, w, h`` (``format`` decides when a
         table has both; a ``format`` the names contradict is an error);
         ``"centers"``: ``x, y``, with a radius column ``r`` if there is one;
-        ``"header"``: exactly the columns of one 2D layout, any order.
+        ``"header"``: exactly the columns of one layout of
+        :data:`HEADER_LAYOUTS` (2D or 3D), any order.
     name : str
         The argument, for messages.
     format : {"corners", "xywh"}, optional
@@ -166,8 +168,11 @@ def pick_columns(labels, kind: str, name: str, format: str | None = None,
             continue
         found[key] = k
     shown = ", ".join(map(str, labels))
-    if kind == "header":
-        found = {c: k for c, k in found.items() if c not in _3D_ONLY}
+    if kind == "header":  # exactly one layout's names, 2D or 3D: nothing ignored
+        if twice:
+            key, k = next(iter(twice.items()))
+            raise ValueError(f"{name}: columns {labels[found[key]]!r} and {labels[k]!r} both "
+                             f"name {key}; expected one of them")
         for layout in HEADER_LAYOUTS:
             cols = LAYOUTS[layout]
             if set(found) == set(cols) and len(cols) == len(labels):

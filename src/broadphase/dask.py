@@ -22,6 +22,11 @@ Dask does the distribution, :func:`broadphase.find_pairs` the geometry:
    pieces from all tiles and sorts them.  The buckets, concatenated, are the
    rows of ``broadphase.find_pairs`` on the whole data.
 
+In 3D (boxes of six columns, ``minx, miny, minz, maxx, maxy, maxz``) the
+tiles are columns over the x-y plane: a box goes to the tiles its x-y
+shadow meets, each tile's boxes are searched in 3D, and the tile holding
+``P`` (the x and y of the intersection's lower corner) keeps the pair.
+
 Memory per task is bounded by a tile (``tile_rows`` boxes, plus replicas),
 an input chunk or a bucket of pairs, never by n.  What waits between the
 steps (every box once, every pair once) is held or spilled by Dask; the
@@ -70,9 +75,12 @@ from . import _dask_inputs as _inputs
 from . import _dask_tasks as _tasks
 from . import morton
 
-__all__ = ["find_pairs", "read_parquet"]
+__all__ = ["find_pairs", "read_parquet", "COLUMNS", "COLUMNS_3D"]
 
+#: The columns :func:`read_parquet` reads by default: 2D corners.
 COLUMNS = ("minx", "miny", "maxx", "maxy")
+#: The columns of 3D corners, for ``read_parquet(path, COLUMNS_3D)``.
+COLUMNS_3D = ("minx", "miny", "minz", "maxx", "maxy", "maxz")
 
 
 def find_pairs(boxes, groups=None, categories=None, masks=None, *, tile_rows: int = 1_000_000,
@@ -81,13 +89,15 @@ def find_pairs(boxes, groups=None, categories=None, masks=None, *, tile_rows: in
 
     Parameters
     ----------
-    boxes : dask array (n, 4), dask DataFrame, or NumPy array
-        ``minx, miny, maxx, maxy`` per row; a DataFrame (dask or pandas)
-        needs those columns, found by name as :func:`broadphase.find_pairs`
-        finds them (any order and case, ``xmin``... aliases; ``x, y, w, h``
-        columns are not read here).  Integer columns beside float ones are
-        converted exactly (values beyond 2**53 refused, naming the column
-        and the row); boolean and non-numeric columns are refused.
+    boxes : dask array (n, 4) or (n, 6), dask DataFrame, or NumPy array
+        ``minx, miny, maxx, maxy`` per row, or 3D boxes ``minx, miny, minz,
+        maxx, maxy, maxz``; a DataFrame (dask or pandas) needs those
+        columns, found by name as :func:`broadphase.find_pairs` finds them
+        (any order and case, ``xmin``... aliases; a ``minz`` or ``maxz``
+        column makes it 3D; ``x, y, w, h`` columns are not read here).
+        Integer columns beside float ones are converted exactly (values
+        beyond 2**53 refused, naming the column and the row); boolean and
+        non-numeric columns are refused.
     groups, categories, masks : optional
         As in :func:`broadphase.find_pairs`: a scalar, an array (Dask or
         NumPy) of n values, or, for a DataFrame, a column name.
@@ -115,6 +125,12 @@ def find_pairs(boxes, groups=None, categories=None, masks=None, *, tile_rows: in
     >>> import broadphase.dask as bpd
     >>> b = da.from_array(np.array([[0, 0, 2, 2], [1, 1, 3, 3], [2, 0, 4, 1.0]]), chunks=2)
     >>> bpd.find_pairs(b).compute().tolist()
+    [[0, 1]]
+
+    In 3D, boxes apart in z alone do not collide:
+
+    >>> cubes = np.array([[0, 0, 0, 2, 2, 2], [1, 1, 1, 3, 3, 3], [1, 1, 5, 3, 3, 6.0]])
+    >>> bpd.find_pairs(da.from_array(cubes, chunks=2)).compute().tolist()
     [[0, 1]]
     """
     arr, extra = _inputs.columns(boxes, groups, categories, masks)
@@ -240,7 +256,9 @@ def read_parquet(path, columns=COLUMNS, dtype=np.float64) -> da.Array:
         glob pattern, or a list of files; rows follow that order.
     columns : str or sequence of str
         The columns to read; one name gives a 1-d array (a filter column),
-        a sequence an array of shape (n, len(columns)).
+        a sequence an array of shape (n, len(columns)): 2D corners by
+        default, :data:`COLUMNS_3D` (``minx, miny, minz, maxx, maxy, maxz``)
+        for 3D boxes.
     dtype : dtype
         What the values are converted to, exactly: integer columns go into
         integer or float dtypes, float columns into floats at least as wide;
@@ -268,6 +286,13 @@ def read_parquet(path, columns=COLUMNS, dtype=np.float64) -> da.Array:
     ...     team = bpd.read_parquet(folder, "team", np.int64)
     ...     print(boxes.chunks, bpd.find_pairs(boxes, groups=team).compute().tolist())
     ((1, 1), (4,)) [[0, 1]]
+    >>> table = pa.table({"minx": [0.0, 1.0], "miny": [0.0, 1.0], "minz": [0.0, 2.0],
+    ...                   "maxx": [2.0, 3.0], "maxy": [2.0, 3.0], "maxz": [2.0, 3.0]})
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     pq.write_table(table, os.path.join(folder, "cubes.parquet"))
+    ...     cubes = bpd.read_parquet(folder, bpd.COLUMNS_3D)
+    ...     print(cubes.shape, bpd.find_pairs(cubes).compute().tolist())
+    (2, 6) []
     """
     import pyarrow.parquet as pq
 
@@ -339,11 +364,15 @@ def _tiles(arr, n: int, tile_rows: int, sample: int):
 
     ``rank[strip * C + cell]`` is the tile's number: its place in the Morton
     order of the tile centres (quantized on a 2**16 grid over the sample).
+    The tiles cut x and y, of 2D and 3D boxes alike (``arr`` of 4 or 6
+    columns: the x-y centres of the sample place them).
     """
     step = max(1, n // sample)
     pts = arr[::step].compute()
+    half = pts.shape[1] // 2  # where the high corner starts: maxx, maxy
     # halves first: the centre of finite corners near float64's largest value stays finite
-    c = np.column_stack([pts[:, 0] / 2 + pts[:, 2] / 2, pts[:, 1] / 2 + pts[:, 3] / 2])
+    c = np.column_stack([pts[:, 0] / 2 + pts[:, half] / 2,
+                         pts[:, 1] / 2 + pts[:, half + 1] / 2])
     c = c[np.isfinite(c).all(1)]
     ntiles = max(1, -(-n // tile_rows))
     s = max(1, int(math.ceil(math.sqrt(ntiles))))

@@ -5,7 +5,10 @@
 //! from `find_pairs`); what is still checked here is what would otherwise
 //! index out of bounds, so a wrong call raises `ValueError`, never a panic.
 //! Checked and read on copies (`crate::owned`), as every input of the core.
+//! Boxes are 2D `(n, 4)` or 3D `(n, 6)` rows; the tiles cut the x-y plane
+//! in both (a 3D tile is a column).
 
+use broadphase_core::dim::Row;
 use broadphase_core::tiles::{self, TilePairs, Tiling};
 use numpy::{IntoPyArray, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyMemoryError, PyValueError};
@@ -71,7 +74,19 @@ fn pair_array(py: Python<'_>, flat: Vec<i64>) -> PyResult<Py<PyAny>> {
     crate::pairs_array(py, flat.into_iter().map(|v| v as isize).collect())
 }
 
-/// Rows of valid `boxes` grouped by the tiles they meet: `(order, starts)`.
+/// A `ValueError` unless `boxes` has 4 columns (2D) or 6 (3D): which.
+fn three_d(boxes: &PyReadonlyArray2<'_, f64>) -> PyResult<bool> {
+    match boxes.shape()[1] {
+        4 => Ok(false),
+        6 => Ok(true),
+        w => Err(PyValueError::new_err(format!(
+            "boxes: expected 4 columns (2D) or 6 (3D), found {w}"
+        ))),
+    }
+}
+
+/// Rows of valid `boxes` (2D or 3D) grouped by the tiles they meet:
+/// `(order, starts)`.
 #[pyfunction]
 fn split_by_tile(
     py: Python<'_>,
@@ -80,14 +95,39 @@ fn split_by_tile(
     ybounds: PyReadonlyArray2<'_, f64>,
     rank: PyReadonlyArray1<'_, i64>,
 ) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
-    let b = owned::copy(crate::rows::<4>(&boxes, "boxes")?, "boxes", &Exec::serial())?;
     let parts = TilingParts::of(&xs, &ybounds, &rank)?;
+    if three_d(&boxes)? {
+        split_rows::<6>(py, &boxes, &parts)
+    } else {
+        split_rows::<4>(py, &boxes, &parts)
+    }
+}
+
+/// [`split_by_tile`] of boxes of `N` columns.
+fn split_rows<const N: usize>(
+    py: Python<'_>,
+    boxes: &PyReadonlyArray2<'_, f64>,
+    parts: &TilingParts,
+) -> PyResult<(Py<PyAny>, Py<PyAny>)>
+where
+    [f64; N]: Row,
+{
+    let b = owned::copy(crate::rows::<N>(boxes, "boxes")?, "boxes", &Exec::serial())?;
     let t = parts.tiling()?;
     let (order, starts) = py.detach(|| tiles::split_by_tile(&b, &t));
     Ok((int_array(py, order), int_array(py, starts)))
 }
 
-/// The pairs tile `tile` owns, as `(k, 2)` global rows, and their bucket cuts.
+/// What [`owned_pairs`] reads besides the tiling and the boxes.
+struct Owned<'a, 'py> {
+    pairs: &'a PyReadonlyArray2<'py, i64>,
+    rows: &'a PyReadonlyArray1<'py, i64>,
+    tile: usize,
+    edges: Vec<i64>,
+}
+
+/// The pairs tile `tile` owns, as `(k, 2)` global rows, and their bucket
+/// cuts; boxes 2D or 3D.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 fn owned_pairs(
@@ -102,18 +142,41 @@ fn owned_pairs(
     edges: PyReadonlyArray1<'_, i64>,
 ) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
     let parts = TilingParts::of(&xs, &ybounds, &rank)?;
-    let t = parts.tiling()?;
-    let (pairs, boxes, rows) = (
-        owned::copy(pair_rows(&pairs)?, "pairs", &Exec::serial())?,
-        owned::copy(crate::rows::<4>(&boxes, "boxes")?, "boxes", &Exec::serial())?,
-        owned::copy(flat(&rows, "rows")?, "rows", &Exec::serial())?,
-    );
-    let p = TilePairs::new(&pairs, &boxes, &rows).map_err(PyValueError::new_err)?;
     let edges = owned::copy(flat(&edges, "edges")?, "edges", &Exec::serial())?;
     if !edges.windows(2).all(|w| w[0] <= w[1]) {
         return Err(PyValueError::new_err("edges: expected sorted bucket edges"));
     }
-    let (out, cut) = py.detach(|| tiles::owned_pairs(&p, &t, tile, &edges));
+    let args = Owned {
+        pairs: &pairs,
+        rows: &rows,
+        tile,
+        edges,
+    };
+    if three_d(&boxes)? {
+        owned_rows::<6>(py, &boxes, &parts, args)
+    } else {
+        owned_rows::<4>(py, &boxes, &parts, args)
+    }
+}
+
+/// [`owned_pairs`] of boxes of `N` columns.
+fn owned_rows<const N: usize>(
+    py: Python<'_>,
+    boxes: &PyReadonlyArray2<'_, f64>,
+    parts: &TilingParts,
+    args: Owned,
+) -> PyResult<(Py<PyAny>, Py<PyAny>)>
+where
+    [f64; N]: Row,
+{
+    let t = parts.tiling()?;
+    let (pairs, boxes, rows) = (
+        owned::copy(pair_rows(args.pairs)?, "pairs", &Exec::serial())?,
+        owned::copy(crate::rows::<N>(boxes, "boxes")?, "boxes", &Exec::serial())?,
+        owned::copy(flat(args.rows, "rows")?, "rows", &Exec::serial())?,
+    );
+    let p = TilePairs::new(&pairs, &boxes, &rows).map_err(PyValueError::new_err)?;
+    let (out, cut) = py.detach(|| tiles::owned_pairs(&p, &t, args.tile, &args.edges));
     Ok((pair_array(py, out)?, int_array(py, cut)))
 }
 

@@ -26,15 +26,34 @@
 //! `spread3(ix) | spread3(iy) << 1 | spread3(iz) << 2`, levels are 3-bit
 //! groups, a cell at level `l` is the level-`L` number shifted right by
 //! `3(L - l)`, and the highest non-zero 3-bit group of the corners' XOR
-//! names the level.  [`code_of`] and [`corner_of`] are written once over the
-//! dimension ([`crate::dim::Row`]); the 2D functions above them are the
-//! seeds' own spellings.
+//! names the level.  [`code_of`], [`corner_of`], [`cell_in`] and the linear
+//! index ([`level_start_in`], [`linear_index_in`]: level `l` starts at
+//! `(8^l - 1) / 7` in 3D) are written once over the dimension
+//! ([`crate::dim::Row`]); the 2D functions are the seeds' own spellings of
+//! them.
 
 use crate::dim::Row;
 
 /// Deepest grid of the public Morton functions: `2 * 29` code bits, and
 /// [`linear_index`] `(4^29 - 1) / 3 + index`, stay below `2^62`.
 pub const MAX_DEPTH: u32 = 29;
+
+/// Deepest grid of the public Morton functions in 3D, by the same rule:
+/// `3 * 20` code bits, and [`linear_index_in`] `(8^20 - 1) / 7 + index`,
+/// stay below `2^62` (the 3D pair search itself stops at
+/// [`crate::key::max_depth`]`(3)`, 16).
+pub const MAX_DEPTH_3D: u32 = 20;
+
+/// [`MAX_DEPTH`] or [`MAX_DEPTH_3D`]: the deepest grid of the public Morton
+/// functions in `R`'s dimension.
+#[inline(always)]
+pub const fn max_depth_in<R: Row>() -> u32 {
+    if R::D == 2 {
+        MAX_DEPTH
+    } else {
+        MAX_DEPTH_3D
+    }
+}
 
 /// Position of level `level`'s first cell in the linear array of all
 /// levels: `(4^level - 1) / 3`, the cells of the levels above it.
@@ -43,6 +62,7 @@ pub const MAX_DEPTH: u32 = 29;
 /// group is 3 mod 4 and `4 = 1 mod 3`), so the division is exact.  Defined
 /// for `level <= 31` (the result then stays below `2^62`; `level` 32 would
 /// need a 65-bit `4^level`); the Morton functions use `level <= MAX_DEPTH`.
+/// [`level_start_in`] in 2D.
 ///
 /// ```
 /// use broadphase_core::morton::level_start;
@@ -50,32 +70,31 @@ pub const MAX_DEPTH: u32 = 29;
 /// ```
 #[inline(always)]
 pub const fn level_start(level: u32) -> u64 {
-    level_start_in(2, level)
+    level_start_in::<[f64; 4]>(level)
 }
 
-/// [`level_start`] in `dims` dimensions (2 or 3): `(2^(dims l) - 1) /
-/// (2^dims - 1)`, the cells of the levels above `level` (3D: `(8^l - 1) / 7`).
+/// [`level_start`] in `R`'s dimension `D`: `(2^(D level) - 1) / (2^D - 1)`,
+/// the `1 + 2^D + ... + 2^(D (level - 1))` cells of the levels above
+/// (`(8^level - 1) / 7` in 3D).
+///
+/// `2^(D level) - 1` is `level` groups of `D` one bits, each `2^D - 1`
+/// times a power of `2^D`, so the division is exact.  Defined while `D
+/// level < 64` (`level <= 31` in 2D, `<= 21` in 3D).
 ///
 /// ```
 /// use broadphase_core::morton::level_start_in;
-/// assert_eq!([0, 1, 2, 3].map(|l| level_start_in(3, l)), [0, 1, 9, 73]);
+/// assert_eq!([0, 1, 2, 3].map(level_start_in::<[f64; 6]>), [0, 1, 9, 73]);
 /// ```
 #[inline(always)]
-pub const fn level_start_in(dims: u32, level: u32) -> u64 {
-    debug_assert!(dims * level <= 63);
-    ((1u64 << (dims * level)) - 1) / ((1u64 << dims) - 1)
-}
-
-/// [`linear_index`] in `dims` dimensions: `level_start_in(dims, level) + index`.
-#[inline(always)]
-pub const fn linear_index_in(dims: u32, level: u32, index: u64) -> u64 {
-    debug_assert!(index < 1u64 << (dims * level));
-    level_start_in(dims, level) + index
+pub const fn level_start_in<R: Row>(level: u32) -> u64 {
+    let d = R::D as u32;
+    debug_assert!(d * level < 64);
+    ((1u64 << (d * level)) - 1) / ((1u64 << d) - 1)
 }
 
 /// Position of cell `index` (its Morton number inside `level`, below
 /// `4^level`) in the linear array of all levels: `level_start(level) +
-/// index`, below `level_start(level + 1)`.
+/// index`, below `level_start(level + 1)`.  [`linear_index_in`] in 2D.
 ///
 /// ```
 /// use broadphase_core::morton::linear_index;
@@ -83,8 +102,20 @@ pub const fn linear_index_in(dims: u32, level: u32, index: u64) -> u64 {
 /// ```
 #[inline(always)]
 pub const fn linear_index(level: u32, index: u64) -> u64 {
-    debug_assert!(index < 1u64 << (2 * level));
-    level_start(level) + index
+    linear_index_in::<[f64; 4]>(level, index)
+}
+
+/// [`linear_index`] in `R`'s dimension: `level_start_in::<R>(level) +
+/// index`, `index` below `2^(D level)` (`8^level` in 3D).
+///
+/// ```
+/// use broadphase_core::morton::linear_index_in;
+/// assert_eq!(linear_index_in::<[f64; 6]>(2, 11), 20); // after 1 cell and 8
+/// ```
+#[inline(always)]
+pub const fn linear_index_in<R: Row>(level: u32, index: u64) -> u64 {
+    debug_assert!(index < 1u64 << (R::D as u32 * level));
+    level_start_in::<R>(level) + index
 }
 
 /// Insert a zero bit above each of the low 32 bits of `v`.
@@ -208,10 +239,29 @@ pub fn xor_level_of<const N: usize>(q: &[u32; N], depth: u32) -> u32 {
 }
 
 /// The seeds' cell of a box from its corner codes: `(level, index in level)`.
+/// [`cell_in`] in 2D.
 #[inline]
 pub fn cell_of(c0: u64, c1: u64, depth: u32) -> (u32, u64) {
-    let lv = xor_level(c0, c1, depth);
-    (lv, c1 >> (2 * (depth - lv)))
+    cell_in::<[f64; 4]>(c0, c1, depth)
+}
+
+/// [`cell_of`] in `R`'s dimension `D`: the highest non-zero `D`-bit group
+/// of `c0 ^ c1` names the level (group `g` from 0 at the bottom: level
+/// `depth - 1 - g`; equal codes give `depth`), and the cell is `c1` shifted
+/// right by `D (depth - level)`.  Codes below `2^(D depth)`.
+///
+/// ```
+/// use broadphase_core::morton::cell_in;
+/// // 3D, depth 2: corners (1, 0, 0) and (2, 0, 0) part at the root
+/// assert_eq!(cell_in::<[f64; 6]>(1, 8, 2), (0, 0));
+/// assert_eq!(cell_in::<[f64; 6]>(8, 9, 2), (1, 1));
+/// ```
+#[inline]
+pub fn cell_in<R: Row>(c0: u64, c1: u64, depth: u32) -> (u32, u64) {
+    let d = R::D as u32;
+    let bits = 64 - (c0 ^ c1).leading_zeros(); // bit length: highest set bit + 1
+    let lv = depth - bits.div_ceil(d);
+    (lv, c1 >> (d * (depth - lv)))
 }
 
 #[cfg(test)]
@@ -247,6 +297,26 @@ mod tests {
         assert_eq!(linear_index(3, 0), 21);
     }
 
+    #[test]
+    fn levels_follow_one_another_in_3d() {
+        // level l holds 8^l cells, from where level l - 1 ends
+        type R = [f64; 6];
+        let mut next = 0u64;
+        for l in 0..=21 {
+            assert_eq!(level_start_in::<R>(l), next, "level {l}");
+            next += 1u64 << (3 * l);
+        }
+        let last = linear_index_in::<R>(MAX_DEPTH_3D, (1 << 60) - 1);
+        assert_eq!(level_start_in::<R>(MAX_DEPTH_3D + 1) - 1, last);
+        assert!(last < 1 << 62);
+        assert_eq!(linear_index_in::<R>(3, 0), 73);
+        assert_eq!(max_depth_in::<R>(), MAX_DEPTH_3D);
+        assert_eq!(max_depth_in::<[f64; 4]>(), MAX_DEPTH);
+        // the deepest 3D code of the public functions, every coordinate at its top
+        let top = (1u32 << MAX_DEPTH_3D) - 1;
+        assert_eq!(code_of::<R>(&[top; 3]), (1 << 60) - 1);
+    }
+
     proptest! {
         #[test]
         fn xy_level_equals_code_level(a in 0u32..1 << 20, b in 0u32..1 << 20,
@@ -276,6 +346,32 @@ mod tests {
             prop_assert_eq!(at - level_start(l), index);
             // the sum of the sizes of the levels above, written out
             let above: u64 = (0..l).map(|k| 1u64 << (2 * k)).sum();
+            prop_assert_eq!(at, above + index);
+        }
+
+        #[test]
+        fn level_in_3d_is_the_smallest_common_cell(c0 in 0u64..1 << 48, c1 in 0u64..1 << 48) {
+            let depth = 16;
+            let (lv, idx) = cell_in::<[f64; 6]>(c0, c1, depth);
+            let sh = 3 * (depth - lv);
+            prop_assert_eq!(c0 >> sh, idx);
+            prop_assert_eq!(c1 >> sh, idx);
+            if lv < depth {
+                prop_assert_ne!(c0 >> (sh - 3), c1 >> (sh - 3));
+            }
+            // the 2D spelling is the generic one
+            let (a, b) = (c0 & ((1 << 40) - 1), c1 & ((1 << 40) - 1));
+            prop_assert_eq!(cell_of(a, b, 20), cell_in::<[f64; 4]>(a, b, 20));
+        }
+
+        #[test]
+        fn linear_index_in_3d_is_one_to_one(l in 0u32..=MAX_DEPTH_3D, raw in any::<u64>()) {
+            type R = [f64; 6];
+            let index = raw & ((1u64 << (3 * l)) - 1);
+            let at = linear_index_in::<R>(l, index);
+            prop_assert!(level_start_in::<R>(l) <= at && at < level_start_in::<R>(l + 1));
+            // the sum of the sizes of the levels above, written out
+            let above: u64 = (0..l).map(|k| 1u64 << (3 * k)).sum();
             prop_assert_eq!(at, above + index);
         }
 

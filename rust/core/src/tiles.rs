@@ -21,7 +21,17 @@
 //! The functions are serial: a Dask task is one chunk, and the workers are
 //! the parallelism.  Each makes two passes (count, then fill), so the only
 //! memory is its output.
+//!
+//! # In 3D
+//! The tiles cut the plane of the first two axes only: a tile is the column
+//! `[x0, x1) x [y0, y1) x (-inf, inf)`, so a 3D box meets the tiles its x-y
+//! shadow meets.  Two overlapping 3D boxes still share the lower-left
+//! corner of their intersection's shadow, `(max(minx), max(miny))`, which lies
+//! in both shadows, so the same rule owns each pair once.  The functions
+//! are written once over the row ([`crate::dim::Row`]: 4 or 6 values) and
+//! read axes 0 and 1 of it ([`lo`], [`hi`]).
 
+use crate::dim::{hi, lo, Row};
 use crate::hints::prefetch;
 
 /// The strips and cells of a tiling (see the module doc), as flat arrays.
@@ -123,21 +133,25 @@ impl<'a> Tiling<'a> {
         self.number(i, self.cell_of(i, y))
     }
 
-    /// Every tile the closed box `b` meets, once each.
-    fn each_tile(&self, b: &[f64; 4], mut f: impl FnMut(usize)) {
-        for i in self.strip_of(b[0])..=self.strip_of(b[2]) {
-            for c in self.cell_of(i, b[1])..=self.cell_of(i, b[3]) {
+    /// Every tile the closed box `b` (2D or 3D: its x-y shadow) meets, once
+    /// each.
+    fn each_tile<const N: usize>(&self, b: &[f64; N], mut f: impl FnMut(usize)) {
+        for i in self.strip_of(lo(b, 0))..=self.strip_of(hi(b, 0)) {
+            for c in self.cell_of(i, lo(b, 1))..=self.cell_of(i, hi(b, 1)) {
                 f(self.number(i, c));
             }
         }
     }
 }
 
-/// Rows of `boxes` grouped by the tiles they meet: `(order, starts)`.
+/// Rows of `boxes` (2D or 3D) grouped by the tiles they meet: `(order, starts)`.
 ///
 /// `order[starts[t]..starts[t + 1]]` are the rows meeting tile `t`, in
 /// increasing order; a row appears once per tile it meets.
-pub fn split_by_tile(boxes: &[[f64; 4]], t: &Tiling) -> (Vec<i64>, Vec<i64>) {
+pub fn split_by_tile<const N: usize>(boxes: &[[f64; N]], t: &Tiling) -> (Vec<i64>, Vec<i64>)
+where
+    [f64; N]: Row,
+{
     let n = t.tiles();
     let mut starts = vec![0i64; n + 1];
     for b in boxes {
@@ -157,25 +171,29 @@ pub fn split_by_tile(boxes: &[[f64; 4]], t: &Tiling) -> (Vec<i64>, Vec<i64>) {
     (order, starts)
 }
 
-/// What [`owned_pairs`] works on: one tile's boxes and their pairs.
+/// What [`owned_pairs`] works on: one tile's boxes (rows of `N` values, 2D
+/// or 3D) and their pairs.
 ///
 /// Invariant, checked by [`TilePairs::new`]: every pair indexes `boxes`, and
 /// `rows` has one global row per box.
 #[derive(Clone, Copy, Debug)]
-pub struct TilePairs<'a> {
+pub struct TilePairs<'a, const N: usize = 4> {
     pairs: &'a [[i64; 2]],
-    boxes: &'a [[f64; 4]],
+    boxes: &'a [[f64; N]],
     rows: &'a [i64],
 }
 
-impl<'a> TilePairs<'a> {
+impl<'a, const N: usize> TilePairs<'a, N>
+where
+    [f64; N]: Row,
+{
     /// Pairs `[a, b]` of indices into `boxes`, and the global row of each
     /// box; or what is wrong with them.
     pub fn new(
         pairs: &'a [[i64; 2]],
-        boxes: &'a [[f64; 4]],
+        boxes: &'a [[f64; N]],
         rows: &'a [i64],
-    ) -> Result<TilePairs<'a>, String> {
+    ) -> Result<TilePairs<'a, N>, String> {
         let n = boxes.len();
         if rows.len() != n {
             return Err(format!(
@@ -198,11 +216,21 @@ impl<'a> TilePairs<'a> {
 
 /// The pairs tile `tile` owns, as global rows, grouped by bucket: `(out, cut)`.
 ///
-/// A pair comes out as `(min, max)` of its global rows, in the bucket `q`
-/// with `edges[q] <= min < edges[q + 1]` (a first row below every edge goes
-/// to bucket 0), the pairs of a bucket in their input order:
-/// `out[cut[q]..cut[q + 1]]` (flat, two values a pair).
-pub fn owned_pairs(p: &TilePairs, t: &Tiling, tile: usize, edges: &[i64]) -> (Vec<i64>, Vec<i64>) {
+/// A pair is owned by the tile holding `(max(minx), max(miny))` of its two
+/// boxes (in 3D too: the tiles are columns over the x-y plane).  It comes
+/// out as `(min, max)` of its global rows, in the bucket `q` with `edges[q]
+/// <= min < edges[q + 1]` (a first row below every edge goes to bucket 0),
+/// the pairs of a bucket in their input order: `out[cut[q]..cut[q + 1]]`
+/// (flat, two values a pair).
+pub fn owned_pairs<const N: usize>(
+    p: &TilePairs<N>,
+    t: &Tiling,
+    tile: usize,
+    edges: &[i64],
+) -> (Vec<i64>, Vec<i64>)
+where
+    [f64; N]: Row,
+{
     let nb = edges.len().saturating_sub(1);
     let mut bucket = vec![usize::MAX; p.pairs.len()];
     let mut cut = vec![0i64; nb + 1];
@@ -219,7 +247,7 @@ pub fn owned_pairs(p: &TilePairs, t: &Tiling, tile: usize, edges: &[i64]) -> (Ve
             prefetch(&p.rows[later as usize]);
         }
         let (ba, bb) = (&p.boxes[a as usize], &p.boxes[b as usize]);
-        if t.tile_of(ba[0].max(bb[0]), ba[1].max(bb[1])) == tile {
+        if t.tile_of(lo(ba, 0).max(lo(bb, 0)), lo(ba, 1).max(lo(bb, 1))) == tile {
             let first = p.rows[a as usize].min(p.rows[b as usize]);
             let q = edges
                 .partition_point(|&e| e <= first)
@@ -290,6 +318,7 @@ pub fn firsts_within(pairs: &[[i64; 2]], lo: i64, hi: i64) -> bool {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+    use proptest::test_runner::TestCaseError;
 
     /// Strip and cell edges on a small integer grid (boxes touch them),
     /// numbered by a shuffled permutation.
@@ -329,6 +358,84 @@ mod tests {
         [xs[i], yb[i * w + c], xs[i + 1], yb[i * w + c + 1]]
     }
 
+    /// [`split_by_tile`] and [`owned_pairs`] of `boxes` (2D or 3D) against
+    /// the half-open regions of a random tiling, written out.
+    fn against_the_regions<const N: usize>(
+        (strips, cells, seed): (usize, usize, u64),
+        boxes: &[[f64; N]],
+        bucket_edges: &[i64],
+    ) -> Result<(), TestCaseError>
+    where
+        [f64; N]: Row,
+    {
+        let (xs, yb, rank) = tiling_parts(strips, cells, seed);
+        let t = Tiling::new(&xs, &yb, cells + 1, &rank).unwrap();
+        // a closed box meets a region (a column in 3D) when its x-y shadow does
+        let meets = |b: &[f64; N], r: &[f64; 4]| {
+            lo(b, 0) < r[2] && hi(b, 0) >= r[0] && lo(b, 1) < r[3] && hi(b, 1) >= r[1]
+        };
+        let (order, starts) = split_by_tile(boxes, &t);
+        for i in 0..strips {
+            for c in 0..cells {
+                let r = region(&xs, &yb, cells, i, c);
+                let k = rank[i * cells + c] as usize;
+                let want: Vec<i64> = (0..boxes.len() as i64)
+                    .filter(|&j| meets(&boxes[j as usize], &r))
+                    .collect();
+                prop_assert_eq!(
+                    &order[starts[k] as usize..starts[k + 1] as usize],
+                    &want[..]
+                );
+            }
+        }
+        // every pair of these boxes (touching ones too) owned by one tile,
+        // the one whose region holds its reference point
+        let n = boxes.len() as i64;
+        let pairs: Vec<[i64; 2]> = (0..n)
+            .flat_map(|a| (a + 1..n).map(move |b| [a, b]))
+            .collect();
+        let rows: Vec<i64> = (0..n).map(|k| (k * 7919) % 401).collect();
+        let mut edges = bucket_edges.to_vec();
+        edges.sort_unstable();
+        edges.insert(0, 0);
+        edges.push(401);
+        let p = TilePairs::new(&pairs, boxes, &rows).unwrap();
+        let mut seen = 0;
+        for i in 0..strips {
+            for c in 0..cells {
+                let r = region(&xs, &yb, cells, i, c);
+                let (out, cut) = owned_pairs(&p, &t, rank[i * cells + c] as usize, &edges);
+                for q in 0..edges.len() - 1 {
+                    let want: Vec<i64> = pairs
+                        .iter()
+                        .filter(|&&[a, b]| {
+                            let (ba, bb) = (&boxes[a as usize], &boxes[b as usize]);
+                            let (px, py) = (ba[0].max(bb[0]), ba[1].max(bb[1]));
+                            let first = rows[a as usize].min(rows[b as usize]);
+                            px >= r[0]
+                                && px < r[2]
+                                && py >= r[1]
+                                && py < r[3]
+                                && first >= edges[q]
+                                && first < edges[q + 1]
+                        })
+                        .flat_map(|&[a, b]| {
+                            let (ra, rb) = (rows[a as usize], rows[b as usize]);
+                            [ra.min(rb), ra.max(rb)]
+                        })
+                        .collect();
+                    prop_assert_eq!(
+                        &out[2 * cut[q] as usize..2 * cut[q + 1] as usize],
+                        &want[..]
+                    );
+                }
+                seen += out.len() / 2;
+            }
+        }
+        prop_assert_eq!(seen, pairs.len());
+        Ok(())
+    }
+
     proptest! {
         #[test]
         fn tiles_against_the_half_open_regions(
@@ -336,58 +443,44 @@ mod tests {
             raw in prop::collection::vec((-2i32..22, -2i32..22, 0i32..8, 0i32..8), 0..40),
             bucket_edges in prop::collection::vec(0i64..400, 0..4),
         ) {
-            let (xs, yb, rank) = tiling_parts(strips, cells, seed);
-            let t = Tiling::new(&xs, &yb, cells + 1, &rank).unwrap();
             let boxes: Vec<[f64; 4]> = raw
                 .iter()
                 .map(|&(x, y, w, h)| [x as f64, y as f64, (x + w) as f64, (y + h) as f64])
                 .collect();
-            let meets = |b: &[f64; 4], r: &[f64; 4]| b[0] < r[2] && b[2] >= r[0] && b[1] < r[3] && b[3] >= r[1];
-            let (order, starts) = split_by_tile(&boxes, &t);
-            for i in 0..strips {
-                for c in 0..cells {
-                    let r = region(&xs, &yb, cells, i, c);
-                    let k = rank[i * cells + c] as usize;
-                    let want: Vec<i64> = (0..boxes.len() as i64).filter(|&j| meets(&boxes[j as usize], &r)).collect();
-                    prop_assert_eq!(&order[starts[k] as usize..starts[k + 1] as usize], &want[..]);
-                }
-            }
-            // every pair of these boxes (touching ones too) owned by one tile,
-            // the one whose region holds its reference point
+            against_the_regions((strips, cells, seed), &boxes, &bucket_edges)?;
+        }
+
+        #[test]
+        fn columns_in_3d_against_the_half_open_regions(
+            strips in 1usize..5, cells in 1usize..5, seed: u64,
+            raw in prop::collection::vec(
+                ((-2i32..22, -2i32..22, -5i32..5), (0i32..8, 0i32..8, 0i32..4)), 0..40),
+            bucket_edges in prop::collection::vec(0i64..400, 0..4),
+        ) {
+            let boxes: Vec<[f64; 6]> = raw
+                .iter()
+                .map(|&((x, y, z), (w, h, d))| {
+                    [x, y, z, x + w, y + h, z + d].map(f64::from)
+                })
+                .collect();
+            against_the_regions((strips, cells, seed), &boxes, &bucket_edges)?;
+            // the tiles of a 3D box are those of its x-y shadow, and so are
+            // the pairs a tile owns
+            let shadows: Vec<[f64; 4]> = boxes.iter().map(|b| [b[0], b[1], b[3], b[4]]).collect();
+            let (xs, yb, rank) = tiling_parts(strips, cells, seed);
+            let t = Tiling::new(&xs, &yb, cells + 1, &rank).unwrap();
+            prop_assert_eq!(split_by_tile(&boxes, &t), split_by_tile(&shadows, &t));
             let n = boxes.len() as i64;
             let pairs: Vec<[i64; 2]> = (0..n).flat_map(|a| (a + 1..n).map(move |b| [a, b])).collect();
-            let rows: Vec<i64> = (0..n).map(|k| (k * 7919) % 401).collect();
-            let mut edges = bucket_edges.clone();
-            edges.sort_unstable();
-            edges.insert(0, 0);
-            edges.push(401);
-            let p = TilePairs::new(&pairs, &boxes, &rows).unwrap();
-            let mut seen = 0;
-            for i in 0..strips {
-                for c in 0..cells {
-                    let r = region(&xs, &yb, cells, i, c);
-                    let (out, cut) = owned_pairs(&p, &t, rank[i * cells + c] as usize, &edges);
-                    for q in 0..edges.len() - 1 {
-                        let want: Vec<i64> = pairs
-                            .iter()
-                            .filter(|&&[a, b]| {
-                                let (ba, bb) = (&boxes[a as usize], &boxes[b as usize]);
-                                let (px, py) = (ba[0].max(bb[0]), ba[1].max(bb[1]));
-                                let first = rows[a as usize].min(rows[b as usize]);
-                                px >= r[0] && px < r[2] && py >= r[1] && py < r[3]
-                                    && first >= edges[q] && first < edges[q + 1]
-                            })
-                            .flat_map(|&[a, b]| {
-                                let (ra, rb) = (rows[a as usize], rows[b as usize]);
-                                [ra.min(rb), ra.max(rb)]
-                            })
-                            .collect();
-                        prop_assert_eq!(&out[2 * cut[q] as usize..2 * cut[q + 1] as usize], &want[..]);
-                    }
-                    seen += out.len() / 2;
-                }
+            let rows: Vec<i64> = (0..n).collect();
+            let (p3, p2) = (
+                TilePairs::new(&pairs, &boxes, &rows).unwrap(),
+                TilePairs::new(&pairs, &shadows, &rows).unwrap(),
+            );
+            for tile in 0..t.tiles() {
+                let edges = [0, n.max(1)];
+                prop_assert_eq!(owned_pairs(&p3, &t, tile, &edges), owned_pairs(&p2, &t, tile, &edges));
             }
-            prop_assert_eq!(seen, pairs.len());
         }
 
         #[test]

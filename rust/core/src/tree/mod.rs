@@ -190,7 +190,7 @@ where
         Tree {
             placer: Placer::new(bounds, depth, margin),
             objects: Objects::new(),
-            index: Index::new(level_start_in(N as u32 / 2, depth + 1) as usize, depth),
+            index: Index::new(level_start_in::<[f64; N]>(depth + 1) as usize, depth),
             changes: Changes::default(),
             cache: PairCache::default(),
             reported: Reported::default(),

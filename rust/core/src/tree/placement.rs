@@ -212,7 +212,7 @@ where
     /// Id of the cell at coordinates `c` of `level` in the cells of all levels.
     #[inline(always)]
     pub fn cell_id(&self, level: u32, c: &<[f64; N] as Row>::Corner) -> u32 {
-        morton::linear_index_in(N as u32 / 2, level, code_of::<[f64; N]>(c)) as u32
+        morton::linear_index_in::<[f64; N]>(level, code_of::<[f64; N]>(c)) as u32
     }
 
     /// The cells of a placement, in entry order, with their tags.

@@ -236,7 +236,7 @@ where
             }
         }
         let bits = usize::BITS - self.rec.len().max(1).leading_zeros();
-        let cells = level_start_in(N as u32 / 2, placer.grid.depth + 1) as u32;
+        let cells = level_start_in::<[f64; N]>(placer.grid.depth + 1) as u32;
         let bits = bits.max(u32::BITS - cells.leading_zeros());
         let recs = crate::radix::sort(recs, 0, bits, ex);
         // nothing below stops; only stale objects can be linked elsewhere
