@@ -5,11 +5,12 @@ Usage::
     python benchmarks/three_d.py                 # n = 1e6 and the growth from 1e4
     python benchmarks/three_d.py --n 100000      # a quicker run
 
-Scenes, in a cube of side 1000, about 2 pairs per object:
+Scenes: ``broadphase.scenarios``' 3D scenes (the ones ``broadphase bench``
+and the tests use), in a cube of side 1000, about 2 pairs per object:
 
-* **uniform**: equal cubes at uniform places;
-* **mixed**: cube sides spread over 1.2 decades;
-* **clustered**: 50 dense clouds (cubes a third of uniform's side);
+* **uniform3d**: equal cubes at uniform places;
+* **mixed3d**: cube sides spread over 1.2 decades;
+* **clustered3d**: 50 dense clouds (cubes a third of uniform3d's side);
 * **spheres**: radii over a decade (``r_max = 10 r_min``), uniform places.
 
 Peers: ``cKDTree`` of the centres with ``query_pairs`` plus the exact filter in
@@ -39,47 +40,27 @@ from scipy.spatial import cKDTree
 import broadphase as bp
 from broadphase import scenarios
 
-W = 1000.0
-
-
-def side(n, pairs_per_box=2.0):
-    """Cube side for ``pairs_per_box`` pairs a box: ``(n / 2) (2 s / W)^3``."""
-    return W * (pairs_per_box / (4 * n)) ** (1 / 3)
-
-
-def cubes(centres, sides):
-    h = np.asarray(sides, np.float64).reshape(-1, 1) / 2
-    return np.hstack([centres - h, centres + h])
+BOXES = scenarios.NAMES_3D  # uniform3d, mixed3d, clustered3d
+SPHERES = "spheres"
 
 
 def scene(name, n, seed=0):
-    rng = np.random.default_rng(seed)
-    s = side(n)
-    if name == "uniform":
-        return cubes(rng.uniform(0, W, (n, 3)), np.full(n, s))
-    if name == "mixed":
-        return cubes(rng.uniform(0, W, (n, 3)), 0.6 * s * 10 ** rng.uniform(-0.6, 0.6, n))
-    if name == "clustered":
-        k = 50
-        centres = rng.uniform(0.1 * W, 0.9 * W, (k, 3))
-        pts = centres[rng.integers(0, k, n)] + rng.normal(0, 0.03 * W, (n, 3))
-        return cubes(pts, np.full(n, s / 3))
-    if name == "spheres":
-        r = 0.14 * s * 10 ** rng.uniform(0, 1, n)
-        return np.hstack([rng.uniform(0, W, (n, 3)), r[:, None]])
-    raise ValueError(name)
+    """The scene's data: (n, 6) boxes, or (centres, radii) for the spheres."""
+    if name == SPHERES:
+        return scenarios.make_spheres(name, n, seed)
+    return scenarios.make_3d(name, n, seed)
 
 
 def ours(name, data):
-    if name == "spheres":
-        return bp.find_circle_pairs(data[:, :3], data[:, 3])
+    if name == SPHERES:
+        return bp.find_circle_pairs(*data)
     return bp.find_pairs(data)
 
 
 def peer(name, data):
     """cKDTree of the centres, ``query_pairs`` and the exact filter."""
-    if name == "spheres":
-        c, r = data[:, :3], data[:, 3]
+    if name == SPHERES:
+        c, r = data
         p = cKDTree(c).query_pairs(2 * r.max(), output_type="ndarray")
         d2 = ((c[p[:, 0]] - c[p[:, 1]]) ** 2).sum(1)
         keep = d2 < (r[p[:, 0]] + r[p[:, 1]]) ** 2
@@ -112,7 +93,7 @@ def main():
     args = ap.parse_args()
     n = args.n
     out = {"n": n}
-    for name in ("uniform", "mixed", "clustered", "spheres"):
+    for name in (*BOXES, SPHERES):
         data = scene(name, n)
         got = ours(name, data)
         assert np.array_equal(got, peer(name, data)), name
@@ -124,12 +105,12 @@ def main():
             "cKDTree ms": round(t_peer * 1e3, 1),
             "x cKDTree": round(t_peer / t_ours, 1),
         }
-        if name != "spheres":
+        if name != SPHERES:
             small = scene(name, n // 10)
             t_small = median_seconds(ours, args.reps, name, small)
             out[name]["growth"] = round(t_ours / t_small, 1)
     # the 2D search at the same n and about the same pairs per box, in turns
-    d3 = scene("uniform", n)
+    d3 = scene("uniform3d", n)
     d2 = scenarios.make("uniform", n)
     t3, t2 = [], []
     for _ in range(args.reps):

@@ -216,7 +216,7 @@ def machine() -> str:
     """
     parts = [f"{platform.machine()}, {os.cpu_count()} cores, {_cpu()}",
              f"Python {platform.python_version()}"]
-    for mod in ("numpy", "scipy", "shapely", "rtree", "pymunk", "fastquadtree",
+    for mod in ("numpy", "scipy", "shapely", "rtree", "python-fcl", "pymunk", "fastquadtree",
                 "pyqtree", "matplotlib"):
         parts.append(f"{mod} {_version(mod)}")
     return "; ".join(parts)

@@ -263,9 +263,12 @@ def _problem(where: str, r: np.ndarray, faults: dict, code: int) -> str:
     return f"{changed}; found now: {text if named == where else f'{named}: {text}'}"
 
 
-def circles(centers, radii) -> tuple[np.ndarray, np.ndarray]:
-    """Validated ``(x, y, r)`` rows and their outward-rounded boxes."""
-    xyr = circle_rows(centers, radii)
+def circles(centers, radii, dims: tuple[int, ...] = (2,)) -> tuple[np.ndarray, np.ndarray]:
+    """Validated ``(x, y, r)`` rows and their outward-rounded boxes.
+
+    ``dims`` as in :func:`circle_rows`: ``(3,)`` or ``(2, 3)`` take spheres.
+    """
+    xyr = circle_rows(centers, radii, dims)
     bxs = _core.circle_boxes(xyr)
     if type(bxs) is _core.BadRow:
         raise ValueError(circle_problem(xyr, radii, bxs.row, bxs.code))

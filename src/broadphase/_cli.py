@@ -105,7 +105,9 @@ def _parser() -> argparse.ArgumentParser:
                        description="Time find_pairs per method on named scenarios (median "
                        "and min milliseconds over rounds; the first call apart) and, "
                        "with --peers, every installed alternative, each checked to find "
-                       "the same pairs.")
+                       "the same pairs. The 3D scenarios are uniform3d, mixed3d and "
+                       "clustered3d (cubes) and spheres; a peer of the other dimension "
+                       "only is marked n/a.")
     b.add_argument("--scenario", nargs="+", default=["uniform"], choices=bench.SCENARIOS,
                    metavar="S", help=f"one or more of {', '.join(bench.SCENARIOS)} "
                    "(default uniform)")

@@ -1,12 +1,13 @@
 """The Python alternatives, each asked for the same strict-overlap pair set.
 
 Every peer gets a :class:`Problem` (boxes, or circles with their bounding
-boxes, and optional groups) and returns canonical pairs, or raises
-:class:`NotApplicable` saying why it cannot do that scene.  Each uses its
-best bulk API for candidates; the candidates then go through the same exact
-filter (most peers count touching as colliding, and none knows circles
-exactly or groups).  ``broadphase.bench`` checks each result against ours
-before reporting a time.
+boxes, and optional groups; 2D or 3D) and returns canonical pairs, or raises
+:class:`NotApplicable` saying why it cannot do that scene; a peer of one
+dimension only says so through :attr:`Peer.dims`.  Each uses its best bulk
+API for candidates; the candidates then go through the same exact filter
+(most peers count touching as colliding, python-fcl included, and none knows
+circles exactly or groups).  ``broadphase.bench`` checks each result against
+ours before reporting a time.
 """
 
 from __future__ import annotations
@@ -27,21 +28,27 @@ class NotApplicable(Exception):
 class Problem:
     """One scene's objects as every peer sees them."""
 
-    boxes: np.ndarray  # (n, 4); for circles their bounding boxes
-    circles: np.ndarray | None = None  # (n, 3) x, y, r
+    boxes: np.ndarray  # (n, 2 d): low corner, high corner; for circles their bounding boxes
+    circles: np.ndarray | None = None  # (n, d + 1): centre, radius
     groups: np.ndarray | None = None  # (n,) int, 0 = none
     sprites: tuple | None = None  # two pygame sprite groups (the "sprites" scene)
+
+    @property
+    def dim(self) -> int:
+        """The dimension: 2 or 3."""
+        return self.boxes.shape[1] // 2
 
 
 @dataclass(frozen=True)
 class Peer:
-    """A peer: its name, the module it needs, the pip name and its largest n."""
+    """A peer: its name, the module it needs, the pip name, its largest n and dimensions."""
 
     name: str
     module: str
     pip: str
     limit: int | None  # beyond this n a per-object Python loop takes minutes
     run: object
+    dims: tuple[int, ...] = (2,)  # the dimensions it can search
 
     def available(self) -> bool:
         return importlib.util.find_spec(self.module) is not None
@@ -66,8 +73,10 @@ def _exact(a, b, p: Problem) -> np.ndarray:
     if p.circles is not None:
         ok = _circles_overlap(p.circles, a, b)
     else:
-        x = p.boxes
-        ok = (x[a, 0] < x[b, 2]) & (x[b, 0] < x[a, 2]) & (x[a, 1] < x[b, 3]) & (x[b, 1] < x[a, 3])
+        x, d = p.boxes, p.dim
+        ok = np.ones(a.shape, bool)
+        for k in range(d):  # strict overlap on every axis
+            ok &= (x[a, k] < x[b, k + d]) & (x[b, k] < x[a, k + d])
     if p.groups is not None:
         g = p.groups
         ok &= (g[a] == 0) | (g[a] != g[b])
@@ -75,30 +84,35 @@ def _exact(a, b, p: Problem) -> np.ndarray:
 
 
 def _circles_overlap(c, a, b) -> np.ndarray:
-    """|c_a - c_b| < r_a + r_b, in floats, redone with fractions where rounding could flip it."""
-    dx = c[a, 0] - c[b, 0]
-    dy = c[a, 1] - c[b, 1]
-    d2 = dx * dx + dy * dy
-    r2 = (c[a, 2] + c[b, 2]) ** 2
+    """|c_a - c_b| < r_a + r_b, in floats, redone with fractions where rounding could flip it.
+
+    ``c`` holds a centre of any dimension then the radius per row.
+    """
+    d = c.shape[1] - 1
+    d2 = np.zeros(a.shape)
+    for k in range(d):
+        dk = c[a, k] - c[b, k]
+        d2 += dk * dk
+    r2 = (c[a, d] + c[b, d]) ** 2
     ok = d2 < r2
     close = np.abs(d2 - r2) <= 1e-9 * np.maximum(r2, d2)
     for k in np.flatnonzero(close):
-        fx = Fraction(c[a[k], 0]) - Fraction(c[b[k], 0])
-        fy = Fraction(c[a[k], 1]) - Fraction(c[b[k], 1])
-        fr = Fraction(c[a[k], 2]) + Fraction(c[b[k], 2])
-        ok[k] = fx * fx + fy * fy < fr * fr
+        gaps = [Fraction(c[a[k], m]) - Fraction(c[b[k], m]) for m in range(d)]
+        fr = Fraction(c[a[k], d]) + Fraction(c[b[k], d])
+        ok[k] = sum(g * g for g in gaps) < fr * fr
     return ok
 
 
 def _numpy_brute(p: Problem) -> np.ndarray:
     """All pairs by broadcasting, in blocks of rows."""
     n = p.boxes.shape[0]
-    x = p.boxes
+    x, d = p.boxes, p.dim
     ii, jj = [], []
     for s in range(0, n, 512):
         r = slice(s, min(n, s + 512))
-        hit = ((x[r, None, 0] <= x[None, :, 2]) & (x[None, :, 0] <= x[r, None, 2])
-               & (x[r, None, 1] <= x[None, :, 3]) & (x[None, :, 1] <= x[r, None, 3]))
+        hit = np.ones((r.stop - s, n), bool)
+        for k in range(d):
+            hit &= (x[r, None, k] <= x[None, :, k + d]) & (x[None, :, k] <= x[r, None, k + d])
         i, j = np.nonzero(hit)
         ii.append(i + s)
         jj.append(j)
@@ -106,22 +120,57 @@ def _numpy_brute(p: Problem) -> np.ndarray:
 
 
 def _ckdtree(p: Problem) -> np.ndarray:
-    """``cKDTree.query_pairs`` on centres: one radius, so equal sizes only."""
+    """``cKDTree.query_pairs`` on centres, one distance for all.
+
+    Circles and spheres: within ``2 r_max`` (Euclidean), then the exact
+    filter.  Boxes: only when all have the same size, within their largest
+    extent in the Chebyshev distance (``p=inf``); boxes of several sizes
+    would need the largest box's extent for all, a bound that grows with the
+    spread of sizes, so those scenes are marked n/a.
+    """
     from scipy.spatial import cKDTree
 
+    d = p.dim
     if p.circles is not None:
-        r = p.circles[:, 2]
-        if not np.all(r == r[0]):
-            raise NotApplicable("radii differ: query_pairs takes one distance")
-        pr = cKDTree(p.circles[:, :2]).query_pairs(2 * r[0], output_type="ndarray")
+        pr = cKDTree(p.circles[:, :d]).query_pairs(2 * p.circles[:, d].max(),
+                                                   output_type="ndarray")
     else:
-        w = p.boxes[:, 2] - p.boxes[:, 0]
-        h = p.boxes[:, 3] - p.boxes[:, 1]
-        if not (np.allclose(w, w[0], rtol=1e-9) and np.allclose(h, h[0], rtol=1e-9)):
+        ext = p.boxes[:, d:] - p.boxes[:, :d]
+        if not np.allclose(ext, ext[0], rtol=1e-9):
             raise NotApplicable("sizes differ: query_pairs takes one distance")
-        c = (p.boxes[:, :2] + p.boxes[:, 2:]) / 2
-        pr = cKDTree(c).query_pairs(max(w.max(), h.max()), p=np.inf, output_type="ndarray")
+        c = (p.boxes[:, :d] + p.boxes[:, d:]) / 2
+        pr = cKDTree(c).query_pairs(ext.max(), p=np.inf, output_type="ndarray")
     return canonical(pr[:, 0], pr[:, 1], p)
+
+
+def _fcl(p: Problem) -> np.ndarray:
+    """python-fcl's ``DynamicAABBTreeCollisionManager``: one ``CollisionObject`` per object.
+
+    As its users write it: an ``fcl.Box`` (or ``fcl.Sphere``) at its centre
+    per object, ``registerObjects``, ``setup``, then one ``collide`` with the
+    default callback collecting a contact per colliding pair (its own
+    narrow phase: boxes and spheres that only touch collide in fcl, which the
+    exact filter then drops).
+    """
+    import fcl
+
+    if p.circles is not None:
+        geoms = [fcl.Sphere(r) for r in p.circles[:, 3].tolist()]
+        centres = p.circles[:, :3]
+    else:
+        geoms = [fcl.Box(*e) for e in (p.boxes[:, 3:] - p.boxes[:, :3]).tolist()]
+        centres = (p.boxes[:, :3] + p.boxes[:, 3:]) / 2
+    objs = [fcl.CollisionObject(g, fcl.Transform(c)) for g, c in zip(geoms, centres, strict=True)]
+    manager = fcl.DynamicAABBTreeCollisionManager()
+    manager.registerObjects(objs)
+    manager.setup()
+    data = fcl.CollisionData(request=fcl.CollisionRequest(num_max_contacts=2**62))
+    manager.collide(data, fcl.defaultCollisionCallback)
+    where = {id(g): k for k, g in enumerate(geoms)}
+    contacts = data.result.contacts
+    i = np.fromiter((where[id(c.o1)] for c in contacts), np.intp, len(contacts))
+    j = np.fromiter((where[id(c.o2)] for c in contacts), np.intp, len(contacts))
+    return canonical(i, j, p)
 
 
 def _strtree(p: Problem) -> np.ndarray:
@@ -234,11 +283,12 @@ def _pygame_groupcollide(p: Problem) -> np.ndarray:
 #: Every peer, in the order of the benchmark's columns.
 PEERS: tuple[Peer, ...] = (
     Peer("shapely STRtree", "shapely", "shapely", None, _strtree),
-    Peer("scipy cKDTree", "scipy", "scipy", None, _ckdtree),
+    Peer("scipy cKDTree", "scipy", "scipy", None, _ckdtree, dims=(2, 3)),
     Peer("rtree", "rtree", "rtree", None, _rtree),
+    Peer("python-fcl", "fcl", "python-fcl", 100_000, _fcl, dims=(3,)),
     Peer("pymunk", "pymunk", "pymunk", 100_000, _pymunk),
     Peer("fastquadtree", "fastquadtree", "fastquadtree", 100_000, _fastquadtree),
     Peer("pyqtree", "pyqtree", "pyqtree", 10_000, _pyqtree),
-    Peer("numpy brute", "numpy", "numpy", 10_000, _numpy_brute),
+    Peer("numpy brute", "numpy", "numpy", 10_000, _numpy_brute, dims=(2, 3)),
     Peer("pygame groupcollide", "pygame", "pygame-ce", 5_000, _pygame_groupcollide),
 )

@@ -2,7 +2,8 @@
 
 Every scene is a named scenario shared with the tests and the demo
 (:mod:`broadphase.scenarios`): the box scenes, seed 003's ``bullets``
-(circles with groups), ``moving`` (seed 000's bouncing boxes, frame by
+(circles with groups), the 3D scenes (``uniform3d``, ``mixed3d``,
+``clustered3d``: boxes of six columns; ``spheres``), ``moving`` (seed 000's bouncing boxes, frame by
 frame: ``tree`` is a :class:`~broadphase.LinearQuadtree` moving every box
 and calling ``pairs()``, the other methods search each frame from
 scratch) and ``sprites`` (two pygame groups of n sprites each:
@@ -44,8 +45,9 @@ from ._progress import Progress
 
 __all__ = ["SCENARIOS", "Result", "machine", "plot", "read_csv", "run", "table", "write_csv"]
 
-#: Scenario names: the box scenes, the circle scenes and ``moving``.
-SCENARIOS: tuple[str, ...] = (*scenarios.NAMES, *scenarios.CIRCLE_NAMES, "moving", "sprites")
+#: Scenario names: the box scenes, the circle scenes, ``moving``, ``sprites`` and the 3D scenes.
+SCENARIOS: tuple[str, ...] = (*scenarios.NAMES, *scenarios.CIRCLE_NAMES, "moving", "sprites",
+                              *scenarios.NAMES_3D, *scenarios.SPHERE_NAMES)
 SIZES = (1_000, 10_000, 100_000, 1_000_000)
 #: Our methods whose cost grows faster than n log n are not run past these sizes.
 LIMITS = {"brute": 20_000, "sweep": 100_000}
@@ -70,6 +72,17 @@ class _Scene:
             self.problem = lambda: Problem(bxs, xyr, g)
             self.calls = {m: (lambda m=m: find_circle_pairs(c, r, groups=g, method=m,
                                                             workers=workers)) for m in methods}
+        elif name in scenarios.SPHERE_NAMES:
+            c, r = scenarios.make_spheres(name, n)
+            xyzr, bxs = _cast.circles(c, r, dims=(3,))
+            self.problem = lambda: Problem(bxs, xyzr)
+            self.calls = {m: (lambda m=m: find_circle_pairs(c, r, method=m, workers=workers))
+                          for m in methods}
+        elif name in scenarios.NAMES_3D:
+            boxes = scenarios.make_3d(name, n)
+            self.problem = lambda: Problem(boxes)
+            self.calls = {m: (lambda m=m: find_pairs(boxes, method=m, workers=workers))
+                          for m in methods}
         elif name == "moving":
             self._moving(n, methods, workers)
         elif name == "sprites":
@@ -139,9 +152,10 @@ def run(scenario_names: Sequence[str] = SCENARIOS, sizes: Sequence[int] = SIZES,
         adds ``"tree"``.
     peers : bool
         Also run the Python alternatives (scipy's cKDTree, shapely's
-        STRtree, rtree, pymunk, fastquadtree, pyqtree, NumPy brute force);
-        one that is not installed, cannot do a scene or is too slow for its
-        n gets a note instead of a time.
+        STRtree, rtree, python-fcl, pymunk, fastquadtree, pyqtree, NumPy
+        brute force); one that is not installed, cannot do a scene (python-fcl
+        2D, most others 3D) or is too slow for its n gets a note instead of
+        a time.
     repeats : int, optional
         Rounds per cell; by default :func:`default_repeats`.
     threads : int, optional
@@ -243,6 +257,9 @@ def _peer(p, problem: Problem, name: str, n: int, ref, repeats: int) -> Result:
         return r
     if (problem.sprites is not None) != (p.name == "pygame groupcollide"):
         r.note = "n/a: sprite groups only" if problem.sprites is None else "n/a: not sprites"
+        return r
+    if problem.dim not in p.dims:
+        r.note = f"n/a: {' and '.join(f'{d}D' for d in p.dims)} only"
         return r
     if p.limit is not None and n > p.limit:
         r.note = f"not run above n = {p.limit:,} (a Python loop per object)"

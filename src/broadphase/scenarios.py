@@ -1,10 +1,11 @@
 """Named test scenes, shared by the tests, the benchmark and the samples.
 
-Every scene returns ``(n, 4)`` float64 boxes ``minx, miny, maxx, maxy`` in a
-square world, built from a seeded generator so a name, ``n`` and ``seed``
-always give the same boxes.  Sizes shrink with ``n`` so that the number of
-colliding pairs stays about proportional to ``n`` (a few per box): the
-scenes measure how the cost of finding pairs grows, not how the answer does.
+Every 2D box scene returns ``(n, 4)`` float64 boxes ``minx, miny, maxx, maxy``
+in a square world, built from a seeded generator so a name, ``n`` and
+``seed`` always give the same boxes (the circle and 3D scenes too).  Sizes
+shrink with ``n`` so that the number of colliding pairs stays about
+proportional to ``n`` (a few per box): the scenes measure how the cost of
+finding pairs grows, not how the answer does.
 
 ==============  ===========================================================
 ``uniform``     equal squares, uniform positions, about 2 pairs per box
@@ -32,6 +33,19 @@ Circles (:func:`make_circles`, names in :data:`CIRCLE_NAMES`):
                 side for large n
 ==============  ===========================================================
 
+3D scenes, in a cube of side 1000 and with about 2 pairs per object at
+every n (boxes: :func:`make_3d`, names in :data:`NAMES_3D`; spheres:
+:func:`make_spheres`, names in :data:`SPHERE_NAMES`):
+
+===============  ==========================================================
+``uniform3d``    equal cubes, uniform positions, about 2 pairs per box
+``mixed3d``      cubes with sides log-uniform over 1.2 decades
+``clustered3d``  cubes a third of ``uniform3d``'s side in 50 Gaussian
+                 clouds, about 1.3 pairs per box
+``spheres``      spheres with radii log-uniform over a decade
+                 (``r_max = 10 r_min``), uniform centres
+===============  ==========================================================
+
 Moving objects: :class:`Bouncing` (seed 000's update loop), the ``moving``
 scene of the benchmark.
 
@@ -44,6 +58,8 @@ Examples
 ['clustered', 'elongated', 'mixed']
 >>> c, r, g = scenarios.make_circles("bullets", 5000); c.shape, float(r[0]), int(g.max())
 ((5000, 2), 4.0, 17)
+>>> scenarios.make_3d("uniform3d", 1000).shape, scenarios.make_spheres("spheres", 1000)[0].shape
+((1000, 6), (1000, 3))
 """
 
 from __future__ import annotations
@@ -51,9 +67,22 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["CIRCLE_NAMES", "NAMES", "Bouncing", "make", "make_circles"]
+__all__ = ["CIRCLE_NAMES", "NAMES", "NAMES_3D", "SPHERE_NAMES", "Bouncing", "make", "make_3d",
+           "make_circles", "make_spheres"]
 
 _WORLD = 1000.0
+
+
+def _check(name: str, n: int, names: tuple[str, ...]) -> None:
+    """Refuse a name not in ``names`` (saying which function makes it) and ``n < 1``."""
+    if name not in names:
+        owner = {**dict.fromkeys(NAMES, "make"), **dict.fromkeys(CIRCLE_NAMES, "make_circles"),
+                 **dict.fromkeys(NAMES_3D, "make_3d"),
+                 **dict.fromkeys(SPHERE_NAMES, "make_spheres")}.get(name)
+        hint = f" (a scene of {owner})" if owner else ""
+        raise ValueError(f"name: expected one of {', '.join(names)}; found {name!r}{hint}")
+    if int(n) < 1:
+        raise ValueError(f"n: expected at least 1, found {n}")
 
 
 def _squares(centers: NDArray, sides: NDArray) -> NDArray[np.float64]:
@@ -160,10 +189,7 @@ def make(name: str, n: int, seed: int = 0) -> NDArray[np.float64]:
     >>> bool(np.allclose(b[:, 2:] - b[:, :2], 10)), float(b[:, :2].max()) < 500
     (True, True)
     """
-    if name not in _MAKERS:
-        raise ValueError(f"name: expected one of {', '.join(NAMES)}; found {name!r}")
-    if int(n) < 1:
-        raise ValueError(f"n: expected at least 1, found {n}")
+    _check(name, n, NAMES)
     return np.ascontiguousarray(_MAKERS[name](np.random.default_rng(seed), int(n)))
 
 
@@ -240,12 +266,104 @@ def make_circles(name: str, n: int, seed: int = 0):
     >>> bool((g[p[:, 0]] != g[p[:, 1]]).all()), len(p) > 0
     (True, True)
     """
-    if name not in _CIRCLE_MAKERS:
-        raise ValueError(f"name: expected one of {', '.join(CIRCLE_NAMES)}; found {name!r}")
-    if int(n) < 1:
-        raise ValueError(f"n: expected at least 1, found {n}")
+    _check(name, n, CIRCLE_NAMES)
     c, r, g = _CIRCLE_MAKERS[name](int(n), int(seed))
     return np.ascontiguousarray(c), r, g
+
+
+def _side_3d(n: int) -> float:
+    """Cube side for about 2 pairs per cube: ``(n / 2) (2 s / W)^3 = 2 n``."""
+    return _WORLD * (2.0 / (4 * n)) ** (1 / 3)
+
+
+def _uniform3d(rng, n):
+    return _squares(rng.uniform(0, _WORLD, (n, 3)), np.full(n, _side_3d(n)))
+
+
+def _mixed3d(rng, n):
+    centres = rng.uniform(0, _WORLD, (n, 3))  # before the sides: the draws' order is the scene
+    return _squares(centres, 0.6 * _side_3d(n) * 10 ** rng.uniform(-0.6, 0.6, n))
+
+
+def _clustered3d(rng, n):
+    k = 50
+    centres = rng.uniform(0.1 * _WORLD, 0.9 * _WORLD, (k, 3))
+    pts = centres[rng.integers(0, k, n)] + rng.normal(0, 0.03 * _WORLD, (n, 3))
+    return _squares(pts, np.full(n, _side_3d(n) / 3))  # cores ~27x denser than uniform
+
+
+def _spheres(rng, n):
+    r = 0.14 * _side_3d(n) * 10 ** rng.uniform(0, 1, n)
+    return rng.uniform(0, _WORLD, (n, 3)), r
+
+
+_MAKERS_3D = {"uniform3d": _uniform3d, "mixed3d": _mixed3d, "clustered3d": _clustered3d}
+_SPHERE_MAKERS = {"spheres": _spheres}
+
+#: Names accepted by :func:`make_3d`: boxes of six columns.
+NAMES_3D: tuple[str, ...] = tuple(_MAKERS_3D)
+#: Names accepted by :func:`make_spheres`.
+SPHERE_NAMES: tuple[str, ...] = tuple(_SPHERE_MAKERS)
+
+
+def make_3d(name: str, n: int, seed: int = 0) -> NDArray[np.float64]:
+    """3D boxes of the scene ``name`` with ``n`` objects, in a cube of side 1000.
+
+    Parameters
+    ----------
+    name : str
+        One of :data:`NAMES_3D`.
+    n : int
+        Number of boxes (>= 1).
+    seed : int
+        Seed of the generator; the same arguments give the same boxes.
+
+    Returns
+    -------
+    ndarray of float64, shape (n, 6)
+        ``minx, miny, minz, maxx, maxy, maxz``.
+
+    Examples
+    --------
+    >>> import broadphase as bp
+    >>> from broadphase import scenarios
+    >>> b = scenarios.make_3d("uniform3d", 10_000)
+    >>> b.shape, 1.8 < len(bp.find_pairs(b)) / 10_000 < 2.1
+    ((10000, 6), True)
+    """
+    _check(name, n, NAMES_3D)
+    return np.ascontiguousarray(_MAKERS_3D[name](np.random.default_rng(seed), int(n)))
+
+
+def make_spheres(name: str, n: int, seed: int = 0) -> tuple[NDArray[np.float64],
+                                                            NDArray[np.float64]]:
+    """Spheres of the scene ``name``: ``(centres, radii)``, in a cube of side 1000.
+
+    Parameters
+    ----------
+    name : str
+        One of :data:`SPHERE_NAMES`.
+    n : int
+        Number of spheres (>= 1).
+    seed : int
+        Seed of the generator; the same arguments give the same spheres.
+
+    Returns
+    -------
+    centres : ndarray of float64, shape (n, 3)
+    radii : ndarray of float64, shape (n,)
+
+    Examples
+    --------
+    >>> import broadphase as bp
+    >>> from broadphase import scenarios
+    >>> c, r = scenarios.make_spheres("spheres", 10_000)
+    >>> c.shape, r.shape, 2.0 < len(bp.find_circle_pairs(c, r)) / 10_000 < 2.5
+    ((10000, 3), (10000,), True)
+    """
+    _check(name, n, SPHERE_NAMES)
+    c, r = _SPHERE_MAKERS[name](np.random.default_rng(seed), int(n))
+    return np.ascontiguousarray(c), r
 
 
 class Bouncing:
