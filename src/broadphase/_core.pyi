@@ -24,6 +24,7 @@ HANDLE_KIND: int
 KIND_BOX: int
 KIND_CIRCLE: int
 TREE_MAX_DEPTH: int
+TREE_MAX_DEPTH_3D: int
 TREE_IN_USE: str
 RECT_FAR: float
 
@@ -268,6 +269,78 @@ class TreeStats:
         """Whether the last ``pairs()`` searched from scratch."""
 
 @final
+class Tree3:
+    """The moving tree in 3D, of ``broadphase.LinearOctree`` (``rust/bindings/src/octree.rs``).
+
+    ``Tree``'s calls over boxes of six values and spheres ``x, y, z, r``,
+    with the same contract (validated arguments, the GIL released, one call
+    at a time).
+    """
+
+    workers: int | None
+    """Threads of the searches (``None``: all)."""
+    rebuild_share: float
+    """Share of dirty objects above which ``pairs()`` searches from scratch."""
+    relayout_share: float
+    """Share of stale objects above which the lists are laid out anew."""
+
+    def __new__(
+        cls,
+        bounds: tuple[float, float, float, float, float, float],
+        depth: int,
+        margin: float = 0.0,
+        workers: int | None = None,
+    ) -> Tree3:
+        """An empty tree; ``ValueError`` for a depth or margin out of range."""
+    def copy(self) -> Tree3:
+        """An independent copy: the same objects, handles, kept pairs and settings."""
+    def insert(
+        self,
+        boxes: NDArray[np.float64],
+        spheres: NDArray[np.float64] | None = None,
+        groups: NDArray[np.int64] | None = None,
+        categories: NDArray[np.uint64] | None = None,
+        masks: NDArray[np.uint64] | None = None,
+    ) -> NDArray[np.intp] | BadRow:
+        """Add boxes (with ``spheres``: spheres, ``boxes`` their boxes); handles or a ``BadRow``."""
+    def check(self, handles: NDArray[np.int64], kind: int = -1) -> BadHandle | None:
+        """Check handles: live, each once, of shape ``kind`` (0 box, 1 sphere, -1 any)."""
+    def move_boxes(
+        self, handles: NDArray[np.int64], boxes: NDArray[np.float64]
+    ) -> BadHandle | BadRow | None:
+        """New boxes for box objects: checked, then stored, or nothing changes."""
+    def move_spheres(
+        self, handles: NDArray[np.int64], spheres: NDArray[np.float64]
+    ) -> BadHandle | BadRow | None:
+        """New spheres ``x, y, z, r`` for sphere objects: checked, then stored."""
+    def remove(self, handles: NDArray[np.int64]) -> BadHandle | None:
+        """Take objects out (checked first)."""
+    def radii(self, handles: NDArray[np.int64]) -> NDArray[np.float64]:
+        """Radii of sphere objects."""
+    def pairs(self, max_pairs: int | None = None) -> NDArray[np.intp]:
+        """Every colliding pair, ``(k, 2)`` intp, canonical."""
+    def update(self, max_pairs: int | None = None) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+        """``(began, ended)`` since the last ``update()``."""
+    def query(self, q: tuple[float, float, float, float, float, float]) -> NDArray[np.intp]:
+        """Sorted handles of the objects overlapping a valid box."""
+    def query_point(self, x: float, y: float, z: float) -> NDArray[np.intp]:
+        """Sorted handles of the objects strictly containing ``(x, y, z)``."""
+    def touching(self, h: int) -> NDArray[np.intp]:
+        """Sorted handles colliding with the live object ``h``."""
+    def box_of(self, h: int) -> tuple[float, float, float, float, float, float]:
+        """Box of the live object ``h``."""
+    def sphere_of(self, h: int) -> tuple[float, float, float, float] | None:
+        """``(x, y, z, r)`` of the live object ``h`` if a sphere, else ``None``."""
+    def locate(self, h: int) -> tuple[int, int]:
+        """Seeds' cell ``(level, index)`` of the live object ``h``."""
+    def stats(self) -> TreeStats:
+        """The tree's counts."""
+    def validate(self) -> str | None:
+        """The first broken invariant, or ``None``."""
+    def contains(self, h: int) -> bool:
+        """Whether ``h`` is a live object."""
+    def __len__(self) -> int: ...
+
 class Tree:
     """The moving tree of ``broadphase.LinearQuadtree`` (``rust/bindings/src/tree.rs``).
 

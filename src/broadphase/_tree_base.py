@@ -25,6 +25,8 @@ class _TreeBase:
     """The core's tree of a :class:`LinearQuadtree`, and its findings worded as errors."""
 
     _t: _core.Tree
+    #: What a ball object is called in errors.
+    _BALL = "circle"
 
     def _one(self, handle) -> int:
         """One live handle, checked."""
@@ -57,5 +59,7 @@ class _TreeBase:
             raise ValueError(f"handles: each handle at most once, found {h[at]} twice")
         if instead is None:
             instead = "move_circles moves circles" if kind == BOX else "move moves boxes"
-        other = ("a circle, not a box" if kind == BOX else "a box, not a circle") + f" ({instead})"
+        ball = self._BALL
+        other = f"a {ball}, not a box" if kind == BOX else f"a box, not a {ball}"
+        other += f" ({instead})"
         raise ValueError(f"handles[{at}]: handle {h[at]} is {other}")

@@ -30,6 +30,7 @@ mod casts;
 mod cells;
 mod contacts;
 mod filters;
+mod octree;
 mod owned;
 mod pick;
 mod rects;
@@ -42,6 +43,7 @@ mod tree_circle_one;
 mod tree_one;
 mod tree_ray_one;
 mod tree_regions;
+mod tree_shared;
 mod tree_values;
 mod watch;
 

@@ -81,20 +81,6 @@ fn rect_types(py: Python<'_>) -> Option<&Vec<Py<PyType>>> {
     RECT_TYPES.get(py)
 }
 
-impl PyTree {
-    /// [`PyTree::lock`], once `h` is known to name a live object (the
-    /// core's one-object reads index by it and would panic past the end).
-    pub(crate) fn live(&self, h: u32) -> PyResult<std::sync::MutexGuard<'_, crate::tree::State>> {
-        let guard = self.lock()?;
-        if !guard.inner.contains(h as u64) {
-            return Err(pyo3::exceptions::PyKeyError::new_err(format!(
-                "handle {h}: not in the tree (removed or never inserted)"
-            )));
-        }
-        Ok(guard)
-    }
-}
-
 /// An integer value of `v` (an `int` or a NumPy integer), exactly.
 pub(crate) fn integer(v: &Bound<'_, PyAny>) -> Option<i64> {
     if v.is_exact_instance_of::<PyInt>() || (!v.is_instance_of::<PyInt>() && is_np_integer(v)) {

@@ -7,16 +7,11 @@ use broadphase_core::check;
 use broadphase_core::narrow::{BOX, CIRCLE};
 use broadphase_core::par::Exec;
 use broadphase_core::scratch;
-use broadphase_core::tree::{HandleError, Tree};
+use broadphase_core::tree::{BallOf, HandleError, Tree, TreeRow};
 use pyo3::prelude::*;
 
 use crate::owned;
 use crate::results::BadRow;
-use crate::tree::PyTree;
-use crate::watch::{watched, Watch};
-use crate::{rows, slice, Boxes};
-use numpy::PyReadonlyArray1;
-use pyo3::exceptions::PyValueError;
 
 /// `handles[at]` is not a live object.
 pub const HANDLE_UNKNOWN: u8 = 1;
@@ -74,10 +69,13 @@ impl From<check::BadRow> for Problem {
     }
 }
 
-/// The rows a move gives its objects: boxes `[minx, miny, maxx, maxy]` for
-/// box objects, circles `[x, y, r]` for circle objects.  One move for both
-/// (`PyTree::move_rows`); what differs is here.
-pub trait MoveRows: Copy + Send + Sync {
+/// The rows a move gives the objects of a tree of rows `N` wide: boxes
+/// (`[f64; N]`) for box objects, balls (centre, then radius) for ball
+/// objects.  One move for both (`Shared::move_rows`); what differs is here.
+pub trait MoveRows<const N: usize>: Copy + Send + Sync
+where
+    [f64; N]: TreeRow<N>,
+{
     /// The objects' shape code (`narrow::BOX` or `narrow::CIRCLE`).
     const KIND: u8;
     /// The argument's name, in errors.
@@ -88,19 +86,27 @@ pub trait MoveRows: Copy + Send + Sync {
     fn copy(rows: &[Self], ex: &Exec) -> PyResult<Vec<Self>>;
     /// Checks the copied rows and stores them for the (checked) objects `h`,
     /// or names the first bad row and changes nothing.
-    fn store(tree: &mut Tree, h: &[i64], rows: Vec<Self>, ex: &Exec) -> Result<(), check::BadRow>;
+    fn store(
+        tree: &mut Tree<N>,
+        h: &[i64],
+        rows: Vec<Self>,
+        ex: &Exec,
+    ) -> Result<(), check::BadRow>;
 }
 
-impl MoveRows for [f64; 4] {
+impl<const N: usize> MoveRows<N> for [f64; N]
+where
+    [f64; N]: TreeRow<N> + scratch::Pooled,
+{
     const KIND: u8 = BOX;
     const NAME: &'static str = "boxes";
     const METHOD: &'static str = "move";
     /// From the scratch pool: a game moving about the same many boxes every
     /// frame copies into pages it already has.
     fn copy(rows: &[Self], ex: &Exec) -> PyResult<Vec<Self>> {
-        owned::copy_pooled(rows, Self::NAME, ex)
+        owned::copy_pooled(rows, <Self as MoveRows<N>>::NAME, ex)
     }
-    fn store(tree: &mut Tree, h: &[i64], b: Vec<Self>, ex: &Exec) -> Result<(), check::BadRow> {
+    fn store(tree: &mut Tree<N>, h: &[i64], b: Vec<Self>, ex: &Exec) -> Result<(), check::BadRow> {
         let scanned = check::scan_boxes(&b, &ex.for_work(b.len(), 1 << 16));
         if scanned.is_ok() {
             tree.move_to(h, &b, None, ex);
@@ -110,20 +116,48 @@ impl MoveRows for [f64; 4] {
     }
 }
 
-impl MoveRows for [f64; 3] {
+/// New balls for the ball objects `h` of `tree`: their boxes (rounded
+/// outward) checked finite, then both stored.
+fn store_balls<const C: usize, const N: usize>(
+    tree: &mut Tree<N>,
+    h: &[i64],
+    c: Vec<[f64; C]>,
+    ex: &Exec,
+) -> Result<(), check::BadRow>
+where
+    [f64; N]: TreeRow<N> + scratch::Pooled,
+    BallOf<N>: From<[f64; C]>,
+{
+    let b = check::ball_boxes::<C, N>(&c, &ex.for_work(c.len(), 1 << 16))?;
+    // the tree holds finite boxes: a ball reaching past the doubles (the
+    // caller refuses it; a row changed since) is refused here too
+    check::scan_boxes(&b, &ex.for_work(b.len(), 1 << 16))?;
+    let c: Vec<BallOf<N>> = c.into_iter().map(Into::into).collect();
+    tree.move_to(h, &b, Some(&c), ex);
+    Ok(())
+}
+
+impl MoveRows<4> for [f64; 3] {
     const KIND: u8 = CIRCLE;
     const NAME: &'static str = "circles";
     const METHOD: &'static str = "move_circles";
     fn copy(rows: &[Self], ex: &Exec) -> PyResult<Vec<Self>> {
-        owned::copy(rows, Self::NAME, ex)
+        owned::copy(rows, <Self as MoveRows<4>>::NAME, ex)
     }
     fn store(tree: &mut Tree, h: &[i64], c: Vec<Self>, ex: &Exec) -> Result<(), check::BadRow> {
-        let b = check::circle_boxes(&c, &ex.for_work(c.len(), 1 << 16))?;
-        // the tree holds finite boxes: a circle reaching past the doubles
-        // (the caller refuses it; a row changed since) is refused here too
-        check::scan_boxes(&b, &ex.for_work(b.len(), 1 << 16))?;
-        tree.move_to(h, &b, Some(&c), ex);
-        Ok(())
+        store_balls(tree, h, c, ex)
+    }
+}
+
+impl MoveRows<6> for [f64; 4] {
+    const KIND: u8 = CIRCLE;
+    const NAME: &'static str = "spheres";
+    const METHOD: &'static str = "move_spheres";
+    fn copy(rows: &[Self], ex: &Exec) -> PyResult<Vec<Self>> {
+        owned::copy(rows, <Self as MoveRows<6>>::NAME, ex)
+    }
+    fn store(tree: &mut Tree<6>, h: &[i64], c: Vec<Self>, ex: &Exec) -> Result<(), check::BadRow> {
+        store_balls(tree, h, c, ex)
     }
 }
 
@@ -164,42 +198,5 @@ impl TreeStats {
             self.pairs,
             if self.rebuilt { "True" } else { "False" }
         )
-    }
-}
-
-impl PyTree {
-    /// `move_boxes` and `move_circles`: new rows of `W` floats for objects
-    /// of their kind ([`MoveRows`]), checked, then stored, or nothing changes.
-    pub(crate) fn move_rows<const W: usize>(
-        &self,
-        py: Python<'_>,
-        handles: PyReadonlyArray1<'_, i64>,
-        given: Boxes<'_>,
-    ) -> PyResult<Option<Problem>>
-    where
-        [f64; W]: MoveRows,
-    {
-        let h = slice(&handles, "handles")?;
-        let r = rows::<W>(&given, <[f64; W]>::NAME)?;
-        if h.len() != r.len() {
-            return Err(PyValueError::new_err(format!(
-                "{}: lengths differ",
-                <[f64; W]>::METHOD
-            )));
-        }
-        let mut guard = self.lock()?;
-        let st = &mut *guard;
-        let inner = &mut st.inner;
-        let ex = Exec::new(st.workers);
-        watched(py, h.len(), &ex, Watch::Committing, |ex| {
-            // The checks' safety arguments (live handles, each once; finite
-            // rows) hold for what is stored only if nothing changes in
-            // between: only copies are read from here on (`owned`).
-            let (h, r) = (owned::copy(h, "handles", ex)?, <[f64; W]>::copy(r, ex)?);
-            if let Err(e) = inner.check_handles(&h, Some(<[f64; W]>::KIND)) {
-                return Ok(Some(e.into()));
-            }
-            Ok(<[f64; W]>::store(inner, &h, r, ex).err().map(Problem::from))
-        })?
     }
 }
