@@ -6,18 +6,20 @@ import math
 
 from numpy.typing import ArrayLike
 
-from . import _exact
+from . import _core, _exact
 from ._tree_args import MAX_DEPTH
 
 __all__ = ["suggest_depth"]
 
 
 def suggest_depth(bounds: ArrayLike, typical_size: float) -> int:
-    """A :class:`LinearQuadtree` depth whose finest cells are about 8 typical objects wide.
+    """A tree depth whose finest cells are about 8 typical objects wide.
 
     ``round(log2(side / (8 * typical_size)))``, kept within 1 to 12, where
     ``side`` is the world's mean side (the geometric mean of its width and
-    height: the side itself for a square world).  Finest cells 4 to 16
+    height: the side itself for a square world).  Six bounds are a 3D
+    world (a :class:`LinearOctree`'s): the mean of its three sides, and the
+    depth within 1 to 8.  Finest cells 4 to 16
     times the typical object's size work well (``benchmarks/moving.py``);
     this is the middle of that range, the setting of the benchmarks and the
     demo.  A start value: time your own frames with the depths around it
@@ -25,15 +27,16 @@ def suggest_depth(bounds: ArrayLike, typical_size: float) -> int:
 
     Parameters
     ----------
-    bounds : sequence of 4 floats
-        The world ``(minx, miny, maxx, maxy)``, as given to the tree.
+    bounds : sequence of 4 or 6 floats
+        The world ``(minx, miny, maxx, maxy)``, or ``(minx, miny, minz,
+        maxx, maxy, maxz)``, as given to the tree.
     typical_size : float
         A typical object's width (a circle's diameter), > 0.
 
     Returns
     -------
     int
-        A depth from 1 to 12.
+        A depth from 1 to 12 (1 to 8 in 3D).
 
     Examples
     --------
@@ -47,15 +50,22 @@ def suggest_depth(bounds: ArrayLike, typical_size: float) -> int:
     >>> tree = bp.LinearQuadtree((0, 0, 5000, 5000), bp.suggest_depth((0, 0, 5000, 5000), 10))
     >>> tree.depth
     6
+    >>> bp.suggest_depth((0, 0, 0, 1000, 1000, 1000), 10)
+    4
     """
-    x0, y0, x1, y1 = _exact.world(bounds)
+    world = _exact.world(bounds, (2, 3))
+    d = len(world) // 2
+    deepest = MAX_DEPTH if d == 2 else _core.TREE_MAX_DEPTH_3D
     size = _exact.real(typical_size, "typical_size")  # refuses what float64 would round
     if not size > 0:
         raise ValueError(f"typical_size: expected a finite number > 0, found {typical_size!r}")
     # half the sides: the sides themselves may pass float64's largest value
-    w, h = x1 / 2 - x0 / 2, y1 / 2 - y0 / 2
-    half = w if w == h else math.sqrt(w) * math.sqrt(h)
+    halves = [world[d + k] / 2 - world[k] / 2 for k in range(d)]
+    if all(v == halves[0] for v in halves):
+        half = halves[0]
+    else:
+        half = math.prod(v ** (1 / d) for v in halves)
     cells = half / (4 * size)
     if not math.isfinite(cells):
-        return MAX_DEPTH
-    return int(min(MAX_DEPTH, max(1, round(math.log2(max(cells, 1.0))))))
+        return deepest
+    return int(min(deepest, max(1, round(math.log2(max(cells, 1.0))))))

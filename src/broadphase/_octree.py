@@ -16,6 +16,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import _cast, _core, _exact
+from ._depth import suggest_depth
 from ._tree_args import _check_margin, _handle_array, _one_or_many, _same_length
 from ._tree_base import BOX, CIRCLE, _TreeBase
 
@@ -112,6 +113,40 @@ class LinearOctree(_TreeBase):
         self._depth = _check_depth(depth)
         self._margin = _check_margin(margin)
         self._t = _core.Tree3(self._bounds, self._depth, self._margin, _cast.workers(workers))
+
+    @classmethod
+    def for_objects(cls, bounds: ArrayLike, typical_size: float, *, margin: float = 0.0,
+                    workers: int | None = None) -> LinearOctree:
+        """An octree for a world of objects of about ``typical_size``: its depth chosen for them.
+
+        The depth is :func:`broadphase.suggest_depth` ``(bounds, typical_size)``.
+
+        Parameters
+        ----------
+        bounds : sequence of 6 floats
+            The world ``(minx, miny, minz, maxx, maxy, maxz)``.
+        typical_size : float
+            A typical object's width (a sphere's diameter), > 0.
+        margin : float, optional
+        workers : int, optional
+
+        Returns
+        -------
+        LinearOctree
+
+        Examples
+        --------
+        >>> import broadphase as bp
+        >>> bp.LinearOctree.for_objects((0, 0, 0, 1000, 1000, 1000), typical_size=10).depth
+        4
+        """
+        _exact.world(bounds, _DIMS)  # a 3D world, or the error naming bounds
+        return cls(bounds, suggest_depth(bounds, typical_size), margin=margin, workers=workers)
+
+    @property
+    def margin(self) -> float:
+        """How far each object's box grows into the box it is placed by."""
+        return self._margin
 
     def __len__(self) -> int:
         """Live objects."""
