@@ -173,3 +173,25 @@ def test_errors_name_the_argument():
     with pytest.raises(ValueError, match="twice"):
         tree.remove([h[0], h[0]])
     assert len(tree) == 2 and tree.spheres(s[0]).tolist() == [2.0, 2.0, 2.0, 1.0]
+
+
+def test_region_queries_copies_and_settings():
+    rng = np.random.default_rng(9)
+    lo = rng.uniform(0, 50, (600, 3))
+    tree = bp.LinearOctree((0, 0, 0, 50, 50, 50), depth=3, margin=1.0, workers=1)
+    h = tree.insert(np.hstack([lo, lo + rng.uniform(0, 5, (600, 3))]))
+    tree.insert_spheres(rng.uniform(0, 50, (200, 3)), rng.uniform(0, 3, 200))
+    qlo = rng.uniform(-5, 50, (300, 3))
+    qs = np.hstack([qlo, qlo + rng.uniform(0, 10, (300, 3))])
+    want = [[k, int(o)] for k, q in enumerate(qs) for o in tree.query(q)]
+    assert tree.query_many(qs).tolist() == want
+    with pytest.raises(MemoryError):
+        tree.query_many(qs, max_rows=len(want) - 1)
+    snapshot = tree.copy()
+    tree.remove(h[:100])
+    assert len(snapshot) == 800 and len(tree) == 700
+    assert snapshot.margin == 1.0 and snapshot.workers == 1
+    snapshot.validate()
+    with pytest.raises(TypeError, match="cannot be pickled"):
+        import pickle
+        pickle.dumps(tree)

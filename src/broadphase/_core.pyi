@@ -323,6 +323,10 @@ class Tree3:
         """``(began, ended)`` since the last ``update()``."""
     def query(self, q: tuple[float, float, float, float, float, float]) -> NDArray[np.intp]:
         """Sorted handles of the objects overlapping a valid box."""
+    def query_many(
+        self, boxes: NDArray[np.float64], max_rows: int | None = None
+    ) -> NDArray[np.intp] | BadRow:
+        """Rows ``(query, handle)`` of the objects overlapping each valid box, sorted."""
     def query_point(self, x: float, y: float, z: float) -> NDArray[np.intp]:
         """Sorted handles of the objects strictly containing ``(x, y, z)``."""
     def touching(self, h: int) -> NDArray[np.intp]:

@@ -17,8 +17,10 @@ from numpy.typing import ArrayLike, NDArray
 
 from . import _cast, _core, _exact
 from ._depth import suggest_depth
-from ._tree_args import _check_margin, _handle_array, _one_or_many, _same_length
+from ._tree import LinearQuadtree
+from ._tree_args import _check_margin, _handle_array, _max_rows, _one_or_many, _same_length
 from ._tree_base import BOX, CIRCLE, _TreeBase
+from ._tree_frames import _TreeFrames
 
 __all__ = ["MAX_DEPTH_3D", "LinearOctree"]
 
@@ -143,11 +145,6 @@ class LinearOctree(_TreeBase):
         _exact.world(bounds, _DIMS)  # a 3D world, or the error naming bounds
         return cls(bounds, suggest_depth(bounds, typical_size), margin=margin, workers=workers)
 
-    @property
-    def margin(self) -> float:
-        """How far each object's box grows into the box it is placed by."""
-        return self._margin
-
     def __len__(self) -> int:
         """Live objects."""
         return len(self._t)
@@ -171,21 +168,19 @@ class LinearOctree(_TreeBase):
         """Level of the finest cells."""
         return self._depth
 
-    def copy(self) -> LinearOctree:
-        """An independent copy: the same objects, handles, kept pairs and settings.
+    # the calls that read no geometry are the quadtree's own
+    margin = _TreeFrames.margin
+    workers = _TreeFrames.workers
+    validate = _TreeFrames.validate
+    stats = _TreeFrames.stats
+    copy = LinearQuadtree.copy
+    __copy__ = LinearQuadtree.__copy__
+    __deepcopy__ = LinearQuadtree.__deepcopy__
 
-        Examples
-        --------
-        >>> import broadphase as bp
-        >>> tree = bp.LinearOctree((0, 0, 0, 8, 8, 8), depth=2)
-        >>> h = tree.insert([0, 0, 0, 1, 1, 1])
-        >>> other = tree.copy(); other.remove(h); len(tree), len(other)
-        (1, 0)
-        """
-        out = LinearOctree.__new__(LinearOctree)
-        out._bounds, out._depth, out._margin = self._bounds, self._depth, self._margin
-        out._t = self._t.copy()
-        return out
+    def __reduce__(self):
+        raise TypeError("LinearOctree cannot be pickled; keep the objects "
+                        "(tree.boxes(handles), tree.spheres(handles)) and insert them into a "
+                        "new tree where it is needed (tree.copy() copies it in this process)")
 
     def insert(self, boxes: ArrayLike, groups: ArrayLike | None = None,
                categories: ArrayLike | None = None,
@@ -389,6 +384,35 @@ class LinearOctree(_TreeBase):
                              f"found {q.shape[0]} rows")
         return self._t.query(q[0].tolist())
 
+    def query_many(self, boxes: ArrayLike, *, max_rows: int | None = None) -> NDArray[np.intp]:
+        """For many boxes at once, the objects overlapping each: rows ``(query, handle)``.
+
+        Parameters
+        ----------
+        boxes : array_like, shape (m, 6)
+            The regions, read as :meth:`insert` reads boxes.
+        max_rows : int, optional
+            Raise ``MemoryError`` rather than return more rows than this.
+
+        Returns
+        -------
+        ndarray of intp, shape (k, 2)
+            Row ``(q, h)`` when object ``h`` overlaps ``boxes[q]``; sorted.
+
+        Examples
+        --------
+        >>> import broadphase as bp
+        >>> tree = bp.LinearOctree((0, 0, 0, 8, 8, 8), depth=2)
+        >>> h = tree.insert([[0, 0, 0, 1, 1, 1], [5, 5, 5, 6, 6, 6]])
+        >>> tree.query_many([[0.5, 0.5, 0.5, 5.5, 5.5, 5.5], [2, 2, 2, 3, 3, 3]]).tolist()
+        [[0, 0], [0, 1]]
+        """
+        q = _boxes(boxes)
+        found = self._t.query_many(q, _max_rows(max_rows))
+        if type(found) is _core.BadRow:  # a row written by another thread since it was checked
+            self._raise(found, None, BOX, q, "boxes")
+        return found
+
     def query_point(self, x: float, y: float, z: float) -> NDArray[np.intp]:
         """Sorted handles of the objects strictly containing the point ``(x, y, z)``.
 
@@ -447,20 +471,3 @@ class LinearOctree(_TreeBase):
         ((2, 0), (0, 0))
         """
         return self._t.locate(self._one(handle))
-
-    def stats(self) -> dict:
-        """Counts to tune ``depth`` by (as :meth:`broadphase.LinearQuadtree.stats`).
-
-        Examples
-        --------
-        >>> import broadphase as bp
-        >>> tree = bp.LinearOctree((0, 0, 0, 8, 8, 8), depth=2)
-        >>> _ = tree.insert([[0.5, 0.5, 0.5, 1.5, 1.5, 1.5], [3, 3, 3, 5, 5, 5]])
-        >>> s = tree.stats(); s["objects"], s["levels"].tolist()
-        (2, [0, 0, 2])
-        """
-        s = self._t.stats()
-        return {"objects": s.objects, "outside": s.outside,
-                "levels": np.array(s.levels, np.int64), "relinked": s.relinked,
-                "entries": s.entries, "candidate_tests": s.candidate_tests,
-                "pairs": s.pairs, "rebuilt": s.rebuilt}

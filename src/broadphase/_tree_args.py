@@ -101,3 +101,12 @@ def _check_margin(margin) -> float:
     if not m >= 0:
         raise ValueError(f"margin: expected a finite number >= 0, found {margin!r}")
     return m
+
+
+def _max_rows(max_rows) -> int | None:
+    """A ``max_rows`` argument: ``None``, or an int >= 0 (capped at the core's u64)."""
+    if max_rows is None:
+        return None
+    if isinstance(max_rows, bool) or not isinstance(max_rows, numbers.Integral) or max_rows < 0:
+        raise ValueError(f"max_rows: expected an int >= 0, found {max_rows!r}")
+    return min(int(max_rows), 2**64 - 1)

@@ -19,7 +19,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import _cast, _core
-from ._tree_args import _handle_array, _one_or_many, _real
+from ._tree_args import _handle_array, _max_rows, _one_or_many, _real
 from ._tree_base import BOX, CIRCLE, _TreeBase
 
 __all__: list[str] = []
@@ -132,12 +132,8 @@ class _TreeQueries(_TreeBase):
         [[0, 0], [0, 1], [2, 2]]
         """
         q, _ = _cast.boxes(boxes, "boxes")
-        if max_rows is not None:
-            if isinstance(max_rows, bool) or not isinstance(max_rows, numbers.Integral) \
-                    or max_rows < 0:
-                raise ValueError(f"max_rows: expected an int >= 0, found {max_rows!r}")
-            max_rows = min(int(max_rows), 2**64 - 1)
-        found = _core.tree_query_many(self._t, q, max_rows)  # MemoryError: counts the region rows
+        # MemoryError: counts the region rows
+        found = _core.tree_query_many(self._t, q, _max_rows(max_rows))
         if type(found) is _core.BadRow:  # a row written by another thread since it was checked
             self._raise(found, None, BOX, q, "boxes")
         return found

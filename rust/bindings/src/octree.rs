@@ -118,6 +118,17 @@ impl PyTree3 {
         self.shared.query(py, q)
     }
 
+    /// Rows `(query, handle)` of the objects overlapping each valid box.
+    #[pyo3(signature = (boxes, max_rows=None))]
+    fn query_many(
+        &self,
+        py: Python<'_>,
+        boxes: Boxes<'_>,
+        max_rows: Option<u64>,
+    ) -> PyResult<Py<PyAny>> {
+        self.shared.query_many(py, boxes, max_rows)
+    }
+
     /// Sorted handles of the objects strictly containing `(x, y, z)`.
     fn query_point(&self, py: Python<'_>, x: f64, y: f64, z: f64) -> PyResult<Py<PyAny>> {
         self.shared.query_point(py, [x, y, z])

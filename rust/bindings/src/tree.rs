@@ -40,6 +40,11 @@ impl PyTree {
     pub(crate) fn live(&self, h: u32) -> PyResult<MutexGuard<'_, State>> {
         self.shared.live(h)
     }
+
+    /// The calls written once over the dimension.
+    pub(crate) fn shared(&self) -> &Shared<4> {
+        &self.shared
+    }
 }
 
 #[pymethods]

@@ -324,4 +324,35 @@ where
         tree.set_policy(f(tree.policy()));
         Ok(())
     }
+
+    /// Rows `(query, handle)` of the objects overlapping each valid box
+    /// `q`, `(k, 2)` intp, sorted (or a `BadRow` for a box changed since
+    /// the caller checked it).
+    pub fn query_many(
+        &self,
+        py: Python<'_>,
+        boxes: Boxes<'_>,
+        max_rows: Option<u64>,
+    ) -> PyResult<Py<PyAny>> {
+        let q = rows::<N>(&boxes, "boxes")?;
+        let mut guard = self.lock()?;
+        let st = &mut *guard;
+        let (n, inner, ex) = (q.len(), &mut st.inner, Exec::new(st.workers));
+        let found = watched(py, n, &ex, Watch::Committing, |ex| {
+            // Only a copy is read from here on (`owned`), checked again:
+            // the caller's rows may have changed since it checked them.
+            let q = owned::copy(q, "boxes", ex)?;
+            if let Err(bad) = check::scan_boxes(&q, &ex.for_work(n, 1 << 16)) {
+                return Ok(Err(BadRow::from(bad)));
+            }
+            Ok::<_, PyErr>(Ok(inner.query_many(&q, ex, max_rows)))
+        })??;
+        match found {
+            Ok(rows) => crate::pairs_array(
+                py,
+                rows.map_err(|t| crate::results::too_many_rows(t, max_rows))?,
+            ),
+            Err(bad) => Ok(Bound::new(py, bad)?.into_any().unbind()),
+        }
+    }
 }
