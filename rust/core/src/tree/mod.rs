@@ -9,7 +9,8 @@
 //!   and the free list (`objects/columns.rs`: the columns most objects
 //!   leave at their default);
 //! * `placement`: the one placement rule (grid, margin, fat boxes): the
-//!   level and the at most 2 x 2 cells an object is entered in;
+//!   level and the at most two cells per axis (2 x 2, or 2 x 2 x 2) an
+//!   object is entered in;
 //! * `index`: the per-cell lists and each object's record, brought up to
 //!   date by their next reader (`index/sync.rs`: settle, then relink or relayout);
 //! * `queries`: the cells a box meets, the plans of a refresh's queries,
@@ -147,7 +148,9 @@ pub struct Stats {
     pub rebuilt: bool,
 }
 
-/// Moving boxes and circles in a linear quadtree with per-cell lists.
+/// Moving boxes and balls (circles in 2D, spheres in 3D) in a linear
+/// quadtree (rows of `N = 4` doubles) or octree (`N = 6`) with per-cell
+/// lists: one code for both ([`crate::dim`]).
 #[derive(Clone, Debug)]
 pub struct Tree<const N: usize = 4>
 where
@@ -251,13 +254,14 @@ where
         self.objects.boxes[h as usize]
     }
 
-    /// `Some(x, y, r)` when live object `h` is a circle.
+    /// `Some` of its centre and radius when live object `h` is a ball
+    /// (`x, y, r`; in 3D `x, y, z, r`).
     pub fn circle_of(&self, h: u32) -> Option<BallOf<N>> {
         let h = h as usize;
         self.objects.is_circle(h).then(|| self.objects.circle(h))
     }
 
-    /// Radii of checked circle handles (for moves that keep them).
+    /// Radii of checked ball handles (for moves that keep them).
     pub fn radii(&self, handles: &[i64]) -> Vec<f64> {
         handles
             .iter()
