@@ -30,6 +30,8 @@
 
 mod budget;
 mod cells;
+#[cfg(test)]
+mod exact;
 mod grid;
 mod one_ray;
 mod reach;
