@@ -36,7 +36,7 @@ pub(super) struct Bounds<'a> {
 }
 
 /// Ray `k`'s walk and answer, appended to `out`.
-pub(super) fn one_ray<T: Target, C: Cells>(
+pub(super) fn one_ray<T: Target, C: Cells<4>>(
     target: &T,
     cells: &C,
     cast: &Cast,
