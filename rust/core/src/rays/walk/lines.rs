@@ -76,10 +76,7 @@ where
             let r = if y.forward() { lo + k } else { hi - k };
             // the row's part of the column's span, and its bound
             let row = if flat {
-                Part {
-                    bound: col.bound,
-                    ..*col
-                }
+                *col
             } else {
                 let far = y.far(ey, r);
                 let bound = col.bound.max(lower(near));
