@@ -30,6 +30,8 @@
 
 mod budget;
 mod cells;
+#[cfg(test)]
+mod exact;
 mod grid;
 mod one_ray;
 mod reach;
@@ -178,7 +180,7 @@ pub fn cast_mixed(objects: &Mixed, cast: &Cast, ex: &Exec) -> Result<Hits, TooMa
 /// them for the call, the rays in the Morton order of their origins' cells;
 /// [`TooMany`] as [`cast_boxes`].
 pub fn cast_at<T: Target>(target: &T, cast: &Cast, ex: &Exec) -> Result<Hits, TooMany> {
-    let grid = RayGrid::new(target.boxes(), bounds_of(target.boxes()), ex);
+    let grid = RayGrid::<4>::new(target.boxes(), bounds_of(target.boxes()), ex);
     let order = ray_order(&grid, cast.rays.origins, ex);
     cast_over(target, &grid, &order, cast, ex)
 }
@@ -186,7 +188,7 @@ pub fn cast_at<T: Target>(target: &T, cast: &Cast, ex: &Exec) -> Result<Hits, To
 /// Cast the rays, taken in `order` (a permutation of the rays: the
 /// answers do not depend on it), at `target`'s objects, the candidates of
 /// each ray coming from `cells` ([`Cells`]); [`TooMany`] as [`cast_boxes`].
-pub fn cast_over<T: Target, C: Cells>(
+pub fn cast_over<T: Target, C: Cells<4>>(
     target: &T,
     cells: &C,
     order: &[u32],
@@ -283,7 +285,7 @@ pub fn cast_over<T: Target, C: Cells>(
 /// The rays in the order of their origins' cells (Morton), ties by index:
 /// rays taken in this order read mostly the same objects one after another,
 /// which then stay in cache.  Fixed by the data (a stable sort).
-fn ray_order(grid: &RayGrid, origins: &[[f64; 2]], ex: &Exec) -> Vec<u32> {
+fn ray_order(grid: &RayGrid<4>, origins: &[[f64; 2]], ex: &Exec) -> Vec<u32> {
     let recs: Vec<u64> = origins
         .iter()
         .enumerate()

@@ -36,7 +36,7 @@ pub(super) struct Bounds<'a> {
 }
 
 /// Ray `k`'s walk and answer, appended to `out`.
-pub(super) fn one_ray<T: Target, C: Cells>(
+pub(super) fn one_ray<T: Target, C: Cells<4>>(
     target: &T,
     cells: &C,
     cast: &Cast,
@@ -50,7 +50,7 @@ pub(super) fn one_ray<T: Target, C: Cells>(
     let (o, d, s_max) = (rays.origins[k], rays.directions[k], rays.max_t(k));
     let tag = k as u32 + 1;
     let limit = Cell::new(f64::INFINITY);
-    let reach = reach::Reach::new(o, d);
+    let reach = reach::Reach::<4>::new(o, d);
     let mut best: Option<(usize, T::Entry)> = None;
     let mut hits: Vec<(usize, T::Entry)> = Vec::new();
     let mut test = |j: usize| {

@@ -85,7 +85,7 @@ fn piece_box(o: [f64; 2], d: [f64; 2], sa: f64, sb: f64) -> [f64; 4] {
 /// The walk never gives up (`false` would have the caller test every
 /// slot, free ones too): a piece it cannot bound has every live object as
 /// its candidates.
-impl Cells for TreeCells<'_> {
+impl Cells<4> for TreeCells<'_> {
     fn visit<L, V>(&self, o: [f64; 2], d: [f64; 2], s_max: f64, limit: L, mut visit: V) -> bool
     where
         L: Fn() -> f64,
