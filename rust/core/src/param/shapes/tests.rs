@@ -534,3 +534,10 @@ fn circles_and_spheres() {
     // inside at the start, and not moving
     assert_eq!(swept_balls(&s, &s, &s2, &s2), Some(quadratic::Entry::Zero));
 }
+
+/// A case proptest once found against the 2D ray test (its seed file is
+/// gone with the move of these tests): kept by hand.
+#[test]
+fn a_recorded_ray_case() {
+    ray_agrees::<4>(&[3, -4, 0, -4, 0, -7, 1, 2], 0, 46766, f64::INFINITY).unwrap();
+}
