@@ -28,6 +28,8 @@ from . import _cast, _core, _ray_args
 #: What a cast returns: ``(index, t)`` (``hits="first"``), ``(pairs, t)`` (``"all"``) or a
 #: bool per ray (``"any"``).
 CastResult = tuple[NDArray[np.intp], NDArray[np.float64]] | NDArray[np.bool_]
+#: Swept pairs take 2D and 3D objects (ray casts 2D ones).
+_DIMS = (2, 3)
 
 __all__ = ["cast_rays", "cast_rays_circles", "find_swept_pairs", "find_swept_circle_pairs"]
 
@@ -207,7 +209,7 @@ def find_swept_pairs(
     workers: int | None = None,
     format: str | None = None,
 ) -> tuple[NDArray[np.intp], NDArray[np.float64]]:
-    """Find every pair of moving boxes that overlap at some moment of a frame.
+    """Find every pair of moving boxes (2D or 3D) that overlap at some moment of a frame.
 
     Box ``i`` moves linearly from ``start[i]`` to ``end[i]``: each
     coordinate is ``start + s * (end - start)`` for ``s`` from 0 to 1.  A
@@ -219,8 +221,11 @@ def find_swept_pairs(
 
     Parameters
     ----------
-    start, end : array_like or table, shape (n, 4)
-        The boxes at ``s = 0`` and at ``s = 1``, as in :func:`find_pairs`.
+    start, end : array_like or table, shape (n, 4) or (n, 6)
+        The boxes at ``s = 0`` and at ``s = 1``, as in :func:`find_pairs`:
+        ``(n, 4)`` 2D boxes or ``(n, 6)`` 3D boxes (``minx, miny, minz,
+        maxx, maxy, maxz``, or ``x, y, z, w, h, d`` with
+        ``format="xywh"``), both of one dimension.
     groups, categories, masks, workers, format
         As in :func:`find_pairs`.
 
@@ -232,6 +237,13 @@ def find_swept_pairs(
         When each pair starts to overlap, in ``[0, 1]`` (the exact moment
         is below 1; its float64 may round to 1.0).
 
+    Raises
+    ------
+    ValueError
+        Bad boxes (as :func:`find_pairs`, naming ``start`` or ``end`` and
+        the row), row counts that differ, ``start`` and ``end`` of
+        different dimensions.
+
     Examples
     --------
     >>> import broadphase as bp
@@ -242,13 +254,29 @@ def find_swept_pairs(
     >>> pairs, t = bp.find_swept_pairs([bullet0, wall], [bullet1, wall])
     >>> pairs.tolist(), t.tolist()
     ([[0, 1]], [0.4])
+
+    In 3D, six columns per box: a cube falling 40 through a floor 3 thick,
+    and one sliding on the floor's top face (touching it: no pair):
+
+    >>> floor = [-10, -10, 20, 10, 10, 23]
+    >>> start = [[0, 0, 40, 4, 4, 44], floor, [-30, -10, 23, -26, -6, 27]]
+    >>> end = [[0, 0, 0, 4, 4, 4], floor, [30, -10, 23, 34, -6, 27]]
+    >>> pairs, t = bp.find_swept_pairs(start, end)
+    >>> pairs.tolist(), t.tolist()  # z < 23 from s = 17 / 40
+    ([[0, 1]], [0.425])
     """
     nthreads = _cast.workers(workers)
-    a = _cast.box_rows(start, "start", format)
-    b = _cast.box_rows(end, "end", format)
+    a = _cast.box_rows(start, "start", format, _DIMS)
+    b = _cast.box_rows(end, "end", format, _DIMS)
     n = a.shape[0]
     if b.shape[0] != n:
         raise ValueError(f"end: expected {n} rows (one per start row), found {b.shape[0]}")
+    if a.shape[1] != b.shape[1]:
+        if n:
+            raise ValueError(f"start and end: expected boxes of one dimension, found "
+                             f"{a.shape[1] // 2}D start of shape {a.shape} and "
+                             f"{b.shape[1] // 2}D end of shape {b.shape}")
+        b = np.empty(a.shape, np.float64)
     _cast.count(n, "start")
     filters = _cast.filters(n, groups, categories, masks)
     out = _core.swept_pairs(a, b, workers=nthreads, **filters)
@@ -266,19 +294,22 @@ def find_swept_circle_pairs(
     masks: ArrayLike | None = None,
     workers: int | None = None,
 ) -> tuple[NDArray[np.intp], NDArray[np.float64]]:
-    """Find every pair of moving circles that overlap at some moment of a frame.
+    """Find every pair of moving circles (2D) or spheres (3D) that overlap at some moment.
 
     Circle ``i`` moves its centre linearly from ``start_centers[i]`` to
     ``end_centers[i]`` (``s`` from 0 to 1), its radius fixed; a pair is
     found when the two overlap strictly at some ``s``, with the first such
     ``s`` as ``t`` (within a relative 2**-36, plus 2**-1075 below the
-    smallest normal double).  The decision is exact.
+    smallest normal double).  The decision is exact.  Spheres alike, from
+    centres of three columns.
 
     Parameters
     ----------
-    start_centers, end_centers : array_like, shape (n, 2)
-        ``x, y`` per circle at ``s = 0`` and ``s = 1`` (``start_centers``
-        may be a table with radii, as in :func:`find_circle_pairs`).
+    start_centers, end_centers : array_like, shape (n, 2) or (n, 3)
+        ``x, y`` per circle, or ``x, y, z`` per sphere, at ``s = 0`` and
+        ``s = 1`` (``start_centers`` may be a table with radii, as in
+        :func:`find_circle_pairs`); ``end_centers`` has the columns of
+        ``start_centers``.
     radii : float or array_like, shape (n,)
         Radii >= 0.
     groups, categories, masks, workers
@@ -291,23 +322,38 @@ def find_swept_circle_pairs(
     t : ndarray of float64, shape (k,)
         When each pair starts to overlap.
 
+    Raises
+    ------
+    ValueError
+        Non-finite centres or radii, a negative radius (naming the
+        argument and the row), row counts or columns that differ.
+
     Examples
     --------
     >>> import broadphase as bp
     >>> pairs, t = bp.find_swept_circle_pairs([[-10, 0], [0, 0]], [[10, 0], [0, 0]], 1.0)
     >>> pairs.tolist(), t.tolist()
     ([[0, 1]], [0.4])
+
+    Spheres: the first passes through the second along z; the third passes
+    both at a distance of exactly the sum of the radii, which is no overlap:
+
+    >>> start = [[0, 0, -10], [0, 0, 0], [2, 0, -10]]
+    >>> end = [[0, 0, 10], [0, 0, 0], [2, 0, 10]]
+    >>> pairs, t = bp.find_swept_circle_pairs(start, end, 1.0)
+    >>> pairs.tolist(), t.tolist()
+    ([[0, 1]], [0.4])
     """
     nthreads = _cast.workers(workers)
-    xyr0 = _cast.circle_rows(start_centers, radii)
-    n = xyr0.shape[0]
-    c1 = _ray_args.points(end_centers, "end_centers", "x, y")
+    xyr0 = _cast.circle_rows(start_centers, radii, _DIMS)
+    n, d = xyr0.shape[0], xyr0.shape[1] - 1
+    c1 = _ray_args.points(end_centers, "end_centers", ", ".join("xyz"[:d]))
     if c1.shape[0] != n:
         raise ValueError(f"end_centers: expected {n} rows (one per start centre), "
                          f"found {c1.shape[0]}")
     _cast.count(n, "start_centers")
     xyr1 = xyr0.copy()
-    xyr1[:, :2] = c1
+    xyr1[:, :d] = c1
     filters = _cast.filters(n, groups, categories, masks)
     out = _core.swept_pairs(xyr0, xyr1, circles=True, workers=nthreads, **filters)
 

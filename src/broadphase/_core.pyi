@@ -98,9 +98,13 @@ def swept_pairs(
     masks: NDArray[np.uint64] | None = None,
     workers: int | None = None,
 ) -> tuple[_IP, _F64] | tuple[int, BadRow]:
-    """Canonical swept pairs of boxes (or ``(n, 3)`` circles) and their ``t``.
+    """Canonical swept pairs of boxes or balls and their ``t``.
 
-    Or ``(which, BadRow)``: the first bad row of ``start`` (0) or ``end`` (1).
+    2D: ``(n, 4)`` boxes, or with ``circles=True`` ``(n, 3)`` circles
+    ``x, y, r``; 3D: ``(n, 6)`` boxes or ``(n, 4)`` spheres ``x, y, z, r``
+    (the width of ``start`` picks; ``end`` has the same; a ball's radius is
+    read from ``start``).  Or ``(which, BadRow)``: the first bad row of
+    ``start`` (0) or ``end`` (1).
     """
 
 def scan_boxes(

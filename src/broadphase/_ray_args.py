@@ -17,8 +17,11 @@ _HITS = ("first", "all", "any")
 
 
 def points(value, name: str, columns: str) -> np.ndarray:
-    """``(m, 2)`` finite float64 rows named ``name``."""
-    arr = _cast.rows(value, name, 2, columns)
+    """``(m, k)`` finite float64 rows named ``name``, ``k`` the number of ``columns``.
+
+    ``columns`` names them, comma-separated (``"x, y"``, ``"x, y, z"``).
+    """
+    arr = _cast.rows(value, name, columns.count(",") + 1, columns)
     bad = ~np.isfinite(arr)
     if bad.any():
         k, col = (int(v) for v in np.argwhere(bad)[0])

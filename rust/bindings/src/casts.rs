@@ -1,4 +1,4 @@
-//! Ray casts and swept pairs (`broadphase-core`'s `rays` and `swept`).
+//! Ray casts (`broadphase-core`'s `rays`); swept pairs are in `crate::swept`.
 //!
 //! The Python layer (`_casts.py`) validates and converts every argument
 //! (origins and directions finite, `max_t >= 0`, filters and `ignore` of the
@@ -8,11 +8,9 @@
 //! a bad row coming back as a `BadRow`; the work runs with the GIL released
 //! (`crate::watch`).
 
-use broadphase_core::check::{self, BadRow};
-use broadphase_core::pairs::TooMany;
+use broadphase_core::check;
 use broadphase_core::par::Exec;
 use broadphase_core::rays::{cast_boxes, cast_circles, Cast, Hits, Mode, Rays};
-use broadphase_core::swept::{swept_boxes, swept_circles, Motion};
 use numpy::ndarray::Array1;
 use numpy::{IntoPyArray, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::exceptions::PyValueError;
@@ -20,7 +18,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 use crate::filters::{of_length, FilterArgs};
-use crate::results::{bad_row, pairs_array, too_many, too_many_hits};
+use crate::results::{bad_row, pairs_array, too_many_hits};
 use crate::watch::{self, Watch};
 use crate::{owned, rows, slice, Boxes};
 
@@ -253,128 +251,8 @@ pub(crate) fn hits_object(py: Python<'_>, hits: Hits) -> PyResult<Py<PyAny>> {
     }
 }
 
-/// What a swept search gives back: the pairs and their `t`, or the
-/// argument (0: start, 1: end) and its first bad row.
-enum Swept {
-    Pairs(Vec<isize>, Vec<f64>),
-    Bad(usize, BadRow),
-    TooMany(TooMany),
-}
-
-/// Pairs of boxes (or circles, `(n, 3)` rows with `circles=True`) moving
-/// linearly from `start` to `end` that overlap strictly during the frame:
-/// `(pairs, t)`, or `(which, BadRow)` (0: `start`, 1: `end`).
-#[pyfunction]
-#[pyo3(signature = (start, end, *, circles=false, groups=None, categories=None, masks=None,
-                    workers=None))]
-#[allow(clippy::too_many_arguments)]
-pub fn swept_pairs(
-    py: Python<'_>,
-    start: Boxes<'_>,
-    end: Boxes<'_>,
-    circles: bool,
-    groups: Option<PyReadonlyArray1<'_, i64>>,
-    categories: U64s<'_>,
-    masks: U64s<'_>,
-    workers: Option<usize>,
-) -> PyResult<Py<PyAny>> {
-    let serial = Exec::serial();
-    let ex = Exec::new(workers);
-    let outcome = if circles {
-        let (s, e) = (rows::<3>(&start, "start")?, rows::<3>(&end, "end")?);
-        same_len(s.len(), e.len())?;
-        let filter_args = FilterArgs::of(&groups, &categories, &masks, s.len())?;
-        owned::room_for(s.len(), "start")?;
-        let (s, e) = (
-            owned::copy(s, "start", &serial)?,
-            owned::copy(e, "end", &serial)?,
-        );
-        watch::watched(py, s.len(), &ex, Watch::Stateless, |ex| {
-            let f = filter_args.copy(ex)?;
-            let b0 = match check::circle_boxes(&s, ex) {
-                Ok(b) => b,
-                Err(bad) => return Ok(Swept::Bad(0, bad)),
-            };
-            let b1 = match check::circle_boxes(&e, ex) {
-                Ok(b) => b,
-                Err(bad) => return Ok(Swept::Bad(1, bad)),
-            };
-            let m = Motion {
-                start: &s,
-                end: &e,
-                filters: f.filters(),
-            };
-            Ok::<_, PyErr>(finish(swept_circles(&m, [&b0, &b1], ex)))
-        })??
-    } else {
-        let (s, e) = (rows::<4>(&start, "start")?, rows::<4>(&end, "end")?);
-        same_len(s.len(), e.len())?;
-        let filter_args = FilterArgs::of(&groups, &categories, &masks, s.len())?;
-        owned::room_for(s.len(), "start")?;
-        watch::watched(py, s.len(), &ex, Watch::Stateless, |ex| {
-            // copies (`owned`) from the pool, in parallel, as `find_pairs` makes
-            let f = filter_args.copy(ex)?;
-            let (s, e) = (
-                owned::copy_pooled(s, "start", ex)?,
-                owned::copy_pooled(e, "end", ex)?,
-            );
-            let mut out = None;
-            for (k, b) in [&s, &e].into_iter().enumerate() {
-                if let Err(bad) = check::scan_boxes(b, ex) {
-                    out = Some(Swept::Bad(k, bad));
-                    break;
-                }
-            }
-            let out = out.unwrap_or_else(|| {
-                let m = Motion {
-                    start: &s,
-                    end: &e,
-                    filters: f.filters(),
-                };
-                finish(swept_boxes(&m, ex))
-            });
-            broadphase_core::scratch::give(s);
-            broadphase_core::scratch::give(e);
-            Ok::<_, PyErr>(out)
-        })??
-    };
-    match outcome {
-        Swept::Pairs(rows, t) => {
-            let pairs = pairs_array(py, rows)?;
-            let t = Array1::from_vec(t).into_pyarray(py).into_any().unbind();
-            Ok(PyTuple::new(py, [pairs, t])?.into_any().unbind())
-        }
-        Swept::Bad(which, bad) => {
-            let row = bad_row(py, bad)?;
-            Ok(
-                PyTuple::new(py, [which.into_pyobject(py)?.into_any().unbind(), row])?
-                    .into_any()
-                    .unbind(),
-            )
-        }
-        Swept::TooMany(t) => Err(too_many(t)),
-    }
-}
-
-fn same_len(a: usize, b: usize) -> PyResult<()> {
-    if a != b {
-        return Err(PyValueError::new_err(format!(
-            "end: expected {a} rows (one per start row), found {b}"
-        )));
-    }
-    Ok(())
-}
-
-fn finish(r: Result<(Vec<isize>, Vec<f64>), TooMany>) -> Swept {
-    match r {
-        Ok((rows, t)) => Swept::Pairs(rows, t),
-        Err(t) => Swept::TooMany(t),
-    }
-}
-
 /// Register the functions in `_core`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(cast_rays, m)?)?;
-    m.add_function(wrap_pyfunction!(swept_pairs, m)?)?;
     Ok(())
 }

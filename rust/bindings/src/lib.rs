@@ -36,6 +36,7 @@ mod pick;
 mod rects;
 mod refresh;
 mod results;
+mod swept;
 mod tiles;
 mod tree;
 mod tree_casts;
@@ -348,6 +349,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     watch::register(m)?;
     cells::register(m)?;
     casts::register(m)?;
+    swept::register(m)?;
     rects::register(m)?;
     refresh::register(m)?;
     pick::register(m)?;

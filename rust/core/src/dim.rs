@@ -84,6 +84,20 @@ impl Row for [f64; 6] {
     }
 }
 
+/// A ball row in `D` dimensions: `[f64; 3]` (a circle, `D = 2`) or
+/// `[f64; 4]` (a sphere, `D = 3`), its centre then its radius.
+///
+/// Code over balls names both widths, `fn f<const C: usize, const D:
+/// usize>(c: &[f64; C]) where [f64; C]: BallRow<D>` (stable Rust cannot
+/// write `[T; C - 1]`): with one impl per width the compiler infers `D`
+/// from `C`, and an array of `D` values (a centre, a velocity) is a
+/// `[T; D]`.
+pub trait BallRow<const D: usize>: Copy + Send + Sync + std::fmt::Debug + 'static {}
+
+impl BallRow<2> for [f64; 3] {}
+
+impl BallRow<3> for [f64; 4] {}
+
 /// The low coordinate of box `b` on axis `k` (`k < N / 2`).
 #[inline(always)]
 pub fn lo<const N: usize>(b: &[f64; N], k: usize) -> f64 {

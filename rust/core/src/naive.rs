@@ -5,7 +5,7 @@
 //! only the exact predicates of [`crate::narrow`] and `param`, which have
 //! tests of their own against integer and rational arithmetic.
 
-use crate::dim::overlap;
+use crate::dim::{overlap, BallRow, Row};
 use crate::narrow::{Narrow, Shapes, CIRCLE};
 use crate::param::shapes;
 
@@ -82,9 +82,16 @@ pub fn ray_circles(
     }
 }
 
-/// Every pair of boxes moving from `start` to `end` that overlaps strictly
-/// at some `s` in `[0, 1]`, with the first such `s`, sorted.
-pub fn swept_box_pairs(start: &[[f64; 4]], end: &[[f64; 4]]) -> Vec<(usize, usize, f64)> {
+/// Every pair of boxes (2D or 3D) moving from `start` to `end` that
+/// overlaps strictly at some `s` in `[0, 1]`, with the first such `s`,
+/// sorted.
+pub fn swept_box_pairs<const N: usize>(
+    start: &[[f64; N]],
+    end: &[[f64; N]],
+) -> Vec<(usize, usize, f64)>
+where
+    [f64; N]: Row,
+{
     let mut out = Vec::new();
     for i in 0..start.len() {
         for j in i + 1..start.len() {
@@ -96,17 +103,26 @@ pub fn swept_box_pairs(start: &[[f64; 4]], end: &[[f64; 4]]) -> Vec<(usize, usiz
     out
 }
 
-/// Every pair of circles moving from `start` to `end` (radii of `start`)
-/// that overlaps strictly at some `s` in `[0, 1]`, with the first such `s`.
-pub fn swept_circle_pairs(start: &[[f64; 3]], end: &[[f64; 3]]) -> Vec<(usize, usize, f64)> {
+/// Every pair of balls (circles or spheres) moving from `start` to `end`
+/// (radii of `start`) that overlaps strictly at some `s` in `[0, 1]`, with
+/// the first such `s`.
+pub fn swept_ball_pairs<const C: usize, const D: usize>(
+    start: &[[f64; C]],
+    end: &[[f64; C]],
+) -> Vec<(usize, usize, f64)>
+where
+    [f64; C]: BallRow<D>,
+{
+    let with_radius = |k: usize| -> [f64; C] {
+        let mut e = end[k];
+        e[D] = start[k][D];
+        e
+    };
     let mut out = Vec::new();
     for i in 0..start.len() {
         for j in i + 1..start.len() {
-            let (ei, ej) = (
-                [end[i][0], end[i][1], start[i][2]],
-                [end[j][0], end[j][1], start[j][2]],
-            );
-            if let Some(e) = shapes::swept_circles(&start[i], &ei, &start[j], &ej) {
+            let (ei, ej) = (with_radius(i), with_radius(j));
+            if let Some(e) = shapes::swept_balls::<C, D>(&start[i], &ei, &start[j], &ej) {
                 out.push((i, j, crate::param::quadratic::entry_f64(&e)));
             }
         }

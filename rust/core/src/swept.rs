@@ -2,11 +2,12 @@
 //! that overlap strictly at some moment of it, and the moment they start to.
 //!
 //! Each box moves from its `start` row to its `end` row, every coordinate
-//! `c0 + s (c1 - c0)` for `s` in `[0, 1]` (circles likewise, centres
-//! moving, radii fixed).  A pair is reported with the infimum `t` of the
-//! `s` at which the two overlap strictly; the decision is exact, `t` a
-//! double (`param`: correctly rounded for boxes, within a relative `2^-36`
-//! for circles).
+//! `c0 + s (c1 - c0)` for `s` in `[0, 1]` (circles and spheres likewise,
+//! centres moving, radii fixed).  A pair is reported with the infimum `t`
+//! of the `s` at which the two overlap strictly; the decision is exact, `t`
+//! a double (`param`: correctly rounded for boxes, within a relative
+//! `2^-36` for balls).  Written once over the dimension: box rows of 4 or 6
+//! doubles ([`crate::dim`]), ball rows of 3 or 4.
 //!
 //! # How
 //! The box of an object at any `s` lies in the union of its start and end
@@ -20,13 +21,14 @@
 //! pairs are those of [`find_pairs`] with `t = 0`.
 
 use crate::check::bounds_of;
+use crate::dim::{union, BallRow};
 use crate::hints::prefetch;
 use crate::narrow::{Filters, Narrow, Shapes};
 use crate::pairs::TooMany;
 use crate::par::{chunk_count, even_bounds, split_at_bounds, Exec, MAX_CHUNKS};
 use crate::param::{linear, quadratic, shapes};
-use crate::scratch;
-use crate::search::{find_pairs, Method, Search};
+use crate::scratch::{self, Pooled};
+use crate::search::{find_pairs, Method, Search, Width};
 
 /// Candidates per chunk of the exact tests, at least.
 const GRAIN: usize = 4096;
@@ -51,49 +53,58 @@ pub struct Motion<'a, const W: usize> {
 /// Swept pairs: canonical flat rows `[i, j, ...]` and their `t`.
 pub type SweptPairs = (Vec<isize>, Vec<f64>);
 
-/// Pairs of boxes (`minx, miny, maxx, maxy`) that overlap strictly at some
-/// `s` in `[0, 1]`, with the first such `s`.
-pub fn swept_boxes(m: &Motion<4>, ex: &Exec) -> Result<SweptPairs, TooMany> {
+/// Pairs of boxes (`minx, miny, maxx, maxy`, or 3D `minx, miny, minz,
+/// maxx, maxy, maxz`) that overlap strictly at some `s` in `[0, 1]`, with
+/// the first such `s`.
+pub fn swept_boxes<const N: usize>(m: &Motion<N>, ex: &Exec) -> Result<SweptPairs, TooMany>
+where
+    [f64; N]: Width<N> + Pooled,
+{
     candidates_then([m.start, m.end], m.filters, [m.start, m.end], ex, |i, j| {
         shapes::swept_boxes(&m.start[i], &m.end[i], &m.start[j], &m.end[j])
             .map(|e| linear::entry_f64(&e))
     })
 }
 
-/// Pairs of circles (`x, y, r`) that overlap strictly at some `s` in
-/// `[0, 1]`, with the first such `s`; `boxes` the outward-rounded boxes of
-/// the start and end rows (`check::circle_boxes`, which validates them).
-pub fn swept_circles(
-    m: &Motion<3>,
-    boxes: [&[[f64; 4]]; 2],
+/// Pairs of circles (`x, y, r`) or spheres (`x, y, z, r`) that overlap
+/// strictly at some `s` in `[0, 1]`, with the first such `s`; `boxes` the
+/// outward-rounded boxes of the start and end rows (`check::ball_boxes`,
+/// which validates them).
+pub fn swept_circles<const C: usize, const D: usize, const N: usize>(
+    m: &Motion<C>,
+    boxes: [&[[f64; N]]; 2],
     ex: &Exec,
-) -> Result<SweptPairs, TooMany> {
-    let end: Vec<[f64; 3]> = m
+) -> Result<SweptPairs, TooMany>
+where
+    [f64; C]: BallRow<D>,
+    [f64; N]: Width<N> + Pooled,
+{
+    // the end rows with the start's radius
+    let end: Vec<[f64; C]> = m
         .start
         .iter()
         .zip(m.end)
-        .map(|(a, b)| [b[0], b[1], a[2]])
+        .map(|(a, b)| {
+            let mut e = *b;
+            e[D] = a[D];
+            e
+        })
         .collect();
     candidates_then(boxes, m.filters, [m.start, &end], ex, |i, j| {
-        shapes::swept_circles(&m.start[i], &end[i], &m.start[j], &end[j])
+        shapes::swept_balls(&m.start[i], &end[i], &m.start[j], &end[j])
             .map(|e| quadratic::entry_f64(&e))
     })
 }
 
 /// The union of each start box and end box, in parallel for many (the
 /// candidates' boxes: every box an object takes on the way lies inside).
-pub fn unions(start: &[[f64; 4]], end: &[[f64; 4]], ex: &Exec) -> Vec<[f64; 4]> {
+pub fn unions<const N: usize>(start: &[[f64; N]], end: &[[f64; N]], ex: &Exec) -> Vec<[f64; N]>
+where
+    [f64; N]: Pooled,
+{
     let mut out = scratch::take(start.len());
     ex.for_work(start.len(), 16 * GRAIN)
-        .collect_into(&mut out, start.len(), GRAIN, |k| {
-            let (a, b) = (&start[k], &end[k]);
-            [
-                a[0].min(b[0]),
-                a[1].min(b[1]),
-                a[2].max(b[2]),
-                a[3].max(b[3]),
-            ]
-        });
+        .collect_into(&mut out, start.len(), GRAIN, |k| union(start[k], end[k]));
     out
 }
 
@@ -108,13 +119,16 @@ pub fn unions(start: &[[f64; 4]], end: &[[f64; 4]], ex: &Exec) -> Vec<[f64; 4]> 
 /// places of a second buffer; the chunks' parts are then joined in chunk
 /// order ([`Exec::concat_into`]).  Every buffer but the result comes from
 /// the scratch pool and goes back to it.
-pub fn candidates_then<const W: usize>(
-    boxes: [&[[f64; 4]]; 2],
+pub fn candidates_then<const N: usize, const W: usize>(
+    boxes: [&[[f64; N]]; 2],
     filters: Filters,
     objects: [&[[f64; W]]; 2],
     ex: &Exec,
     test: impl Fn(usize, usize) -> Option<f64> + Sync,
-) -> Result<SweptPairs, TooMany> {
+) -> Result<SweptPairs, TooMany>
+where
+    [f64; N]: Width<N> + Pooled,
+{
     let union = unions(boxes[0], boxes[1], ex);
     let search = Search {
         boxes: &union,

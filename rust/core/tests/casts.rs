@@ -189,7 +189,7 @@ proptest! {
         let (rows, t) = swept_circles(&m, [&b0, &b1], &ex).unwrap();
         let got: Vec<(usize, usize, f64)> = rows.chunks(2).zip(&t)
             .map(|(r, &s)| (r[0] as usize, r[1] as usize, s)).collect();
-        prop_assert_eq!(got, naive::swept_circle_pairs(&c0, &c1));
+        prop_assert_eq!(got, naive::swept_ball_pairs(&c0, &c1));
     }
 
     /// Random floats: boxes anywhere, rays anywhere.

@@ -21,11 +21,13 @@
 //! entry above 0.
 //!
 //! # Exactness
-//! Counting roundings on a path as [`quadratic`] does (`a` and `b` of up
-//! to four terms 3, `A` and `B` 5, `C` 4): `A a^2` 6, `2 B a b` 8, `C b^2`
-//! 5, the whole of `b^2 f(r)` 10, `B b - A a` 7; within the filter's 12
-//! ([`super`]), and whatever the filter leaves undecided is evaluated again
-//! exactly ([`super::Dyadic`]) by [`exact_sign!`].
+//! Counting roundings on a path as [`quadratic`] does, over `k` axes (`a`
+//! and `b` of up to four terms 3, `A` and `B` `k + 3`, `C` `k + 2`):
+//! `A a^2` `k + 5`, `2 B a b` `k + 6`, `C b^2` `k + 4`, the whole of
+//! `b^2 f(r)` `k + 8`, `B b - A a` `k + 5`: at most 10 in 2D, 11 in 3D,
+//! within the filter's 12 ([`super`]), and whatever the filter leaves
+//! undecided is evaluated again exactly ([`super::Dyadic`]) by
+//! [`exact_sign!`].
 
 // written once for `Est` (Copy) and `Dyadic` (not): hence the clones
 #![allow(clippy::clone_on_copy)]
@@ -36,37 +38,31 @@ use super::Num;
 use std::cmp::Ordering;
 
 /// `A = v.v`, `B = p.v`, `C = p.p - r^2` of a quadratic constraint.
-fn abc<N: Num>(q: &Quad) -> (N, N, N) {
-    let (px, py) = (q.p[0].to::<N>(), q.p[1].to::<N>());
-    let (vx, vy) = (q.v[0].to::<N>(), q.v[1].to::<N>());
-    let r = q.r.to::<N>();
-    let a = vx.clone() * vx.clone() + vy.clone() * vy.clone();
-    let b = px.clone() * vx + py.clone() * vy;
-    let c = px.clone() * px + py.clone() * py - r.clone() * r;
-    (a, b, c)
+fn abc<N: Num, const D: usize>(q: &Quad<D>) -> (N, N, N) {
+    (q.a::<N>(), q.b::<N>(), q.c::<N>())
 }
 
 /// `b^2 f(-a/b)`: the sign of `f` at the linear root.
-fn f_at_root<N: Num>(l: &Lin, q: &Quad) -> N {
-    let (qa, qb, qc) = abc::<N>(q);
+fn f_at_root<N: Num, const D: usize>(l: &Lin, q: &Quad<D>) -> N {
+    let (qa, qb, qc) = abc::<N, D>(q);
     let (a, b) = (l.a.to::<N>(), l.b.to::<N>());
     qa * a.clone() * a.clone() - N::of(2.0) * qb * a * b.clone() + qc * b.clone() * b
 }
 
 /// `b (A r + B)` at the linear root `r = -a/b`: `B b - A a`.
-fn past_vertex<N: Num>(l: &Lin, q: &Quad) -> N {
-    let (qa, qb, _) = abc::<N>(q);
+fn past_vertex<N: Num, const D: usize>(l: &Lin, q: &Quad<D>) -> N {
+    let (qa, qb, _) = abc::<N, D>(q);
     qb * l.b.to::<N>() - qa * l.a.to::<N>()
 }
 
 /// Where the root of `l` (its `b > 0`) lies relative to the smaller root of
 /// `q` (a circle entry above 0: `A > 0`, `B < 0`, `D > 0`), exactly.
-pub fn cmp_root_quad(l: &Lin, q: &Quad) -> Ordering {
-    let f = exact_sign!(N => f_at_root::<N>(l, q));
+pub fn cmp_root_quad<const D: usize>(l: &Lin, q: &Quad<D>) -> Ordering {
+    let f = exact_sign!(N => f_at_root::<N, D>(l, q));
     if f < 0 {
         return Ordering::Greater; // s- < r < s+
     }
-    let side = exact_sign!(N => past_vertex::<N>(l, q));
+    let side = exact_sign!(N => past_vertex::<N, D>(l, q));
     match (f, side) {
         (0, s) if s <= 0 => Ordering::Equal, // r = s-
         (0, _) => Ordering::Greater,         // r = s+
@@ -76,7 +72,7 @@ pub fn cmp_root_quad(l: &Lin, q: &Quad) -> Ordering {
 }
 
 /// The order of a box entry and a circle entry of one ray, exactly.
-pub fn cmp_entries(x: &linear::Entry, y: &quadratic::Entry) -> Ordering {
+pub fn cmp_entries<const D: usize>(x: &linear::Entry, y: &quadratic::Entry<D>) -> Ordering {
     match (x, y) {
         (linear::Entry::Zero, quadratic::Entry::Zero) => Ordering::Equal,
         (linear::Entry::Zero, quadratic::Entry::Root(_)) => Ordering::Less,

@@ -10,8 +10,13 @@
 //!   and `b` sums of up to four doubles ([`Sum`]).  Their common set is an
 //!   open interval `(L, U)` cut to `[0, S]`.
 //! * [`quadratic`]: one constraint `|p + s v|^2 < r^2` (a ray inside a
-//!   circle; two circles moving linearly with `p`, `v` their relative
-//!   position and velocity), an open interval between two roots.
+//!   circle or a sphere; two circles or spheres moving linearly with `p`,
+//!   `v` their relative position and velocity), an open interval between
+//!   two roots.
+//!
+//! Both are written once over the dimension ([`shapes`]): a 3D box gives
+//! six linear constraints where a 2D box gives four, each the same sums;
+//! a sphere's `p` and `v` have three terms where a circle's have two.
 //!
 //! The answer is exact: whether the set is empty, and its infimum `t` (the
 //! entry parameter), as a root of one constraint or 0, which compares
@@ -32,7 +37,19 @@
 //! a sum or product of perturbed values is bounded by the same expression
 //! on magnitudes).  Every polynomial here has `d <= 12`, so
 //! `|v| > 2^-46 m` (`2^-46 = 128 u > gamma_12 / (1-u)^12`) gives the exact
-//! sign.  A product whose magnitude falls below `2^-960` (near or into the
+//! sign.
+//!
+//! The count in 3D: a linear constraint's sums are per axis (`a` of at most
+//! three terms, `b` of four: 2 and 3 roundings), so [`linear`]'s
+//! polynomials have the same `d <= 6` in every dimension; a dot product
+//! over `k` axes (`A = v.v`, `B = p.v`, `C = p.p - r^2`) has one product
+//! and `k - 1` additions on its first term's path, so every polynomial of
+//! [`quadratic`] and [`cross`] takes one rounding more in 3D than in 2D:
+//! at most 12 (`W^2 - 4 D_i D_j`, comparing two entries of one ray), 11
+//! in 2D (the counts, as functions of `k`, are in their module docs).  The
+//! bound holds and the threshold stays: `2^-46` would serve any `d` up to
+//! about 120 (`gamma_d / (1-u)^d < (d + 1) u` for such `d`), so the margin
+//! is wide, and the count is what must not be exceeded unnoticed.  A product whose magnitude falls below `2^-960` (near or into the
 //! subnormals) or any non-finite value marks the estimate unusable.  What
 //! the filter leaves undecided is evaluated again with [`Dyadic`] (exact
 //! big-integer arithmetic, `bigint`): the same expression, no rounding.

@@ -1,8 +1,9 @@
 //! One quadratic constraint `|p + s v|^2 < r^2` in one parameter `s`:
-//! a point moving from `p` with velocity `v` strictly inside the circle of
-//! radius `r` about the origin (a ray in a circle: `p` its origin less the
-//! centre; two moving circles: their relative position and motion, `r` the
-//! sum of the radii).
+//! a point moving from `p` with velocity `v` strictly inside the circle
+//! (2D) or sphere (3D) of radius `r` about the origin (a ray in a ball: `p`
+//! its origin less the centre; two moving balls: their relative position
+//! and motion, `r` the sum of the radii).  [`Quad`] is written once over
+//! the number of axes (`p` and `v` of 2 or 3 terms each).
 //!
 //! # The set and its infimum
 //! `f(s) = A s^2 + 2 B s + C` with `A = v.v`, `B = p.v`, `C = p.p - r^2`.
@@ -28,8 +29,16 @@
 //! which is -1 for `W <= 0` and else the sign of `W^2 - 4 D_i D_j`; `g` has
 //! that sign when both are positive, the opposite when both are negative.
 //!
-//! Every polynomial here has at most 11 roundings on a path (`p` 1, `v`
-//! 3, `D` 7, `W^2 - 4 D_i D_j` 11), within the filter's 12 ([`super`]).
+//! # Roundings, over `k` axes
+//! Counted on a path from an input to the result as [`super`] counts them:
+//! `p` (a difference of two doubles) 1, `v` (a motion, up to four terms) 3,
+//! `r` (a sum of two radii) 1.  A dot product over the `k` axes adds one
+//! product and `k - 1` additions (the terms added in axis order: the first
+//! term's path has them all), so `A = v.v` and `B = p.v` take `k + 3`,
+//! `C = p.p - r^2` `k + 2`, `D = B^2 - A C` `k + 5`, `f(S)` `k + 7`,
+//! `A S + B` `k + 5`; in [`cmp_entries`] `D_i - D_j` `k + 6` and
+//! `W^2 - 4 D_i D_j` (`W` at `k + 7`, its square `k + 8`) `k + 9`.  The
+//! most is 11 in 2D and 12 in 3D: within the filter's 12 ([`super`]).
 //!
 //! # The entry as a double
 //! `s- = C / (-B + sqrt(D))` (no cancellation: `-B > 0`), from `B`, `C`,
@@ -47,13 +56,14 @@
 use super::{Dyadic, Est, Num, Sum};
 use std::cmp::Ordering;
 
-/// `|p + s v|^2 < r^2`.
+/// `|p + s v|^2 < r^2` in `D` dimensions (2 by default: the circles of
+/// the 2D casts; 3 for spheres).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Quad {
+pub struct Quad<const D: usize = 2> {
     /// The position at `s = 0`, relative to the centre.
-    pub p: [Sum; 2],
+    pub p: [Sum; D],
     /// The velocity.
-    pub v: [Sum; 2],
+    pub v: [Sum; D],
     /// The radius.
     pub r: Sum,
 }
@@ -61,26 +71,48 @@ pub struct Quad {
 /// The infimum of a non-empty set: 0, or the smaller root `s-` (above 0)
 /// of this constraint.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Entry {
+pub enum Entry<const D: usize = 2> {
     /// The set starts at 0.
     Zero,
     /// The set starts at the smaller root, above 0.
-    Root(Quad),
+    Root(Quad<D>),
 }
 
-impl Quad {
-    fn a<N: Num>(&self) -> N {
-        let [x, y] = [self.v[0].to::<N>(), self.v[1].to::<N>()];
-        x.clone() * x + y.clone() * y
+/// `x.x`, the terms added in axis order.
+fn square<N: Num, const D: usize>(x: &[Sum; D]) -> N {
+    let t = x[0].to::<N>();
+    let mut acc = t.clone() * t;
+    for s in &x[1..] {
+        let t = s.to::<N>();
+        acc = acc + t.clone() * t;
+    }
+    acc
+}
+
+/// `x.y`, the terms added in axis order.
+fn dot<N: Num, const D: usize>(x: &[Sum; D], y: &[Sum; D]) -> N {
+    let mut acc = x[0].to::<N>() * y[0].to::<N>();
+    for k in 1..D {
+        acc = acc + x[k].to::<N>() * y[k].to::<N>();
+    }
+    acc
+}
+
+impl<const D: usize> Quad<D> {
+    /// `A = v.v`.
+    pub(super) fn a<N: Num>(&self) -> N {
+        square(&self.v)
     }
 
-    fn b<N: Num>(&self) -> N {
-        self.p[0].to::<N>() * self.v[0].to::<N>() + self.p[1].to::<N>() * self.v[1].to::<N>()
+    /// `B = p.v`.
+    pub(super) fn b<N: Num>(&self) -> N {
+        dot(&self.p, &self.v)
     }
 
-    fn c<N: Num>(&self) -> N {
-        let [x, y, r] = [self.p[0].to::<N>(), self.p[1].to::<N>(), self.r.to::<N>()];
-        x.clone() * x + y.clone() * y - r.clone() * r
+    /// `C = p.p - r^2`.
+    pub(super) fn c<N: Num>(&self) -> N {
+        let r = self.r.to::<N>();
+        square::<N, D>(&self.p) - r.clone() * r
     }
 
     fn d<N: Num>(&self) -> N {
@@ -93,16 +125,21 @@ impl Quad {
         let s = N::of(s);
         (self.a::<N>() * s.clone() + N::of(2.0) * self.b::<N>()) * s + self.c::<N>()
     }
+
+    /// Whether `v = 0` (exactly).
+    fn still(&self) -> bool {
+        self.v.iter().all(|v| v.sign() == 0)
+    }
 }
 
 /// The infimum of `{s in [0, s_max] : |p + s v| < r}`, `None` for the
 /// empty set; `s_max >= 0`, possibly infinite.
-pub fn solve(q: &Quad, s_max: f64) -> Option<Entry> {
+pub fn solve<const D: usize>(q: &Quad<D>, s_max: f64) -> Option<Entry<D>> {
     let sc = exact_sign!(N => q.c::<N>());
     if sc < 0 {
         return Some(Entry::Zero);
     }
-    if s_max == 0.0 || (q.v[0].sign() == 0 && q.v[1].sign() == 0) {
+    if s_max == 0.0 || q.still() {
         return None;
     }
     if exact_sign!(N => q.b::<N>()) >= 0 || exact_sign!(N => q.d::<N>()) <= 0 {
@@ -123,7 +160,7 @@ pub fn solve(q: &Quad, s_max: f64) -> Option<Entry> {
 
 /// The order of two entries of constraints with one velocity `v` (the
 /// circles one ray meets), exactly.
-pub fn cmp_entries(x: &Entry, y: &Entry) -> Ordering {
+pub fn cmp_entries<const D: usize>(x: &Entry<D>, y: &Entry<D>) -> Ordering {
     let (qi, qj) = match (x, y) {
         (Entry::Zero, Entry::Zero) => return Ordering::Equal,
         (Entry::Zero, Entry::Root(_)) => return Ordering::Less,
@@ -184,7 +221,7 @@ fn accurate(e: Est) -> bool {
 /// An estimate past the largest double is that double when the entry itself
 /// is not past it (the estimate may exceed the entry by its error): an
 /// entry's `t` is infinite only when the entry is.
-pub fn entry_f64(e: &Entry) -> f64 {
+pub fn entry_f64<const D: usize>(e: &Entry<D>) -> f64 {
     let Entry::Root(q) = e else { return 0.0 };
     let t = estimate(q);
     if t.is_finite() || beyond_doubles(q) {
@@ -195,7 +232,7 @@ pub fn entry_f64(e: &Entry) -> f64 {
 }
 
 /// [`entry_f64`]'s estimate, which may overflow.
-fn estimate(q: &Quad) -> f64 {
+fn estimate<const D: usize>(q: &Quad<D>) -> f64 {
     let (b, c, d) = (q.b::<Est>(), q.c::<Est>(), q.d::<Est>());
     if accurate(b) && accurate(c) && accurate(d) {
         return c.v / (d.v.sqrt() - b.v);
@@ -211,13 +248,13 @@ fn estimate(q: &Quad) -> f64 {
 /// Whether the entry `s-` of a set that is not empty lies past the largest
 /// double `M`, exactly: `M` is then outside the set (`f(M) > 0`) and before
 /// the vertex (`A M + B < 0`), as in [`solve`].
-fn beyond_doubles(q: &Quad) -> bool {
+fn beyond_doubles<const D: usize>(q: &Quad<D>) -> bool {
     exact_sign!(N => q.at::<N>(f64::MAX)) > 0
         && exact_sign!(N => q.a::<N>() * N::of(f64::MAX) + q.b::<N>()) < 0
 }
 
 /// An upper bound of the entry: [`entry_f64`] raised past its error.
-pub fn entry_upper(e: &Entry) -> f64 {
+pub fn entry_upper<const D: usize>(e: &Entry<D>) -> f64 {
     let t = entry_f64(e);
     t + t * 2f64.powi(-30) + f64::MIN_POSITIVE
 }

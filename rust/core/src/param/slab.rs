@@ -1,11 +1,12 @@
-//! A ray and a box in floating point: the four constraints of
-//! [`super::shapes::ray_box`] decided by selections, not branches.
+//! A ray and a box in floating point: the constraints of
+//! [`super::shapes::ray_box`] (two per axis) decided by selections, not
+//! branches.
 //!
 //! # Why
 //! A ray's candidates hit or miss as randomly as the boxes lie along it,
 //! so the branches of [`super::linear::quick`] (which constraint is read,
 //! which root is greater) are mispredicted about as often as taken.  For a
-//! ray with both direction components non-zero and `S > 0` every
+//! ray with every direction component non-zero and `S > 0` every
 //! constraint has a non-zero slope, and the same decision is made here with
 //! every step a selection.
 //!
@@ -28,21 +29,22 @@
 use super::linear::Quick;
 use super::select::{Root, Roots};
 
-/// [`super::linear::quick`] of four constraints `a[k] + b[k] s > 0` on
-/// `[0, s_max]`, `a[k]` correctly rounded from a difference of two doubles,
-/// `b[k]` exact and non-zero, `s_max > 0` (see the module docs).
+/// [`super::linear::quick`] of the `N` constraints `a[k] + b[k] s > 0`
+/// (two per axis: 4 in 2D, 6 in 3D) on `[0, s_max]`, `a[k]` correctly
+/// rounded from a difference of two doubles, `b[k]` exact and non-zero,
+/// `s_max > 0` (see the module docs).
 #[inline(always)]
-pub fn quick(a: [f64; 4], b: [f64; 4], s_max: f64) -> Quick {
+pub fn quick<const N: usize>(a: [f64; N], b: [f64; N], s_max: f64) -> Quick {
     const REL: f64 = f64::from_bits((1023 - 50) << 52); // 2^-50
     const ABS: f64 = f64::from_bits(1 << 4); // 2^-1070
 
     // an upper root at or below 0: empty (a common miss), exactly
-    let closed = (0..4).fold(false, |c, k| c | ((b[k] < 0.0) & (a[k] <= 0.0)));
+    let closed = (0..N).fold(false, |c, k| c | ((b[k] < 0.0) & (a[k] <= 0.0)));
     if closed {
         return Quick::Empty;
     }
     let mut roots = Roots::new(s_max);
-    for k in 0..4 {
+    for k in 0..N {
         let q = -a[k] / b[k];
         let e = q.abs() * REL + ABS;
         let fine = q.is_finite();

@@ -127,7 +127,7 @@ impl Tree {
                 |i, j| match (is_circle(i), is_circle(j)) {
                     (false, false) => shapes::swept_boxes(&start[i], &end[i], &start[j], &end[j])
                         .map(|e| linear::entry_f64(&e)),
-                    (true, true) => shapes::swept_circles(&c0[i], &c1[i], &c0[j], &c1[j])
+                    (true, true) => shapes::swept_balls(&c0[i], &c1[i], &c0[j], &c1[j])
                         .map(|e| quadratic::entry_f64(&e)),
                     (false, true) => rounded::swept_box_circle(&start[i], &end[i], &c0[j], &c1[j]),
                     (true, false) => rounded::swept_box_circle(&start[j], &end[j], &c0[i], &c1[i]),

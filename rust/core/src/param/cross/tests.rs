@@ -1,4 +1,5 @@
-//! The cross-kind order against integer arithmetic by another route.
+//! The cross-kind order against integer arithmetic by another route, in 2D
+//! and in 3D.
 //!
 //! Inputs are small integers times `2^e` (from near the subnormals to
 //! huge): the entries do not depend on `e`.  The reference compares the
@@ -8,7 +9,8 @@
 //! `X <= 0` and `X^2 = D m^2` (no square root taken, in `i128`).
 
 use super::*;
-use crate::param::shapes::{ray_box, ray_circle};
+use crate::dim::{BallRow, Row};
+use crate::param::shapes::{ray_ball, ray_box, ray_circle};
 use crate::param::Sum;
 use proptest::prelude::*;
 
@@ -18,22 +20,23 @@ fn int(s: &Sum, scale: f64) -> i128 {
     v as i128
 }
 
-/// The reference order of the two entries of ray `(o, d)`, unscaled.
-fn reference(o: [i64; 2], d: [i64; 2], l: &Lin, q: &Quad, scale: f64) -> Ordering {
+/// The reference order of the two entries of a ray of direction `d`
+/// (`D` axes), unscaled.
+fn reference<const D: usize>(d: [i64; D], l: &Lin, q: &Quad<D>, scale: f64) -> Ordering {
     // the linear root -a/b, with a, b scaled by `scale` (a) and `scale` (b)
     let (a, b) = (int(&l.a, scale), int(&l.b, scale));
     let (n, m) = if b > 0 { (-a, b) } else { (a, -b) };
     assert!(m > 0);
     let (p, v, rr) = (
-        [int(&q.p[0], scale), int(&q.p[1], scale)],
-        [int(&q.v[0], scale), int(&q.v[1], scale)],
+        q.p.map(|x| int(&x, scale)),
+        q.v.map(|x| int(&x, scale)),
         int(&q.r, scale),
     );
-    assert_eq!([v[0], v[1]], [d[0] as i128, d[1] as i128]);
-    let _ = o;
-    let qa = v[0] * v[0] + v[1] * v[1];
-    let qb = p[0] * v[0] + p[1] * v[1];
-    let qc = p[0] * p[0] + p[1] * p[1] - rr * rr;
+    assert_eq!(v, d.map(i128::from));
+    let dot = |x: &[i128; D], y: &[i128; D]| (0..D).map(|k| x[k] * y[k]).sum::<i128>();
+    let qa = dot(&v, &v);
+    let qb = dot(&p, &v);
+    let qc = dot(&p, &p) - rr * rr;
     let dd = qb * qb - qa * qc;
     let x = qa * n + qb * m;
     let rhs = dd * m * m;
@@ -50,63 +53,83 @@ fn scaled(v: i64, scale: f64) -> f64 {
     v as f64 * scale
 }
 
+/// A ray from `o` along `d` (integers; `o` scaled by `2^e`) against the box
+/// of corners `bx` and the ball `(c, r)` (scaled): the order of their
+/// entries is the integers'.
+fn entries_order<const N: usize, const C: usize, const D: usize>(
+    o: [i64; D],
+    d: [i64; D],
+    bx: [i64; N],
+    (c, r): ([i64; D], i64),
+    e: i32,
+) -> Result<(), TestCaseError>
+where
+    [f64; N]: Row<Axes = [f64; D]>,
+    [f64; C]: BallRow<D>,
+{
+    let scale = 2f64.powi(e);
+    let b: [f64; N] = std::array::from_fn(|k| {
+        let (x, y) = (bx[k % D], bx[k % D + D]);
+        scaled(if k < D { x.min(y) } else { x.max(y) }, scale)
+    });
+    let (os, ds) = (o.map(|v| scaled(v, scale)), d.map(|v| v as f64));
+    let ball: [f64; C] = std::array::from_fn(|k| scaled(if k < D { c[k] } else { r }, scale));
+    let (Some(x), Some(y)) = (
+        ray_box(&b, os, ds, f64::INFINITY),
+        ray_ball(&ball, os, ds, f64::INFINITY),
+    ) else {
+        return Ok(());
+    };
+    let got = cmp_entries(&x, &y);
+    let want = match (&x, &y) {
+        // the direction is unscaled: a, p and r scale, b and v do not
+        (linear::Entry::Root(l), quadratic::Entry::Root(q)) => reference_scaled(d, l, q, scale),
+        (linear::Entry::Zero, quadratic::Entry::Zero) => Ordering::Equal,
+        (linear::Entry::Zero, _) => Ordering::Less,
+        _ => Ordering::Greater,
+    };
+    prop_assert_eq!(got, want);
+    prop_assert_eq!(got, cmp_entries_reversed(&y, &x).reverse());
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(4000))]
 
+    /// In 2D and in 3D (the first two axes of the same draw).
     #[test]
-    fn box_and_circle_entries_order_exactly(
-        o in prop::array::uniform2(-12i64..12),
-        d in prop::array::uniform2(-6i64..6),
-        bx in prop::array::uniform4(-12i64..12),
-        c in prop::array::uniform2(-12i64..12),
+    fn box_and_ball_entries_order_exactly(
+        o in prop::array::uniform3(-12i64..12),
+        d in prop::array::uniform3(-6i64..6),
+        bx in prop::array::uniform6(-12i64..12),
+        c in prop::array::uniform3(-12i64..12),
         r in 0i64..8,
         e in prop::sample::select(vec![-1000i32, -500, -60, 0, 1, 40, 500, 900]),
     ) {
-        let scale = 2f64.powi(e);
-        let b = [
-            scaled(bx[0].min(bx[2]), scale),
-            scaled(bx[1].min(bx[3]), scale),
-            scaled(bx[0].max(bx[2]), scale),
-            scaled(bx[1].max(bx[3]), scale),
-        ];
-        let (os, ds) = ([scaled(o[0], scale), scaled(o[1], scale)], [d[0] as f64, d[1] as f64]);
-        let circle = [scaled(c[0], scale), scaled(c[1], scale), scaled(r, scale)];
-        let (Some(x), Some(y)) = (
-            ray_box(&b, os, ds, f64::INFINITY),
-            ray_circle(&circle, os, ds, f64::INFINITY),
-        ) else {
-            return Ok(());
-        };
-        let got = cmp_entries(&x, &y);
-        let want = match (&x, &y) {
-            // the direction is unscaled: a, p and r scale, b and v do not
-            (linear::Entry::Root(l), quadratic::Entry::Root(q)) => reference_scaled(o, d, l, q, scale),
-            (linear::Entry::Zero, quadratic::Entry::Zero) => Ordering::Equal,
-            (linear::Entry::Zero, _) => Ordering::Less,
-            _ => Ordering::Greater,
-        };
-        prop_assert_eq!(got, want);
-        prop_assert_eq!(got, cmp_entries_reversed(&y, &x).reverse());
+        let two = |v: [i64; 3]| [v[0], v[1]];
+        let b2 = [bx[0], bx[1], bx[3], bx[4]];
+        entries_order::<4, 3, 2>(two(o), two(d), b2, (two(c), r), e)?;
+        entries_order::<6, 4, 3>(o, d, bx, (c, r), e)?;
     }
 }
 
 /// The reference with `a` and `p`, `r` scaled by `scale`, `b` and `v` not:
 /// unscale them first.
-fn reference_scaled(o: [i64; 2], d: [i64; 2], l: &Lin, q: &Quad, scale: f64) -> Ordering {
+fn reference_scaled<const D: usize>(d: [i64; D], l: &Lin, q: &Quad<D>, scale: f64) -> Ordering {
     let un = |s: &Sum, k: f64| Sum::one(s.to_f64() / k);
     let l = Lin {
         a: un(&l.a, scale),
         b: un(&l.b, 1.0),
     };
     let q = Quad {
-        p: [un(&q.p[0], scale), un(&q.p[1], scale)],
-        v: [un(&q.v[0], 1.0), un(&q.v[1], 1.0)],
+        p: q.p.map(|x| un(&x, scale)),
+        v: q.v.map(|x| un(&x, 1.0)),
         r: un(&q.r, scale),
     };
-    reference(o, d, &l, &q, 1.0)
+    reference(d, &l, &q, 1.0)
 }
 
-fn cmp_entries_reversed(y: &quadratic::Entry, x: &linear::Entry) -> Ordering {
+fn cmp_entries_reversed<const D: usize>(y: &quadratic::Entry<D>, x: &linear::Entry) -> Ordering {
     cmp_entries(x, y).reverse()
 }
 

@@ -1,4 +1,4 @@
-//! The quadratic solver against integer arithmetic.
+//! The quadratic solver against integer arithmetic, over 2 and 3 axes.
 //!
 //! Inputs are small integers times `2^e`: `A`, `B`, `C` are integers times
 //! `2^2e`, the roots do not depend on `e`.  The reference decides
@@ -29,18 +29,13 @@ struct Ints {
     c: i128,
 }
 
-fn ints(p: (i64, i64), v: (i64, i64), r: i64) -> Ints {
-    let (px, py, vx, vy, r) = (
-        p.0 as i128,
-        p.1 as i128,
-        v.0 as i128,
-        v.1 as i128,
-        r as i128,
-    );
+/// `A`, `B`, `C` of `|p + s v| < r` in integers, over `D` axes.
+fn ints<const D: usize>(p: [i64; D], v: [i64; D], r: i64) -> Ints {
+    let dot = |x: &[i64; D], y: &[i64; D]| (0..D).map(|k| x[k] as i128 * y[k] as i128).sum();
     Ints {
-        a: vx * vx + vy * vy,
-        b: px * vx + py * vy,
-        c: px * px + py * py - r * r,
+        a: dot(&v, &v),
+        b: dot(&p, &v),
+        c: dot(&p, &p) - r as i128 * r as i128,
     }
 }
 
@@ -65,11 +60,16 @@ fn reference_hit(q: &Ints, s_max: Option<i128>) -> bool {
     f(n, d) < 0
 }
 
-fn quad(p: (i64, i64), v: (i64, i64), r: i64, e: i32) -> Quad {
+/// The constraint of the integers times `2^e` (the position's terms as
+/// differences with 0, on either side).
+fn quad<const D: usize>(p: [i64; D], v: [i64; D], r: i64, e: i32) -> Quad<D> {
     let f = |x: i64| x as f64 * (e as f64).exp2();
     Quad {
-        p: [Sum::diff(f(p.0), 0.0), Sum::diff(0.0, f(-p.1))],
-        v: [Sum::one(f(v.0)), Sum::one(f(v.1))],
+        p: std::array::from_fn(|k| match k % 2 {
+            0 => Sum::diff(f(p[k]), 0.0),
+            _ => Sum::diff(0.0, f(-p[k])),
+        }),
+        v: v.map(|x| Sum::one(f(x))),
         r: Sum::one(f(r)),
     }
 }
@@ -78,67 +78,109 @@ fn small() -> impl Strategy<Value = i64> {
     prop_oneof![-5i64..6, -2000i64..2000]
 }
 
+/// [`solve`] of the integers times `2^e` decides as the integers do, and
+/// its entry is close to the float root of the integers.
+fn check_hit<const D: usize>(
+    p: [i64; D],
+    v: [i64; D],
+    r: i64,
+    e: i32,
+    s_max: Option<i64>,
+) -> Result<(), TestCaseError> {
+    let q = quad(p, v, r, e);
+    let got = solve(&q, s_max.map_or(f64::INFINITY, |m| m as f64));
+    let k = ints(p, v, r);
+    let want = reference_hit(&k, s_max.map(|m| m as i128));
+    prop_assert_eq!(got.is_some(), want);
+    if let Some(Entry::Root(_)) = got {
+        let d = k.b * k.b - k.a * k.c;
+        let t = entry_f64(&got.unwrap());
+        let exact = k.c as f64 / ((d as f64).sqrt() - k.b as f64);
+        prop_assert!(
+            (t - exact).abs() <= 1e-9 * exact.abs(),
+            "{} vs {}",
+            t,
+            exact
+        );
+        prop_assert!(entry_upper(&got.unwrap()) >= t);
+    }
+    Ok(())
+}
+
+/// [`cmp_entries`] of two constraints of one velocity `v` orders their
+/// entries as integer brackets of `sqrt(D)` do.
+fn check_order<const D: usize>(
+    pi: [i64; D],
+    pj: [i64; D],
+    v: [i64; D],
+    (ri, rj): (i64, i64),
+    e: i32,
+) -> Result<(), TestCaseError> {
+    let (qi, qj) = (quad(pi, v, ri, e), quad(pj, v, rj, e));
+    let (Some(ei), Some(ej)) = (solve(&qi, f64::INFINITY), solve(&qj, f64::INFINITY)) else {
+        return Ok(());
+    };
+    let (ki, kj) = (ints(pi, v, ri), ints(pj, v, rj));
+    // an entry above 0 has D > 0 (the bracket's square roots need it)
+    for (k, e) in [(&ki, &ei), (&kj, &ej)] {
+        prop_assert!(
+            matches!(e, Entry::Zero) || k.b * k.b > k.a * k.c,
+            "no real roots"
+        );
+    }
+    // x = -B - sqrt(D) (0 for a Zero entry: A > 0 scales both alike)
+    let bracket = |k: &Ints, e: &Entry<D>| -> (i128, i128, Option<i128>) {
+        const F: i128 = 1 << 36;
+        if matches!(e, Entry::Zero) {
+            return (0, 0, Some(0));
+        }
+        let d = k.b * k.b - k.a * k.c;
+        let s = isqrt(d * F * F);
+        let exact = (isqrt(d) * isqrt(d) == d).then(|| -k.b - isqrt(d));
+        (-k.b * F - s - 1, -k.b * F - s, exact)
+    };
+    let (xi, xj) = (bracket(&ki, &ei), bracket(&kj, &ej));
+    let want = match (&ei, &ej) {
+        (Entry::Zero, Entry::Zero) => Ordering::Equal,
+        (Entry::Zero, _) => Ordering::Less,
+        (_, Entry::Zero) => Ordering::Greater,
+        _ => {
+            if let (Some(a), Some(b)) = (xi.2, xj.2) {
+                a.cmp(&b)
+            } else if ki.b == kj.b && ki.a * ki.c == kj.a * kj.c {
+                Ordering::Equal
+            } else if xi.1 < xj.0 {
+                Ordering::Less
+            } else if xj.1 < xi.0 {
+                Ordering::Greater
+            } else {
+                return Ok(()); // too close for the bracket
+            }
+        }
+    };
+    prop_assert_eq!(cmp_entries(&ei, &ej), want);
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(3000))]
 
     #[test]
-    fn hits_match_integers(px in small(), py in small(), vx in small(), vy in small(),
+    fn hits_match_integers(p in [small(), small(), small()], v in [small(), small(), small()],
                            r in 0i64..50, e in -1070i32..990,
                            s_max in prop_oneof![Just(None), (0i64..6).prop_map(Some)]) {
-        let q = quad((px, py), (vx, vy), r, e);
-        let got = solve(&q, s_max.map_or(f64::INFINITY, |m| m as f64));
-        let want = reference_hit(&ints((px, py), (vx, vy), r), s_max.map(|m| m as i128));
-        prop_assert_eq!(got.is_some(), want);
-        if let Some(Entry::Root(_)) = got {
-            let k = ints((px, py), (vx, vy), r);
-            let d = k.b * k.b - k.a * k.c;
-            let t = entry_f64(&got.unwrap());
-            let exact = k.c as f64 / ((d as f64).sqrt() - k.b as f64);
-            prop_assert!((t - exact).abs() <= 1e-9 * exact.abs(), "{} vs {}", t, exact);
-            prop_assert!(entry_upper(&got.unwrap()) >= t);
-        }
+        check_hit([p[0], p[1]], [v[0], v[1]], r, e, s_max)?;
+        check_hit(p, v, r, e, s_max)?;
     }
 
     #[test]
     fn entries_of_one_ray_order_exactly(
-        pi in (small(), small()), pj in (small(), small()), v in (small(), small()),
-        ri in 0i64..60, rj in 0i64..60, e in -1070i32..990,
+        pi in [small(), small(), small()], pj in [small(), small(), small()],
+        v in [small(), small(), small()], ri in 0i64..60, rj in 0i64..60, e in -1070i32..990,
     ) {
-        let (qi, qj) = (quad(pi, v, ri, e), quad(pj, v, rj, e));
-        let (Some(ei), Some(ej)) = (solve(&qi, f64::INFINITY), solve(&qj, f64::INFINITY))
-            else { return Ok(()) };
-        let (ki, kj) = (ints(pi, v, ri), ints(pj, v, rj));
-        // x = -B - sqrt(D) (0 for a Zero entry: A > 0 scales both alike)
-        let bracket = |k: &Ints, e: &Entry| -> (i128, i128, Option<i128>) {
-            const F: i128 = 1 << 36;
-            if matches!(e, Entry::Zero) {
-                return (0, 0, Some(0));
-            }
-            let d = k.b * k.b - k.a * k.c;
-            let s = isqrt(d * F * F);
-            let exact = (isqrt(d) * isqrt(d) == d).then(|| -k.b - isqrt(d));
-            (-k.b * F - s - 1, -k.b * F - s, exact)
-        };
-        let (xi, xj) = (bracket(&ki, &ei), bracket(&kj, &ej));
-        let want = match (&ei, &ej) {
-            (Entry::Zero, Entry::Zero) => Ordering::Equal,
-            (Entry::Zero, _) => Ordering::Less,
-            (_, Entry::Zero) => Ordering::Greater,
-            _ => {
-                if let (Some(a), Some(b)) = (xi.2, xj.2) {
-                    a.cmp(&b)
-                } else if ki.b == kj.b && ki.a * ki.c == kj.a * kj.c {
-                    Ordering::Equal
-                } else if xi.1 < xj.0 {
-                    Ordering::Less
-                } else if xj.1 < xi.0 {
-                    Ordering::Greater
-                } else {
-                    return Ok(()); // too close for the bracket
-                }
-            }
-        };
-        prop_assert_eq!(cmp_entries(&ei, &ej), want);
+        let two = |x: [i64; 3]| [x[0], x[1]];
+        check_order(two(pi), two(pj), two(v), (ri, rj), e)?;
+        check_order(pi, pj, v, (ri, rj), e)?;
     }
 }
 
