@@ -60,12 +60,12 @@ def cast_rays(
 
     Parameters
     ----------
-    boxes : array_like or table, shape (n, 4)
+    boxes : array_like or table, shape (n, 4) or (n, 6)
         The objects, as in :func:`find_pairs` (``format``, pygame rects and
-        tables alike).
-    origins, directions : array_like, shape (m, 2)
-        ``x, y`` and ``dx, dy`` per ray, finite; a zero direction is the
-        single point ``origin``.
+        tables alike); six columns are 3D boxes.
+    origins, directions : array_like, shape (m, 2) or (m, 3)
+        ``x, y`` and ``dx, dy`` per ray (3D: ``x, y, z`` and ``dx, dy,
+        dz``), finite; a zero direction is the single point ``origin``.
     max_t : float or array_like, shape (m,)
         The greatest ``s`` (default ``inf``), one for all rays or one per ray.
     hits : {"first", "all", "any"}
@@ -116,13 +116,21 @@ def cast_rays(
     [False, True]
     >>> bp.cast_rays(walls, [[2.5, 0]], [[1, 0]], ignore=0)[0].tolist()  # the shooter's own
     [1]
+    >>> cubes = [[2, -1, -1, 3, 1, 1], [5, -1, -1, 6, 1, 1]]       # in 3D
+    >>> index, t = bp.cast_rays(cubes, [[0, 0, 0], [0, 0, 1]], [[1, 0, 0], [1, 0, 0]])
+    >>> index.tolist(), t.tolist()  # the second ray slides along the cubes' top faces
+    ([0, -1], [2.0, inf])
     """
     nthreads = _cast.workers(workers)
-    arr = _cast.box_rows(boxes, "boxes", format)
+    arr = _cast.box_rows(boxes, "boxes", format, _DIMS)
     n = arr.shape[0]
     _cast.count(n, "boxes")
+    dims = arr.shape[1] // 2 if n else _ray_args.dims_of(origins)
+    if n == 0:
+        arr = np.empty((0, 2 * dims))
     hits = _ray_args.hits(hits)
-    rays = _ray_args.rays(origins, directions, max_t, ray_categories, ray_masks, ignore, n)
+    rays = _ray_args.rays(origins, directions, max_t, ray_categories, ray_masks, ignore, n,
+                          dims)
     out = _core.cast_rays(arr, rays.pop("origins"), rays.pop("directions"), rays.pop("max_t"),
                           hits, categories=_cast.per_object(categories, "categories", n, np.uint64),
                           masks=_cast.per_object(masks, "masks", n, np.uint64), workers=nthreads,
@@ -157,8 +165,9 @@ def cast_rays_circles(
 
     Parameters
     ----------
-    centers : array_like or table, shape (n, 2)
-        ``x, y`` per circle (a table as in :func:`find_circle_pairs`).
+    centers : array_like or table, shape (n, 2) or (n, 3)
+        ``x, y`` per circle (a table as in :func:`find_circle_pairs`);
+        three columns are sphere centres, cast at by 3D rays.
     radii : float or array_like, shape (n,)
         Radii >= 0; ``None`` when ``centers`` is a table with radii.
     origins, directions, max_t, hits, categories, masks, ray_categories, ray_masks, ignore, workers
@@ -176,13 +185,20 @@ def cast_rays_circles(
     >>> index, t = bp.cast_rays_circles([[5, 0], [9, 0]], [1, 1], origins, directions)
     >>> index.tolist(), t.tolist()  # the second ray is tangent to both
     ([0, -1], [4.0, inf])
+    >>> index, t = bp.cast_rays_circles([[5, 0, 0]], 1, [[0, 0, 0]], [[1, 0, 0]])  # a sphere
+    >>> index.tolist(), t.tolist()
+    ([0], [4.0])
     """
     nthreads = _cast.workers(workers)
-    xyr = _cast.circle_rows(centers, radii)
+    xyr = _cast.circle_rows(centers, radii, _DIMS)
     n = xyr.shape[0]
     _cast.count(n, "centers")
+    dims = xyr.shape[1] - 1 if n else _ray_args.dims_of(origins)
+    if n == 0:
+        xyr = np.empty((0, dims + 1))
     hits = _ray_args.hits(hits)
-    rays = _ray_args.rays(origins, directions, max_t, ray_categories, ray_masks, ignore, n)
+    rays = _ray_args.rays(origins, directions, max_t, ray_categories, ray_masks, ignore, n,
+                          dims)
     out = _core.cast_rays(None, rays.pop("origins"), rays.pop("directions"), rays.pop("max_t"),
                           hits, circles=xyr,
                           categories=_cast.per_object(categories, "categories", n, np.uint64),

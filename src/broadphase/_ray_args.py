@@ -11,9 +11,24 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _cast, _exact
+from . import _cast, _exact, _tables
 
 _HITS = ("first", "all", "any")
+
+
+def dims_of(origins) -> int:
+    """3 when ``origins`` holds rows of three numbers (or a table with ``z``), else 2.
+
+    What a cast at no objects reads its dimension from.
+    """
+    table = _tables._table(origins)
+    if table is not None:
+        return 3 if "z" in [str(v).lower() for v in table.labels] else 2
+    try:
+        shape = np.shape(origins)
+    except ValueError:  # ragged: the points' own error says so
+        return 2
+    return 3 if len(shape) >= 1 and shape[-1] == 3 else 2
 
 
 def points(value, name: str, columns: str) -> np.ndarray:
@@ -83,14 +98,17 @@ def ignore_handles(value, m: int) -> np.ndarray | None:
     return arr
 
 
-def rays(origins, directions, max_t, ray_categories, ray_masks, ignore, n: int) -> dict:
+def rays(origins, directions, max_t, ray_categories, ray_masks, ignore, n: int,
+         dims: int = 2) -> dict:
     """The rays' arguments of ``_core.cast_rays``, checked, by name.
 
     ``ignore`` is checked as indices of ``n`` objects; the tree passes
-    ``None`` and sets ``"ignore"`` from :func:`ignore_handles`.
+    ``None`` and sets ``"ignore"`` from :func:`ignore_handles`.  ``dims``
+    is the objects' dimension: origins and directions of 2 or 3 columns.
     """
-    o = points(origins, "origins", "x, y")
-    d = points(directions, "directions", "dx, dy")
+    axes = "xyz"[:dims]
+    o = points(origins, "origins", ", ".join(axes))
+    d = points(directions, "directions", ", ".join("d" + a for a in axes))
     m = o.shape[0]
     if d.shape[0] != m:
         raise ValueError(f"directions: expected {m} rows (one per origin), found {d.shape[0]}")

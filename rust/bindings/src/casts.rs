@@ -9,10 +9,12 @@
 //! (`crate::watch`).
 
 use broadphase_core::check;
+use broadphase_core::dim::{BallRow, Row};
 use broadphase_core::par::Exec;
-use broadphase_core::rays::{cast_boxes, cast_circles, Cast, Hits, Mode, Rays};
+use broadphase_core::rays::{cast_balls, cast_boxes, Cast, Hits, Mode, Rays};
+use broadphase_core::scratch::Pooled;
 use numpy::ndarray::Array1;
-use numpy::{IntoPyArray, PyReadonlyArray1, PyReadonlyArray2};
+use numpy::{IntoPyArray, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
@@ -45,17 +47,17 @@ pub(crate) fn mode_of(name: &str) -> Option<Mode> {
 /// casts (the one owner of the rays' arguments in the bindings): the mode
 /// by name, origins and directions of one length, `max_t` of 1 or that
 /// many values, the filters and `ignore` of that many.
-pub(crate) struct OwnedRays {
+pub(crate) struct OwnedRays<const D: usize = 2> {
     pub mode: Mode,
-    origins: Vec<[f64; 2]>,
-    directions: Vec<[f64; 2]>,
+    origins: Vec<[f64; D]>,
+    directions: Vec<[f64; D]>,
     max_t: Vec<f64>,
     categories: Option<Vec<u64>>,
     masks: Option<Vec<u64>>,
     ignore: Option<Vec<i64>>,
 }
 
-impl OwnedRays {
+impl<const D: usize> OwnedRays<D> {
     /// The arguments read, checked for lengths and copied (`crate::owned`).
     pub fn read(
         origins: &PyReadonlyArray2<'_, f64>,
@@ -65,12 +67,12 @@ impl OwnedRays {
         ray_categories: &U64s<'_>,
         ray_masks: &U64s<'_>,
         ignore: &Option<PyReadonlyArray1<'_, i64>>,
-    ) -> PyResult<OwnedRays> {
+    ) -> PyResult<Self> {
         let Some(mode) = mode_of(mode) else {
             return Err(PyValueError::new_err(format!("mode: unknown {mode:?}")));
         };
-        let o = rows::<2>(origins, "origins")?;
-        let d = rows::<2>(directions, "directions")?;
+        let o = rows::<D>(origins, "origins")?;
+        let d = rows::<D>(directions, "directions")?;
         let m = o.len();
         if d.len() != m {
             return Err(PyValueError::new_err(format!(
@@ -108,7 +110,7 @@ impl OwnedRays {
     /// directions, `max_t >= 0`): the Python layer checked the caller's
     /// arrays, but another thread may have written them since.
     fn check(&self) -> PyResult<()> {
-        let finite = |rows: &[[f64; 2]], name: &str| match rows
+        let finite = |rows: &[[f64; D]], name: &str| match rows
             .iter()
             .position(|r| !r.iter().all(|v| v.is_finite()))
         {
@@ -135,7 +137,7 @@ impl OwnedRays {
     }
 
     /// The rays as the core reads them.
-    pub fn rays(&self) -> Rays<'_> {
+    pub fn rays(&self) -> Rays<'_, D> {
         Rays {
             origins: &self.origins,
             directions: &self.directions,
@@ -169,21 +171,70 @@ pub fn cast_rays(
     ignore: Option<PyReadonlyArray1<'_, i64>>,
     workers: Option<usize>,
 ) -> PyResult<Py<PyAny>> {
-    let rays = OwnedRays::read(
-        &origins,
-        &directions,
-        &max_t,
-        mode,
-        &ray_categories,
-        &ray_masks,
-        &ignore,
-    )?;
+    let width = origins.shape()[1];
+    let args = CastArgs {
+        boxes,
+        balls: circles,
+        categories,
+        masks,
+        workers,
+    };
+    if width == 3 {
+        let rays = OwnedRays::<3>::read(
+            &origins,
+            &directions,
+            &max_t,
+            mode,
+            &ray_categories,
+            &ray_masks,
+            &ignore,
+        )?;
+        cast_in::<6, 3, 4>(py, args, rays)
+    } else {
+        let rays = OwnedRays::<2>::read(
+            &origins,
+            &directions,
+            &max_t,
+            mode,
+            &ray_categories,
+            &ray_masks,
+            &ignore,
+        )?;
+        cast_in::<4, 2, 3>(py, args, rays)
+    }
+}
+
+/// The objects of a static cast and its settings, as given.
+struct CastArgs<'py> {
+    boxes: Option<Boxes<'py>>,
+    balls: Option<Boxes<'py>>,
+    categories: U64s<'py>,
+    masks: U64s<'py>,
+    workers: Option<usize>,
+}
+
+/// [`cast_rays`] of rays in `D` dimensions at boxes of `N` doubles or
+/// balls of `C` (circles in 2D, spheres in 3D).
+fn cast_in<const N: usize, const D: usize, const C: usize>(
+    py: Python<'_>,
+    args: CastArgs<'_>,
+    rays: OwnedRays<D>,
+) -> PyResult<Py<PyAny>>
+where
+    [f64; N]: Row<Axes = [f64; D]> + Pooled,
+    [f64; C]: BallRow<D>,
+{
     let m = rays.len();
-    let circ = circles
+    let circ = args
+        .balls
         .as_ref()
-        .map(|c| rows::<3>(c, "circles"))
+        .map(|c| rows::<C>(c, if D == 3 { "spheres" } else { "circles" }))
         .transpose()?;
-    let given = boxes.as_ref().map(|b| rows::<4>(b, "boxes")).transpose()?;
+    let given = args
+        .boxes
+        .as_ref()
+        .map(|b| rows::<N>(b, "boxes"))
+        .transpose()?;
     let n = circ.map_or(given.map_or(0, <[_]>::len), <[_]>::len);
     if m.max(n) >= u32::MAX as usize {
         // the cast numbers rays and objects in 32 bits
@@ -191,8 +242,8 @@ pub fn cast_rays(
             "origins, boxes: expected fewer than 2**32 - 1 rays and objects, found {m} and {n}"
         )));
     }
-    let objects = FilterArgs::of(&None, &categories, &masks, n)?;
-    let ex = Exec::new(workers);
+    let objects = FilterArgs::of(&None, &args.categories, &args.masks, n)?;
+    let ex = Exec::new(args.workers);
     let serial = Exec::serial();
     // copies of everything the core reads (`owned`)
     let circ = circ
@@ -211,15 +262,15 @@ pub fn cast_rays(
             max_hits: None,
         };
         Ok::<_, PyErr>(match (&circ, &given) {
-            (Some(c), _) => match check::circle_boxes(c, ex) {
-                Ok(b) => Ok(cast_circles(c, &b, &cast, ex)),
+            (Some(c), _) => match check::ball_boxes::<C, N>(c, ex) {
+                Ok(b) => Ok(cast_balls(c, &b, &cast, ex)),
                 Err(bad) => Err(bad),
             },
             (None, Some(b)) => match check::scan_boxes(b, ex) {
                 Ok(_) => Ok(cast_boxes(b, &cast, ex)),
                 Err(bad) => Err(bad),
             },
-            (None, None) => Ok(cast_boxes(&[], &cast, ex)),
+            (None, None) => Ok(cast_boxes::<N, D>(&[], &cast, ex)),
         })
     })??;
     match result {

@@ -42,9 +42,10 @@ use budget::RowBudget;
 pub use cells::Cells;
 pub use grid::RayGrid;
 use one_ray::{one_ray, Bounds, Part};
-pub use targets::{Boxes, Circles, Mixed, MixedEntry, Target};
+pub use targets::{Balls, Boxes, Circles, Mixed, MixedEntry, Target};
 
 use crate::check::bounds_of;
+use crate::dim::{BallRow, Row};
 use crate::hints::prefetch;
 use crate::narrow::Filters;
 use crate::pairs::TooMany;
@@ -69,13 +70,13 @@ pub enum Mode {
     Any,
 }
 
-/// The rays and their filters.
+/// The rays and their filters, in `D` dimensions.
 #[derive(Clone, Copy, Debug)]
-pub struct Rays<'a> {
-    /// `x, y` of each ray's origin (finite).
-    pub origins: &'a [[f64; 2]],
-    /// `dx, dy` of each ray's direction (finite; zero allowed).
-    pub directions: &'a [[f64; 2]],
+pub struct Rays<'a, const D: usize = 2> {
+    /// `x, y` (3D: `x, y, z`) of each ray's origin (finite).
+    pub origins: &'a [[f64; D]],
+    /// `dx, dy` (3D: `dx, dy, dz`) of each ray's direction (finite; zero allowed).
+    pub directions: &'a [[f64; D]],
     /// The greatest `s` of each ray (`>= 0`, possibly infinite): one value
     /// for every ray, or one per ray.
     pub max_t: &'a [f64],
@@ -87,7 +88,7 @@ pub struct Rays<'a> {
     pub ignore: Option<&'a [i64]>,
 }
 
-impl Rays<'_> {
+impl<const D: usize> Rays<'_, D> {
     /// The number of rays.
     pub fn len(&self) -> usize {
         self.origins.len()
@@ -120,9 +121,9 @@ impl Rays<'_> {
 /// A cast: the rays, the objects' filters (categories and masks; groups
 /// are not read) and what to report.
 #[derive(Clone, Copy, Debug)]
-pub struct Cast<'a> {
+pub struct Cast<'a, const D: usize = 2> {
     /// The rays.
-    pub rays: Rays<'a>,
+    pub rays: Rays<'a, D>,
     /// The objects' categories and masks.
     pub objects: Filters<'a>,
     /// What to report.
@@ -153,34 +154,71 @@ pub enum Hits {
     Any(Vec<bool>),
 }
 
-/// Cast the rays at boxes (valid: finite, `min <= max`); [`TooMany`] when
-/// [`Mode::All`] finds more rows than `cast.max_hits` (or the memory) holds.
-pub fn cast_boxes(boxes: &[[f64; 4]], cast: &Cast, ex: &Exec) -> Result<Hits, TooMany> {
+/// Cast the rays at boxes (valid: finite, `min <= max`; rows of `N`
+/// doubles, the rays of `D = N / 2`); [`TooMany`] when [`Mode::All`]
+/// finds more rows than `cast.max_hits` (or the memory) holds.
+pub fn cast_boxes<const N: usize, const D: usize>(
+    boxes: &[[f64; N]],
+    cast: &Cast<D>,
+    ex: &Exec,
+) -> Result<Hits, TooMany>
+where
+    [f64; N]: Row<Axes = [f64; D]>,
+{
     cast_at(&Boxes(boxes), cast, ex)
 }
 
-/// Cast the rays at circles (valid; `boxes` their outward-rounded boxes);
-/// [`TooMany`] as [`cast_boxes`].
+/// Cast the rays at balls (valid: circles `x, y, r` or spheres `x, y, z,
+/// r`; `boxes` their outward-rounded boxes); [`TooMany`] as [`cast_boxes`].
+pub fn cast_balls<const C: usize, const D: usize, const N: usize>(
+    balls: &[[f64; C]],
+    boxes: &[[f64; N]],
+    cast: &Cast<D>,
+    ex: &Exec,
+) -> Result<Hits, TooMany>
+where
+    [f64; C]: BallRow<D>,
+    [f64; N]: Row<Axes = [f64; D]>,
+{
+    cast_at(&Balls { balls, boxes }, cast, ex)
+}
+
+/// [`cast_balls`] of circles: the 2D casts' call.
 pub fn cast_circles(
     circles: &[[f64; 3]],
     boxes: &[[f64; 4]],
     cast: &Cast,
     ex: &Exec,
 ) -> Result<Hits, TooMany> {
-    cast_at(&Circles { circles, boxes }, cast, ex)
+    cast_balls(circles, boxes, cast, ex)
 }
 
-/// Cast the rays at boxes and circles together (valid; [`Mixed`]);
+/// Cast the rays at boxes and balls together (valid; [`Mixed`]);
 /// [`TooMany`] as [`cast_boxes`].
-pub fn cast_mixed(objects: &Mixed, cast: &Cast, ex: &Exec) -> Result<Hits, TooMany> {
+pub fn cast_mixed<const C: usize, const D: usize, const N: usize>(
+    objects: &Mixed<C, N>,
+    cast: &Cast<D>,
+    ex: &Exec,
+) -> Result<Hits, TooMany>
+where
+    [f64; C]: BallRow<D>,
+    [f64; N]: Row<Axes = [f64; D]>,
+{
     cast_at(objects, cast, ex)
 }
 
 /// Cast the rays at `target`'s objects through a uniform grid built over
 /// them for the call, the rays in the Morton order of their origins' cells;
 /// [`TooMany`] as [`cast_boxes`].
-pub fn cast_at<T: Target>(target: &T, cast: &Cast, ex: &Exec) -> Result<Hits, TooMany> {
-    let grid = RayGrid::<4>::new(target.boxes(), bounds_of(target.boxes()), ex);
+pub fn cast_at<const N: usize, const D: usize, T: Target<N>>(
+    target: &T,
+    cast: &Cast<D>,
+    ex: &Exec,
+) -> Result<Hits, TooMany>
+where
+    [f64; N]: Row<Axes = [f64; D]>,
+{
+    let grid = RayGrid::<N>::new(target.boxes(), bounds_of(target.boxes()), ex);
     let order = ray_order(&grid, cast.rays.origins, ex);
     cast_over(target, &grid, &order, cast, ex)
 }
@@ -188,13 +226,16 @@ pub fn cast_at<T: Target>(target: &T, cast: &Cast, ex: &Exec) -> Result<Hits, To
 /// Cast the rays, taken in `order` (a permutation of the rays: the
 /// answers do not depend on it), at `target`'s objects, the candidates of
 /// each ray coming from `cells` ([`Cells`]); [`TooMany`] as [`cast_boxes`].
-pub fn cast_over<T: Target, C: Cells<4>>(
+pub fn cast_over<const N: usize, const D: usize, T: Target<N>, C: Cells<N>>(
     target: &T,
     cells: &C,
     order: &[u32],
-    cast: &Cast,
+    cast: &Cast<D>,
     ex: &Exec,
-) -> Result<Hits, TooMany> {
+) -> Result<Hits, TooMany>
+where
+    [f64; N]: Row<Axes = [f64; D]>,
+{
     let (m, n) = (cast.rays.len(), target.boxes().len());
     assert!(
         m < u32::MAX as usize && n < u32::MAX as usize && order.len() == m,
@@ -285,7 +326,14 @@ pub fn cast_over<T: Target, C: Cells<4>>(
 /// The rays in the order of their origins' cells (Morton), ties by index:
 /// rays taken in this order read mostly the same objects one after another,
 /// which then stay in cache.  Fixed by the data (a stable sort).
-fn ray_order(grid: &RayGrid<4>, origins: &[[f64; 2]], ex: &Exec) -> Vec<u32> {
+fn ray_order<const N: usize, const D: usize>(
+    grid: &RayGrid<N>,
+    origins: &[[f64; D]],
+    ex: &Exec,
+) -> Vec<u32>
+where
+    [f64; N]: Row<Axes = [f64; D]>,
+{
     let recs: Vec<u64> = origins
         .iter()
         .enumerate()

@@ -8,6 +8,7 @@
 
 use super::budget::RowBudget;
 use super::{reach, Cast, Cells, Mode, Target};
+use crate::dim::Row;
 use crate::par::Exec;
 use std::cell::Cell;
 use std::cmp::Ordering;
@@ -36,21 +37,23 @@ pub(super) struct Bounds<'a> {
 }
 
 /// Ray `k`'s walk and answer, appended to `out`.
-pub(super) fn one_ray<T: Target, C: Cells<4>>(
+pub(super) fn one_ray<const N: usize, const D: usize, T: Target<N>, C: Cells<N>>(
     target: &T,
     cells: &C,
-    cast: &Cast,
+    cast: &Cast<D>,
     k: usize,
     stamp: &mut [u32],
     bounds: Bounds,
     out: &mut Part,
-) {
+) where
+    [f64; N]: Row<Axes = [f64; D]>,
+{
     let Bounds { budget, ex } = bounds;
     let rays = &cast.rays;
     let (o, d, s_max) = (rays.origins[k], rays.directions[k], rays.max_t(k));
     let tag = k as u32 + 1;
     let limit = Cell::new(f64::INFINITY);
-    let reach = reach::Reach::<4>::new(o, d);
+    let reach = reach::Reach::<N>::new(o, d);
     let mut best: Option<(usize, T::Entry)> = None;
     let mut hits: Vec<(usize, T::Entry)> = Vec::new();
     let mut test = |j: usize| {

@@ -144,7 +144,7 @@ fn cast_shapes(
     }
     match shapes {
         Shapes::Boxes => go(&Boxes(boxes), cells, cast, ex),
-        Shapes::Circles(circles) => go(&Circles { circles, boxes }, cells, cast, ex),
+        Shapes::Circles(balls) => go(&Circles { balls, boxes }, cells, cast, ex),
         Shapes::Mixed {
             kinds,
             circles,
