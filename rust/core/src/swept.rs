@@ -39,12 +39,13 @@ const AHEAD: usize = 8;
 /// hold millions, and a circle's exact test can take microseconds.
 const STOP_EVERY: usize = 4096;
 
-/// Objects moving over a frame: rows at `s = 0` and at `s = 1`.
+/// Objects moving over a frame: rows at `s = 0` and at `s = 1`, of `W`
+/// doubles (boxes: 4 or 6; circles and spheres: 3 or 4).
 #[derive(Clone, Copy, Debug)]
 pub struct Motion<'a, const W: usize> {
     /// Rows at the start (valid: finite, boxes `min <= max`, radii `>= 0`).
     pub start: &'a [[f64; W]],
-    /// Rows at the end (as many, valid; circles: the radius is the start's).
+    /// Rows at the end (as many, valid; balls: the radius is the start's).
     pub end: &'a [[f64; W]],
     /// The pair filters, as for [`find_pairs`].
     pub filters: Filters<'a>,

@@ -58,16 +58,33 @@ fn past_vertex<N: Num, const D: usize>(l: &Lin, q: &Quad<D>) -> N {
 /// Where the root of `l` (its `b > 0`) lies relative to the smaller root of
 /// `q` (a circle entry above 0: `A > 0`, `B < 0`, `D > 0`), exactly.
 pub fn cmp_root_quad<const D: usize>(l: &Lin, q: &Quad<D>) -> Ordering {
+    root_against(l, 1, q).0
+}
+
+/// Where the root `r` of `l` (whose `b` has the sign `sb`, non-zero) lies
+/// against the roots `s- < s+` of `q` (`A > 0`, `D > 0`): `r` against `s-`,
+/// then against `s+`, from the sign of `f(r)` and the side of the vertex
+/// (`sign(A r + B) = sign(B b - A a) sb`), exactly.
+pub fn root_against<const D: usize>(l: &Lin, sb: i32, q: &Quad<D>) -> (Ordering, Ordering) {
     let f = exact_sign!(N => f_at_root::<N, D>(l, q));
     if f < 0 {
-        return Ordering::Greater; // s- < r < s+
+        return (Ordering::Greater, Ordering::Less); // s- < r < s+
     }
-    let side = exact_sign!(N => past_vertex::<N, D>(l, q));
+    let side = exact_sign!(N => past_vertex::<N, D>(l, q)) * sb;
+    between(f, side)
+}
+
+/// Where a point `x` with `sign f(x) = f` and `sign(A x + B) = side` lies
+/// against the roots `s- < s+` of a quadratic with `A > 0`, `D > 0` (the
+/// vertex lies between them).
+pub fn between(f: i32, side: i32) -> (Ordering, Ordering) {
+    use Ordering::{Equal, Greater, Less};
     match (f, side) {
-        (0, s) if s <= 0 => Ordering::Equal, // r = s-
-        (0, _) => Ordering::Greater,         // r = s+
-        (_, s) if s < 0 => Ordering::Less,   // before s-
-        _ => Ordering::Greater,              // after s+
+        (f, _) if f < 0 => (Greater, Less),
+        (0, s) if s <= 0 => (Equal, Less), // x = s-
+        (0, _) => (Greater, Equal),        // x = s+
+        (_, s) if s < 0 => (Less, Less),   // before s-
+        _ => (Greater, Greater),           // after s+
     }
 }
 

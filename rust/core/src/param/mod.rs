@@ -13,8 +13,10 @@
 //!   circle or a sphere; two circles or spheres moving linearly with `p`,
 //!   `v` their relative position and velocity), an open interval between
 //!   two roots.
+//! * [`joint`]: one quadratic constraint and linear ones together (a
+//!   moving sphere near a moving box's edge, [`rounded`]).
 //!
-//! Both are written once over the dimension ([`shapes`]): a 3D box gives
+//! All are written once over the dimension ([`shapes`]): a 3D box gives
 //! six linear constraints where a 2D box gives four, each the same sums;
 //! a sphere's `p` and `v` have three terms where a circle's have two.
 //!
@@ -83,6 +85,7 @@ macro_rules! exact_sign {
 
 pub mod cross;
 pub mod ends;
+pub mod joint;
 pub mod linear;
 pub mod quadratic;
 pub mod rounded;

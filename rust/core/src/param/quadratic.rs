@@ -115,19 +115,20 @@ impl<const D: usize> Quad<D> {
         square::<N, D>(&self.p) - r.clone() * r
     }
 
-    fn d<N: Num>(&self) -> N {
+    /// `D = B^2 - A C`.
+    pub(super) fn d<N: Num>(&self) -> N {
         let b = self.b::<N>();
         b.clone() * b - self.a::<N>() * self.c::<N>()
     }
 
     /// `f(s) = A s^2 + 2 B s + C`.
-    fn at<N: Num>(&self, s: f64) -> N {
+    pub(super) fn at<N: Num>(&self, s: f64) -> N {
         let s = N::of(s);
         (self.a::<N>() * s.clone() + N::of(2.0) * self.b::<N>()) * s + self.c::<N>()
     }
 
     /// Whether `v = 0` (exactly).
-    fn still(&self) -> bool {
+    pub(super) fn still(&self) -> bool {
         self.v.iter().all(|v| v.sign() == 0)
     }
 }

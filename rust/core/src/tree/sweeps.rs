@@ -129,8 +129,8 @@ impl Tree {
                         .map(|e| linear::entry_f64(&e)),
                     (true, true) => shapes::swept_balls(&c0[i], &c1[i], &c0[j], &c1[j])
                         .map(|e| quadratic::entry_f64(&e)),
-                    (false, true) => rounded::swept_box_circle(&start[i], &end[i], &c0[j], &c1[j]),
-                    (true, false) => rounded::swept_box_circle(&start[j], &end[j], &c0[i], &c1[i]),
+                    (false, true) => rounded::swept_box_ball(&start[i], &end[i], &c0[j], &c1[j]),
+                    (true, false) => rounded::swept_box_ball(&start[j], &end[j], &c0[i], &c1[i]),
                 },
             );
             found.map(|(mut rows, t)| {
