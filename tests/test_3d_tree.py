@@ -195,3 +195,52 @@ def test_region_queries_copies_and_settings():
     with pytest.raises(TypeError, match="cannot be pickled"):
         import pickle
         pickle.dumps(tree)
+
+
+def test_casts_and_swept_pairs_equal_the_static_calls():
+    rng = np.random.default_rng(11)
+    lo = rng.uniform(0, 60, (500, 3))
+    boxes = np.hstack([lo, lo + rng.uniform(0.5, 4, (500, 3))])
+    centres, radii = rng.uniform(0, 60, (300, 3)), rng.uniform(0.2, 2.5, 300)
+    tree = bp.LinearOctree((0, 0, 0, 64, 64, 64), depth=3)
+    hb = tree.insert(boxes)
+    hs = tree.insert_spheres(centres, radii)
+    gone = hb[::7]
+    tree.remove(gone)
+    keep = np.setdiff1d(np.arange(500), gone)
+    o, d = rng.uniform(-5, 65, (200, 3)), rng.normal(size=(200, 3))
+    for max_t in (np.inf, 20.0):
+        pairs, t = tree.cast_rays(o, d, max_t=max_t, hits="all")
+        bp_pairs, bt = bp.cast_rays(boxes[keep], o, d, max_t=max_t, hits="all")
+        sp_pairs, st_ = bp.cast_rays_circles(centres, radii, o, d, max_t=max_t, hits="all")
+        want = sorted([(int(r), int(hb[keep[j]]), float(v)) for (r, j), v in zip(bp_pairs, bt)]
+                      + [(int(r), int(hs[j]), float(v)) for (r, j), v in zip(sp_pairs, st_)])
+        assert [(int(r), int(h)) for r, h in pairs] == [w[:2] for w in want]
+        assert t.tolist() == [w[2] for w in want]
+        index, tf = tree.cast_rays(o, d, max_t=max_t)
+        first = {}
+        for r, h, v in want:
+            if r not in first or (v, h) < first[r]:
+                first[r] = (v, h)
+        assert index.tolist() == [first[r][1] if r in first else -1 for r in range(200)]
+        assert tree.cast_rays(o, d, max_t=max_t, hits="any").tolist() == \
+            [r in first for r in range(200)]
+    # swept pairs: boxes and spheres in their own trees, against the static calls
+    for spheres in (False, True):
+        tree = bp.LinearOctree((0, 0, 0, 64, 64, 64), depth=3)
+        if spheres:
+            h = tree.insert_spheres(centres, radii)
+        else:
+            h = tree.insert(boxes)
+        tree.swept_pairs()
+        step = rng.normal(scale=4.0, size=(len(h), 3))
+        if spheres:
+            tree.move_spheres(h, centres + step)
+            want = bp.find_swept_circle_pairs(centres, centres + step, radii)
+        else:
+            moved = boxes + np.hstack([step, step])
+            tree.move(h, moved)
+            want = bp.find_swept_pairs(boxes, moved)
+        got = tree.swept_pairs()
+        assert got[0].tolist() == want[0].tolist() and got[1].tolist() == want[1].tolist()
+        assert len(got[0]) > 0

@@ -447,7 +447,7 @@ def tree_contains(tree: Tree, h: object) -> bool | None:
 def tree_box(tree: Tree, h: object) -> _F64 | None:
     """The stored box of the live object ``h``, shape (4,)."""
 def tree_cast_rays(
-    tree: Tree,
+    tree: Tree | Tree3,
     origins: _F64,
     directions: _F64,
     max_t: _F64,
@@ -480,7 +480,7 @@ def tree_cast_few(
     ``max_t`` >= 0 (``inf`` allowed), ``ignore`` ``None`` or one integer >= -1;
     anything else is ``None``, for the full path to read and word.
     """
-def tree_swept_pairs(tree: Tree) -> tuple[_IP, _F64]:
+def tree_swept_pairs(tree: Tree | Tree3) -> tuple[_IP, _F64]:
     """The pairs swept since the last call, in handles, and their ``t``; keeps the places."""
 
 def tree_query_many(tree: Tree, boxes: _F64, max_rows: int | None = None) -> _IP | BadRow:

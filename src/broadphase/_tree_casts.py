@@ -120,9 +120,16 @@ class _TreeCasts(_TreeBase):
             out = _core.tree_cast_few(self._t, origins, directions, max_t, hits, ignore)
             if out is not None:
                 return out
+        return self._cast(origins, directions, max_t, hits, ray_categories, ray_masks, ignore,
+                          workers, 2)
+
+    def _cast(self, origins, directions, max_t, hits, ray_categories, ray_masks, ignore,
+              workers, dims: int) -> CastResult:
+        """:meth:`cast_rays` of rays in ``dims`` dimensions, checked, through the core."""
         nthreads = _cast.workers(workers) if workers is not None else None
         hits = _ray_args.hits(hits)
-        rays = _ray_args.rays(origins, directions, max_t, ray_categories, ray_masks, None, 0)
+        rays = _ray_args.rays(origins, directions, max_t, ray_categories, ray_masks, None, 0,
+                              dims)
         m = rays["origins"].shape[0]
         rays["ignore"] = _ray_args.ignore_handles(ignore, m)
         out = _core.tree_cast_rays(self._t, rays.pop("origins"), rays.pop("directions"),

@@ -18,6 +18,13 @@ pub struct PyTree3 {
     shared: Shared<6>,
 }
 
+impl PyTree3 {
+    /// The calls written once over the dimension.
+    pub(crate) fn shared(&self) -> &Shared<6> {
+        &self.shared
+    }
+}
+
 #[pymethods]
 impl PyTree3 {
     /// An empty tree (arguments validated by the caller).

@@ -16,23 +16,31 @@
 //!
 //! The policy's `ray_walk_share` chooses (a cast's rays' pieces against
 //! the live objects: a walk costs its pieces, a grid a pass or two over the
-//! objects).  Shapes: plain boxes, or boxes and circles together
-//! ([`crate::rays::Mixed`], exact across kinds).
+//! objects).  Shapes: plain boxes, or boxes and balls together
+//! ([`crate::rays::Mixed`], exact across kinds).  A 3D tree (an octree)
+//! always takes the grid: the walk of its own cells is 2D so far.
 
 use super::ray_cells::TreeCells;
-use super::Tree;
+use super::{Tree, TreeRow};
+use crate::dim::{BallRow, Row};
 use crate::narrow::{Narrow, Shapes};
 use crate::pairs::TooMany;
 use crate::par::Exec;
-use crate::rays::{cast_at, cast_over, Boxes, Cast, Circles, Hits, Mixed, Mode, Rays, Target};
+use crate::rays::{
+    cast_at, cast_over, Balls, Boxes, Cast, Circles, Hits, Mixed, Mode, Rays, Target,
+};
 
-impl Tree {
+impl<const N: usize, const C: usize, const D: usize> Tree<N>
+where
+    [f64; N]: TreeRow<N> + Row<Ball = [f64; C], Axes = [f64; D]>,
+    [f64; C]: BallRow<D>,
+{
     /// `f` of the live objects as rows: their boxes, their narrow phase
     /// (shapes and filters) and the handle of each row (`None`: every slot
     /// is live, a row is its handle).
     pub(super) fn live_rows<R>(
         &self,
-        f: impl FnOnce(&[[f64; 4]], Narrow, Option<&[u32]>) -> R,
+        f: impl FnOnce(&[[f64; N]], Narrow, Option<&[u32]>) -> R,
     ) -> R {
         let objects = &self.objects;
         if objects.dense() {
@@ -43,15 +51,9 @@ impl Tree {
         f(&rows.boxes, rows.narrow(objects.narrow()), Some(&ids))
     }
 
-    /// Cast `rays` at the live objects with their categories and masks;
-    /// `rays.ignore` holds handles (one not live ignores nothing).  The
-    /// answer names objects by handle; [`TooMany`] as
-    /// [`crate::rays::cast_boxes`].  Few rays walk the tree's own cells
-    /// (`ray_cells`), many a grid built for the call: the same answers.
-    pub fn cast_rays(&mut self, rays: &Rays, mode: Mode, ex: &Exec) -> Result<Hits, TooMany> {
-        if let Some(hits) = self.cast_walking(rays, mode, ex) {
-            return hits;
-        }
+    /// [`Tree::cast_rays`] through a grid built for the call over the live
+    /// objects read as rows (answers in handles).
+    pub fn cast_by_grid(&self, rays: &Rays<D>, mode: Mode, ex: &Exec) -> Result<Hits, TooMany> {
         self.live_rows(|boxes, narrow, ids| {
             let ignore: Option<Vec<i64>> = match (rays.ignore, ids) {
                 (Some(g), Some(ids)) => Some(g.iter().map(|&h| row_of(ids, h)).collect()),
@@ -66,12 +68,48 @@ impl Tree {
                 mode,
                 max_hits: None,
             };
-            let hits = cast_shapes(boxes, narrow.shapes, None, &cast, ex);
+            let (kinds, balls) = <[f64; N]>::balls(&narrow.shapes);
+            let hits = match kinds {
+                None if balls.is_empty() => cast_at(&Boxes(boxes), &cast, ex),
+                None => cast_at(&Balls { balls, boxes }, &cast, ex),
+                Some(kinds) => {
+                    let mixed = Mixed {
+                        kinds,
+                        circles: balls,
+                        boxes,
+                    };
+                    cast_at(&mixed, &cast, ex)
+                }
+            };
             hits.map(|hits| match ids {
                 None => hits,
                 Some(ids) => to_handles(hits, ids),
             })
         })
+    }
+}
+
+impl Tree<6> {
+    /// Cast `rays` at the live objects of a 3D tree with their categories
+    /// and masks; `rays.ignore` holds handles (one not live ignores
+    /// nothing).  The answer names objects by handle; [`TooMany`] as
+    /// [`crate::rays::cast_boxes`].
+    pub fn cast_rays(&mut self, rays: &Rays<3>, mode: Mode, ex: &Exec) -> Result<Hits, TooMany> {
+        self.cast_by_grid(rays, mode, ex)
+    }
+}
+
+impl Tree {
+    /// Cast `rays` at the live objects with their categories and masks;
+    /// `rays.ignore` holds handles (one not live ignores nothing).  The
+    /// answer names objects by handle; [`TooMany`] as
+    /// [`crate::rays::cast_boxes`].  Few rays walk the tree's own cells
+    /// (`ray_cells`), many a grid built for the call: the same answers.
+    pub fn cast_rays(&mut self, rays: &Rays, mode: Mode, ex: &Exec) -> Result<Hits, TooMany> {
+        if let Some(hits) = self.cast_walking(rays, mode, ex) {
+            return hits;
+        }
+        self.cast_by_grid(rays, mode, ex)
     }
 
     /// [`Tree::cast_rays`] of `rays` if it walks the tree's cells (few
@@ -114,54 +152,39 @@ impl Tree {
             max_hits: None,
         };
         let cells = TreeCells::new(self);
-        cast_shapes(&self.objects.boxes, narrow.shapes, Some(&cells), &cast, ex)
+        cast_shapes(&self.objects.boxes, narrow.shapes, &cells, &cast, ex)
     }
 }
 
-/// `cast` at the objects of `shapes` (`boxes` their boxes): along the
-/// tree's `cells`, the rays in their own order, or without them through a
-/// grid built for the call.
+/// `cast` at the objects of `shapes` (`boxes` their boxes) along the
+/// tree's `cells`, the rays in their own order.
 fn cast_shapes(
     boxes: &[[f64; 4]],
     shapes: Shapes,
-    cells: Option<&TreeCells>,
+    cells: &TreeCells,
     cast: &Cast,
     ex: &Exec,
 ) -> Result<Hits, TooMany> {
     fn go<T: Target>(
         target: &T,
-        cells: Option<&TreeCells>,
+        cells: &TreeCells,
         cast: &Cast,
         ex: &Exec,
     ) -> Result<Hits, TooMany> {
-        match cells {
-            Some(cells) => {
-                let order: Vec<u32> = (0..cast.rays.len() as u32).collect();
-                cast_over(target, cells, &order, cast, ex)
-            }
-            None => cast_at(target, cast, ex),
-        }
+        let order: Vec<u32> = (0..cast.rays.len() as u32).collect();
+        cast_over(target, cells, &order, cast, ex)
     }
-    match shapes {
-        Shapes::Boxes => go(&Boxes(boxes), cells, cast, ex),
-        Shapes::Circles(balls) => go(&Circles { balls, boxes }, cells, cast, ex),
-        Shapes::Mixed {
-            kinds,
-            circles,
-            boxes,
-        } => go(
-            &Mixed {
+    let (kinds, balls) = <[f64; 4]>::balls(&shapes);
+    match kinds {
+        None if balls.is_empty() => go(&Boxes(boxes), cells, cast, ex),
+        None => go(&Circles { balls, boxes }, cells, cast, ex),
+        Some(kinds) => {
+            let mixed = Mixed {
                 kinds,
-                circles,
+                circles: balls,
                 boxes,
-            },
-            cells,
-            cast,
-            ex,
-        ),
-        // casts are at a 2D tree (`Objects::narrow`: boxes, or boxes and circles)
-        Shapes::Spheres(_) | Shapes::MixedSpheres { .. } => {
-            unreachable!("a 2D tree holds no spheres")
+            };
+            go(&mixed, cells, cast, ex)
         }
     }
 }

@@ -99,7 +99,7 @@ pub use policy::Policy;
 use crate::dim::Row;
 use crate::kept_search::KeptSearch;
 use crate::morton::level_start_in;
-use crate::narrow::Balls;
+use crate::narrow::{Balls, Shapes};
 use crate::par::Exec;
 use crate::search::Width;
 use cache::PairCache;
@@ -112,9 +112,38 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// What the tree needs of its rows (`[f64; 4]` in 2D, `[f64; 6]` in 3D):
 /// their balls' narrow phase and the search from scratch.
-pub trait TreeRow<const N: usize>: Balls + Width<N> {}
-impl TreeRow<4> for [f64; 4] {}
-impl TreeRow<6> for [f64; 6] {}
+pub trait TreeRow<const N: usize>: Balls + Width<N> + crate::scratch::Pooled {
+    /// The kinds (`None`: every object a box) and the balls of a narrow
+    /// phase of this dimension's objects ([`Objects`]' shapes: boxes, or
+    /// boxes and balls).
+    fn balls<'a>(shapes: &Shapes<'a>) -> (Option<&'a [u8]>, &'a [Self::Ball]);
+}
+
+impl TreeRow<4> for [f64; 4] {
+    fn balls<'a>(shapes: &Shapes<'a>) -> (Option<&'a [u8]>, &'a [[f64; 3]]) {
+        match *shapes {
+            Shapes::Mixed { kinds, circles, .. } => (Some(kinds), circles),
+            Shapes::Circles(c) => (None, c),
+            Shapes::Boxes => (None, &[]),
+            Shapes::Spheres(_) | Shapes::MixedSpheres { .. } => {
+                unreachable!("a 2D tree holds no spheres (`Objects::narrow`)")
+            }
+        }
+    }
+}
+
+impl TreeRow<6> for [f64; 6] {
+    fn balls<'a>(shapes: &Shapes<'a>) -> (Option<&'a [u8]>, &'a [[f64; 4]]) {
+        match *shapes {
+            Shapes::MixedSpheres { kinds, spheres, .. } => (Some(kinds), spheres),
+            Shapes::Spheres(c) => (None, c),
+            Shapes::Boxes => (None, &[]),
+            Shapes::Circles(_) | Shapes::Mixed { .. } => {
+                unreachable!("a 3D tree holds no circles (`Objects::narrow`)")
+            }
+        }
+    }
+}
 
 /// The ball row (centre, then radius) of the dimension of rows `N` wide.
 pub type BallOf<const N: usize> = <[f64; N] as Row>::Ball;
@@ -171,7 +200,7 @@ where
     /// The search from scratch's kept orders.
     search: KeptSearch,
     /// Where each object was at the last `swept_pairs()`.
-    previous: Previous,
+    previous: Previous<N>,
     policy: Policy,
     stats: Stats,
 }

@@ -26,25 +26,45 @@
 //! copy, plus the swept search.  Rows ascend with handles, so the
 //! canonical order of rows is that of handles.
 
-use super::Tree;
+use super::{Tree, TreeRow};
 use crate::check;
-use crate::narrow::{Shapes, CIRCLE};
+use crate::dim::{BallRow, Row};
+use crate::narrow::CIRCLE;
 use crate::pairs::TooMany;
 use crate::par::Exec;
 use crate::param::{linear, quadratic, rounded, shapes};
 use crate::swept::{candidates_then, SweptPairs};
 
 /// Where each slot's object was at the last [`Tree::swept_pairs`].
-#[derive(Clone, Debug, Default)]
-pub(super) struct Previous {
-    boxes: Vec<[f64; 4]>,
-    circles: Vec<[f64; 3]>,
+#[derive(Clone, Debug)]
+pub(super) struct Previous<const N: usize = 4>
+where
+    [f64; N]: Row,
+{
+    boxes: Vec<[f64; N]>,
+    circles: Vec<<[f64; N] as Row>::Ball>,
     /// Whether the slot's object was live then (an insert reusing the slot
     /// clears it; slots past the end were not).
     known: Vec<bool>,
 }
 
-impl Previous {
+impl<const N: usize> Default for Previous<N>
+where
+    [f64; N]: Row,
+{
+    fn default() -> Self {
+        Previous {
+            boxes: Vec::new(),
+            circles: Vec::new(),
+            known: Vec::new(),
+        }
+    }
+}
+
+impl<const N: usize> Previous<N>
+where
+    [f64; N]: Row,
+{
     /// Reused slots `handles` hold new objects: they start where they are.
     pub fn forget(&mut self, handles: &[u32]) {
         for &h in handles {
@@ -64,7 +84,11 @@ impl Previous {
     }
 }
 
-impl Tree {
+impl<const N: usize, const C: usize, const D: usize> Tree<N>
+where
+    [f64; N]: TreeRow<N> + Row<Ball = [f64; C], Axes = [f64; D]>,
+    [f64; C]: BallRow<D>,
+{
     /// The swept pairs since the last call (see the module's doc), in
     /// handles; then every live object's place is kept as the next start.
     /// Nothing is kept when the result is too big ([`TooMany`]).
@@ -75,17 +99,9 @@ impl Tree {
             let handle = |k: usize| ids.map_or(k, |ids| ids[k] as usize);
             let known = |h: usize| prev.known.get(h).copied().unwrap_or(false);
             let n = boxes.len();
-            let (kinds, circles): (Option<&[u8]>, &[[f64; 3]]) = match narrow.shapes {
-                Shapes::Mixed { kinds, circles, .. } => (Some(kinds), circles),
-                Shapes::Circles(c) => (None, c),
-                Shapes::Boxes => (None, &[]),
-                // swept pairs are of a 2D tree (`Objects::narrow`)
-                Shapes::Spheres(_) | Shapes::MixedSpheres { .. } => {
-                    unreachable!("a 2D tree holds no spheres")
-                }
-            };
+            let (kinds, circles) = <[f64; N]>::balls(&narrow.shapes);
             let is_circle = |k: usize| kinds.is_some_and(|kd| kd[k] == CIRCLE);
-            let mut start: Vec<[f64; 4]> = (0..n)
+            let mut start: Vec<[f64; N]> = (0..n)
                 .map(|k| {
                     let h = handle(k);
                     if known(h) {
@@ -104,19 +120,24 @@ impl Tree {
                         let h = handle(k);
                         let now = circles[k];
                         if known(h) && is_circle(k) {
-                            let was = prev.circles[h];
-                            [was[0], was[1], was[2].max(now[2])]
+                            let mut was = prev.circles[h];
+                            was[D] = was[D].max(now[D]);
+                            was
                         } else {
                             now
                         }
                     })
                     .collect();
                 c1 = (0..n)
-                    .map(|k| [circles[k][0], circles[k][1], c0[k][2]])
+                    .map(|k| {
+                        let mut c: [f64; C] = circles[k];
+                        c[D] = c0[k][D];
+                        c
+                    })
                     .collect();
                 for k in (0..n).filter(|&k| is_circle(k)) {
-                    start[k] = check::circle_box(&c0[k]);
-                    end[k] = check::circle_box(&c1[k]);
+                    start[k] = check::ball_box(&c0[k]);
+                    end[k] = check::ball_box(&c1[k]);
                 }
             }
             let found = candidates_then(
