@@ -213,8 +213,9 @@ def test_casts_and_swept_pairs_equal_the_static_calls():
         pairs, t = tree.cast_rays(o, d, max_t=max_t, hits="all")
         bp_pairs, bt = bp.cast_rays(boxes[keep], o, d, max_t=max_t, hits="all")
         sp_pairs, st_ = bp.cast_rays_circles(centres, radii, o, d, max_t=max_t, hits="all")
-        want = sorted([(int(r), int(hb[keep[j]]), float(v)) for (r, j), v in zip(bp_pairs, bt)]
-                      + [(int(r), int(hs[j]), float(v)) for (r, j), v in zip(sp_pairs, st_)])
+        want = sorted(
+            [(int(r), int(hb[keep[j]]), float(v)) for (r, j), v in zip(bp_pairs, bt, strict=True)]
+            + [(int(r), int(hs[j]), float(v)) for (r, j), v in zip(sp_pairs, st_, strict=True)])
         assert [(int(r), int(h)) for r, h in pairs] == [w[:2] for w in want]
         assert t.tolist() == [w[2] for w in want]
         index, tf = tree.cast_rays(o, d, max_t=max_t)
