@@ -27,7 +27,7 @@ Where 3D is taken (the one-call searches and Dask: :func:`pick_columns` with
 
 A bare ``z`` (or ``d``, ``depth``) column beside a 2D box layout (a draw
 order, say) leaves a table 2D and is ignored, as any other.  Where only 2D is
-taken (the tree, rays, swept pairs) the 3D names are not read, as before
+taken (``LinearQuadtree``, the pygame paths) the 3D names are not read, as before
 3D, except that a table of whole 3D corners (``minx, ..., maxz``) is refused,
 naming its columns, rather than read as its x-y shadow.  A CSV header of
 ``broadphase pairs`` names exactly one layout, 2D or 3D (``kind="header"``).
@@ -188,7 +188,8 @@ def pick_columns(labels, kind: str, name: str, format: str | None = None,
         if kind == "boxes" and corners3d:
             cols = ", ".join(str(labels[found[c]]) for c in LAYOUTS["corners3d"])
             raise ValueError(f"{name}: expected 2D columns; found the 3D columns {cols} (3D "
-                             "objects go to find_pairs, find_circle_pairs and find_pairs_between)")
+                             "objects go to LinearOctree and to the calls that read the dimension "
+                             "from the data, such as find_pairs and cast_rays)")
         is3d = False
     else:
         layouts3d = ("corners3d", "xywh3d") if kind == "boxes" else ("centers3d",)
