@@ -249,8 +249,8 @@ class LinearOctree(_TreeCasts):
         xyzr, bxs = _spheres(centers, radii)
         filters = _cast.filters(xyzr.shape[0], groups, categories, masks)
         h = self._t.insert(bxs, xyzr, **filters)
-        if type(h) is _core.BadRow:
-            raise ValueError(_cast.circle_problem(xyzr, xyzr[:, 3], h.row, h.code))
+        if type(h) is _core.BadRow:  # a row written by another thread since it was checked
+            self._raise(h, None, CIRCLE, xyzr, "centers")
         return h
 
     def move(self, handles: ArrayLike, boxes: ArrayLike) -> None:
@@ -308,10 +308,8 @@ class LinearOctree(_TreeCasts):
         xyzr, _ = _spheres(centers, self._t.radii(h) if radii is None else radii)
         _same_length(h, xyzr, "centers")
         problem = self._t.move_spheres(h, xyzr)
-        if type(problem) is _core.BadRow:
-            raise ValueError(_cast.circle_problem(xyzr, xyzr[:, 3], problem.row, problem.code))
         if problem is not None:
-            self._raise(problem, h, CIRCLE, instead="move moves boxes")
+            self._raise(problem, h, CIRCLE, xyzr, "centers", instead="move moves boxes")
 
     def remove(self, handles: ArrayLike) -> None:
         """Take objects out; their handles may be reused by later inserts.

@@ -48,8 +48,8 @@ class _TreeBase:
         move of the other kind).
         """
         if type(problem) is _core.BadRow:
-            if name == "centers":
-                raise ValueError(_cast.circle_problem(rows, rows[:, 2], problem.row,
+            if name == "centers":  # ball rows: the centre, then the radius last
+                raise ValueError(_cast.circle_problem(rows, rows[:, -1], problem.row,
                                                       problem.code))
             raise ValueError(_cast.box_problem(rows, name, problem.row, problem.code))
         at, code = problem.at, problem.code
