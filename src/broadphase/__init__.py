@@ -16,12 +16,13 @@ from ._casts import cast_rays, cast_rays_circles, find_swept_circle_pairs, find_
 from ._contacts import Contacts
 from ._depth import suggest_depth
 from ._octree import LinearOctree
+from ._points import find_point_pairs
 from ._tree import LinearQuadtree
 
 __all__ = ["METHODS", "Contacts", "LinearOctree", "LinearQuadtree", "cast_rays",
            "cast_rays_circles", "find_circle_pairs", "find_pairs", "find_pairs_between",
-           "find_swept_circle_pairs", "find_swept_pairs", "morton", "release_memory",
-           "suggest_depth"]
+           "find_point_pairs", "find_swept_circle_pairs", "find_swept_pairs", "morton",
+           "release_memory", "suggest_depth"]
 __version__ = "0.1.0"
 
 # Ctrl-C reaches long calls made on the main thread; in a child made by

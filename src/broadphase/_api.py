@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from . import _cast, _core
+from . import _cast, _core, _periodic
 
 __all__ = ["METHODS", "find_pairs", "find_circle_pairs", "find_pairs_between"]
 
@@ -40,6 +40,7 @@ def find_pairs(
     masks: ArrayLike | None = None,
     workers: int | None = None,
     format: str | None = None,
+    period: ArrayLike | float | None = None,
 ) -> NDArray[np.intp]:
     """Find every pair of overlapping boxes, 2D or 3D.
 
@@ -85,6 +86,13 @@ def find_pairs(
         ``x + w`` rounded to float64.  In 3D the same with six columns:
         ``minx, miny, minz, maxx, maxy, maxz`` or ``x, y, z, w, h, d``.  A
         format a table's names contradict is an error.
+    period : float or sequence of (float or None), optional
+        A periodic domain: the period per axis (``None`` leaves an axis
+        open; one number applies to every axis).  Two boxes then collide
+        when some copy of one, shifted by whole periods, overlaps the other;
+        each pair is reported once.  Coordinates may lie anywhere (they need
+        not be in ``[0, L)``).  A box may span at most half the period on a
+        periodic axis (a wider one is an error naming the row).
 
     Returns
     -------
@@ -134,6 +142,12 @@ def find_pairs(
     [[0, 1], [1, 2]]
     >>> bp.find_pairs([[0, 0, 0, 2, 2, 2], [1, 1, 1, 2, 2, 2]], format="xywh").tolist()
     [[0, 1]]
+
+    In a periodic domain 10 wide in x (y open), a box reaching past x = 10
+    meets one near x = 0:
+
+    >>> bp.find_pairs([[9, 0, 11, 1], [0.5, 0, 1.5, 1]], period=(10, None)).tolist()
+    [[0, 1]]
     >>> bp.find_pairs(pd.DataFrame({"x": [0, 1], "y": [0, 1], "z": [0, 5], "w": 2, "h": 2,
     ...                             "d": 2})).tolist()
     []
@@ -142,7 +156,7 @@ def find_pairs(
             and boxes.shape[1] in (4, 6) and boxes.shape[0] <= _cast.MAX_OBJECTS
             and boxes.flags.c_contiguous and boxes.flags.aligned and type(method) is str
             and method in _CHOICES and groups is None and categories is None and masks is None
-            and workers is None):
+            and workers is None and period is None):
         # the common call, already in the form the core reads: the same checks, inline
         arr, out = boxes, _core.find_pairs(boxes, method)
     else:
@@ -151,9 +165,12 @@ def find_pairs(
         n = arr.shape[0]
         method = _cast.method(method, _CHOICES)
         filters = _cast.filters(n, groups, categories, masks)
+        per = _periodic.period(period, arr.shape[1] // 2)
         _cast.count(n, "boxes")
-        out = _core.find_pairs(arr, method, workers=nthreads, **filters)
+        out = _core.find_pairs(arr, method, workers=nthreads, period=per, **filters)
     if type(out) is _core.BadRow:
+        if out.code in _periodic.WIDE:
+            raise ValueError(_periodic.wide_box(arr, "boxes", out.row, out.code, per))
         raise ValueError(_cast.box_problem(arr, "boxes", out.row, out.code))
     return out
 
@@ -167,7 +184,10 @@ def find_circle_pairs(
     categories: ArrayLike | None = None,
     masks: ArrayLike | None = None,
     workers: int | None = None,
-) -> NDArray[np.intp]:
+    period: ArrayLike | float | None = None,
+    return_distances: bool = False,
+    return_vectors: bool = False,
+) -> NDArray[np.intp] | tuple[NDArray, ...]:
     """Find every pair of overlapping circles (2D) or spheres (3D).
 
     Two circles (spheres) collide when the distance between their centres
@@ -186,11 +206,26 @@ def find_circle_pairs(
         ``centers`` is a table with radii (giving both is an error).
     method, groups, categories, masks, workers
         As in :func:`find_pairs`.
+    period : float or sequence of (float or None), optional
+        A periodic domain, as in :func:`find_pairs`: two balls collide when
+        some copy of one overlaps the other.  A diameter may be at most
+        half the period.
+    return_distances : bool
+        Also return each pair's centre distance (by the nearest copy in a
+        periodic domain), float64.
+    return_vectors : bool
+        Also return each pair's vector from the centre of ``i`` to that of
+        ``j`` (the nearest copy), float64, shape (k, 2) or (k, 3).
 
     Returns
     -------
-    ndarray of intp, shape (k, 2)
-        Each colliding pair once, ``i < j``, rows sorted.
+    pairs : ndarray of intp, shape (k, 2)
+        Each colliding pair once, ``i < j``, rows sorted.  Alone when
+        neither ``return_distances`` nor ``return_vectors`` is set, else
+        first in a tuple ``(pairs, distances)``, ``(pairs, vectors)`` or
+        ``(pairs, distances, vectors)``.  The pairs are decided exactly;
+        distances and vectors are float64 values within a few units in
+        the last place.
 
     Raises
     ------
@@ -219,17 +254,39 @@ def find_circle_pairs(
     [[1, 2]]
     >>> bp.find_circle_pairs([[0, 0, 0], [1, 2, 2]], [1, 2.5]).tolist()
     [[0, 1]]
+
+    In a periodic box 10 wide, (0.5, 5) and (9.5, 5) are 1 apart:
+
+    >>> pairs, d = bp.find_circle_pairs([[0.5, 5], [9.5, 5]], 0.75, period=10,
+    ...                                 return_distances=True)
+    >>> pairs.tolist(), d.tolist()
+    ([[0, 1]], [1.0])
     """
     nthreads = _cast.workers(workers)
     xyr = _cast.circle_rows(centers, radii, _DIMS)
     n = xyr.shape[0]
     method = _cast.method(method, _CHOICES)
     filters = _cast.filters(n, groups, categories, masks)
+    per = _periodic.period(period, xyr.shape[1] - 1)
+    measure = _measure(return_distances, return_vectors)
     _cast.count(n, "centers")
-    out = _core.find_pairs(None, method, circles=xyr, workers=nthreads, **filters)
+    out = _core.find_pairs(None, method, circles=xyr, workers=nthreads, period=per,
+                           measure=measure, **filters)
     if type(out) is _core.BadRow:
+        if out.code in _periodic.WIDE:
+            raise ValueError(_periodic.wide_ball(xyr, radii, out.row, out.code, per))
         raise ValueError(_cast.circle_problem(xyr, radii, out.row, out.code))
+    if measure:
+        return tuple(v for v in out if v is not None)
     return out
+
+
+def _measure(distances, vectors) -> int:
+    """The core's ``measure`` bits for ``return_distances`` and ``return_vectors``."""
+    for name, v in (("return_distances", distances), ("return_vectors", vectors)):
+        if not isinstance(v, (bool, np.bool_)):
+            raise TypeError(f"{name}: expected True or False, found {v!r}")
+    return int(bool(distances)) | 2 * int(bool(vectors))
 
 
 def find_pairs_between(
@@ -239,6 +296,7 @@ def find_pairs_between(
     method: str = "auto",
     workers: int | None = None,
     format: str | None = None,
+    period: ArrayLike | float | None = None,
 ) -> NDArray[np.intp]:
     """Find every overlapping pair with one box from each set, 2D or 3D.
 
@@ -249,8 +307,9 @@ def find_pairs_between(
         tables by their column names), each set read on its own; both 2D
         or both 3D (a 2D set and a 3D one are an error, unless one of them
         is empty).
-    method, workers, format
-        As in :func:`find_pairs` (``format`` applies to both sets).
+    method, workers, format, period
+        As in :func:`find_pairs` (``format`` and ``period`` apply to both
+        sets).
 
     Returns
     -------
@@ -290,16 +349,20 @@ def find_pairs_between(
                          f"{da}D boxes_a of shape {a.shape} and {db}D boxes_b of shape "
                          f"{b.shape}")
     method = _cast.method(method, _CHOICES)
+    per = _periodic.period(period, (a if na else b).shape[1] // 2)
     if na == 0 or nb == 0:
         return _empty()
     _cast.count(na + nb, "boxes_a and boxes_b together")
     # One search over both sets; group -1 / -2 keeps pairs within a set out.
     groups = np.concatenate([np.full(na, -1, np.int64), np.full(nb, -2, np.int64)])
     both = np.concatenate([a, b])
-    pairs = _core.find_pairs(both, method, groups=groups, workers=nthreads)
-    if type(pairs) is _core.BadRow:  # a row written by another thread since it was checked
+    pairs = _core.find_pairs(both, method, groups=groups, workers=nthreads, period=per)
+    if type(pairs) is _core.BadRow:  # too wide, or a row written by another thread since
         row, code = pairs.row, pairs.code
         name, at = ("boxes_a", row) if row < na else ("boxes_b", row - na)
-        raise ValueError(_cast.box_problem(both[na * (name == "boxes_b"):], name, at, code))
+        part = both[na * (name == "boxes_b"):]
+        if code in _periodic.WIDE:
+            raise ValueError(_periodic.wide_box(part, name, at, code, per))
+        raise ValueError(_cast.box_problem(part, name, at, code))
     pairs[:, 1] -= na
     return pairs

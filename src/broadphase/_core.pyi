@@ -14,6 +14,9 @@ NOT_FINITE: int
 X_REVERSED: int
 Y_REVERSED: int
 Z_REVERSED: int
+X_WIDE: int
+Y_WIDE: int
+Z_WIDE: int
 NEGATIVE_RADIUS: int
 MAX_DEPTH: int
 MORTON_MAX_DEPTH: int
@@ -56,8 +59,16 @@ def find_pairs(
     masks: NDArray[np.uint64] | None = None,
     workers: int | None = None,
     max_pairs: int | None = None,
-) -> NDArray[np.intp] | BadRow:
+    period: _F64 | None = None,
+    measure: int = 0,
+) -> NDArray[np.intp] | tuple[NDArray[np.intp], _F64 | None, _F64 | None] | BadRow:
     """Canonical pairs of boxes or balls, or the first bad row.
+
+    ``period``: one length per axis (``inf``: an open axis), a periodic
+    domain; an object wider than half the period is a ``BadRow`` with code
+    ``X_WIDE``, ``Y_WIDE`` or ``Z_WIDE``.  ``measure`` (balls): bit 1 asks
+    for the pairs' distances, bit 2 for their vectors (minimum image); the
+    result is then ``(pairs, distances or None, vectors or None)``.
 
     2D: ``(n, 4)`` boxes or ``(n, 3)`` circles ``x, y, r``; 3D: ``(n, 6)``
     boxes or ``(n, 4)`` spheres ``x, y, z, r`` (``"quadtree"`` is then the

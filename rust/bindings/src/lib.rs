@@ -12,19 +12,16 @@
 //! `MemoryError` named before it is allocated (`owned::room_for`, the pair
 //! budget of `broadphase_core::memory`).
 
-use broadphase_core::check::{self, BadRow};
-use broadphase_core::pairs::TooMany;
+use broadphase_core::check;
 use broadphase_core::par::Exec;
 use broadphase_core::scratch::Pooled;
-use broadphase_core::{Method, Narrow, Search, Shapes, Width};
-use filters::FilterArgs;
+use broadphase_core::{Method, Narrow, Search, Width};
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use results::{bad_row, pairs_array, too_many};
-use watch::Watch;
 
 mod casts;
 mod cells;
@@ -36,6 +33,7 @@ mod pick;
 mod rects;
 mod refresh;
 mod results;
+mod search;
 mod swept;
 mod tiles;
 mod tree;
@@ -84,139 +82,6 @@ pub(crate) fn c_order<'a, T: numpy::Element>(
 fn method(name: &str) -> PyResult<Method> {
     Method::from_name(name)
         .ok_or_else(|| PyValueError::new_err(format!("method: unknown {name:?}")))
-}
-
-/// What a search gives back across the boundary.
-enum Outcome {
-    Pairs(Vec<isize>),
-    Bad(BadRow),
-    TooMany(TooMany),
-}
-
-impl From<BadRow> for Outcome {
-    fn from(b: BadRow) -> Self {
-        Outcome::Bad(b)
-    }
-}
-
-/// Every colliding pair of boxes (or of circles, given `circles`), canonical:
-/// 2D boxes `(n, 4)` and circles `x, y, r` `(n, 3)`, or 3D boxes `(n, 6)`
-/// and spheres `x, y, z, r` `(n, 4)`.
-///
-/// Returns a `(k, 2)` intp array, or a `BadRow` for the first bad row.
-#[pyfunction]
-#[pyo3(signature = (boxes, method_name, *, circles=None, groups=None, categories=None,
-                    masks=None, workers=None, max_pairs=None))]
-#[allow(clippy::too_many_arguments)]
-fn find_pairs(
-    py: Python<'_>,
-    boxes: Option<Boxes<'_>>,
-    method_name: &str,
-    circles: Option<Boxes<'_>>,
-    groups: Option<PyReadonlyArray1<'_, i64>>,
-    categories: Option<PyReadonlyArray1<'_, u64>>,
-    masks: Option<PyReadonlyArray1<'_, u64>>,
-    workers: Option<usize>,
-    max_pairs: Option<u64>,
-) -> PyResult<Py<PyAny>> {
-    let args = SearchArgs {
-        method: method(method_name)?,
-        boxes: boxes.as_ref(),
-        circles: circles.as_ref(),
-        filters: (&groups, &categories, &masks),
-        workers,
-        max_pairs,
-    };
-    let three = match (&circles, &boxes) {
-        (Some(c), _) => c.shape()[1] == 4,
-        (None, Some(b)) => b.shape()[1] == 6,
-        (None, None) => false,
-    };
-    if !three {
-        return search_rows::<4, 3>(py, args, |c| Shapes::Circles(c));
-    }
-    search_rows::<6, 4>(py, args, |c| Shapes::Spheres(c))
-}
-
-/// `groups`, `categories` and `masks`, as Python gave them.
-type FilterArrays<'a, 'py> = (
-    &'a Option<PyReadonlyArray1<'py, i64>>,
-    &'a Option<PyReadonlyArray1<'py, u64>>,
-    &'a Option<PyReadonlyArray1<'py, u64>>,
-);
-
-/// The arguments of a [`find_pairs`] call, as Python gave them.
-struct SearchArgs<'a, 'py> {
-    method: Method,
-    boxes: Option<&'a Boxes<'py>>,
-    circles: Option<&'a Boxes<'py>>,
-    filters: FilterArrays<'a, 'py>,
-    workers: Option<usize>,
-    max_pairs: Option<u64>,
-}
-
-/// [`find_pairs`] at one dimension: boxes of `N` columns, balls of `C`
-/// (`balls` their shapes for the narrow phase).
-fn search_rows<const N: usize, const C: usize>(
-    py: Python<'_>,
-    args: SearchArgs,
-    balls: for<'s> fn(&'s [[f64; C]]) -> Shapes<'s>,
-) -> PyResult<Py<PyAny>>
-where
-    [f64; N]: Width<N> + Pooled,
-{
-    let circ = args.circles.map(|c| rows::<C>(c, "circles")).transpose()?;
-    let given = args.boxes.map(|b| rows::<N>(b, "boxes")).transpose()?;
-    let n = circ.map_or(given.map_or(0, <[_]>::len), <[_]>::len);
-    let (groups, categories, masks) = args.filters;
-    let filter_args = FilterArgs::of(groups, categories, masks, n)?;
-    owned::room_for(n, if circ.is_some() { "circles" } else { "boxes" })?;
-    let ex = Exec::new(args.workers);
-    let result = watch::watched(py, n, &ex, Watch::Stateless, |ex| {
-        // Only copies are read from here on (`owned`).
-        let filters = filter_args.copy(ex)?;
-        let circ = circ.map(|c| owned::copy(c, "circles", ex)).transpose()?;
-        // the boxes searched and their bounds: the balls' bounding boxes,
-        // or a copy of the boxes, scanned
-        let (owned, bounds) = match (&circ, given) {
-            (Some(c), _) => match check::ball_boxes::<C, N>(c, ex) {
-                Ok(b) => {
-                    let bounds = check::bounds_of(&b);
-                    (b, bounds)
-                }
-                Err(bad) => return Ok(bad.into()),
-            },
-            (None, Some(b)) => {
-                let b = owned::copy_pooled(b, "boxes", ex)?;
-                match check::scan_boxes(&b, ex) {
-                    Ok(bounds) => (b, bounds),
-                    Err(bad) => return Ok(bad.into()),
-                }
-            }
-            (None, None) => (Vec::new(), [0.0; N]),
-        };
-        let search = Search {
-            boxes: &owned,
-            bounds,
-            narrow: Narrow {
-                shapes: circ.as_deref().map_or(Shapes::Boxes, balls),
-                filters: filters.filters(),
-            },
-            method: args.method,
-            max_pairs: args.max_pairs,
-        };
-        let found = broadphase_core::find_pairs(&search, ex);
-        broadphase_core::scratch::give(owned);
-        Ok::<_, PyErr>(match found {
-            Ok(flat) => Outcome::Pairs(flat),
-            Err(t) => Outcome::TooMany(t),
-        })
-    })??;
-    match result {
-        Outcome::Pairs(flat) => pairs_array(py, flat),
-        Outcome::Bad(b) => bad_row(py, b),
-        Outcome::TooMany(t) => Err(too_many(t)),
-    }
 }
 
 /// Free the core's kept scratch buffers and hand the allocator's free memory
@@ -340,7 +205,7 @@ fn stages(
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<results::PairMemory>()?;
     m.add_class::<results::BadRow>()?;
-    m.add_function(wrap_pyfunction!(find_pairs, m)?)?;
+    m.add_function(wrap_pyfunction!(search::find_pairs, m)?)?;
     m.add_function(wrap_pyfunction!(scan_boxes, m)?)?;
     m.add_function(wrap_pyfunction!(circle_boxes, m)?)?;
     m.add_function(wrap_pyfunction!(stages, m)?)?;
@@ -364,6 +229,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("Y_REVERSED", check::Problem::YReversed as u8)?;
     m.add("NEGATIVE_RADIUS", check::Problem::NegativeRadius as u8)?;
     m.add("Z_REVERSED", check::Problem::ZReversed as u8)?;
+    m.add("X_WIDE", check::Problem::XWide as u8)?;
+    m.add("Y_WIDE", check::Problem::YWide as u8)?;
+    m.add("Z_WIDE", check::Problem::ZWide as u8)?;
     m.add("MAX_DEPTH", broadphase_core::key::MAX_DEPTH)?;
     Ok(())
 }

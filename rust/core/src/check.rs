@@ -25,12 +25,24 @@ pub enum Problem {
     NegativeRadius = 4,
     /// `minz > maxz` (3D boxes).
     ZReversed = 5,
+    /// The object spans more than half the period on the periodic x axis
+    /// (a box's width, a ball's diameter).
+    XWide = 6,
+    /// More than half the period on the periodic y axis.
+    YWide = 7,
+    /// More than half the period on the periodic z axis.
+    ZWide = 8,
 }
 
 impl Problem {
     /// The side of axis `k` (0: x, 1: y, 2: z) reversed.
     fn reversed(k: usize) -> Problem {
         [Problem::XReversed, Problem::YReversed, Problem::ZReversed][k]
+    }
+
+    /// More than half the period on axis `k` (0: x, 1: y, 2: z).
+    pub fn wide(k: usize) -> Problem {
+        [Problem::XWide, Problem::YWide, Problem::ZWide][k]
     }
 }
 

@@ -50,8 +50,9 @@
 //! | leaves | `bigint`, `dim`, `forked`, `hints`, `key`, `memory`, `morton`, `naive`, `narrow`, `nearly`, `param`, `stop`, `world` | encodings, exact predicates (`param`: where rays and moving objects meet), memory hints, the reference, a forked child for tests |
 //! | pools | `par`, `scratch` | the executor and the scratch buffers (scratch names no kernel type: each pooled type registers its own pool) |
 //! | building blocks | `check`, `lists`, `pairs`, `pairset`, `radix` | validation, cell lists, pair sinks and the canonical order, sorting |
-//! | kernels | `brute`, `cells`, `count`, `grid`, `quadtree`, `sweep` | one algorithm each |
+//! | kernels | `brute`, `cells`, `count`, `cutoff`, `grid`, `quadtree`, `sweep` | one algorithm each |
 //! | search | `search`, `testing`, `tiles` | the method choice and a search's tuning; test support; the Dask tiling |
+//! | periodic | `periodic` | searches in a periodic domain (over the objects' images), distances and vectors |
 //! | kept searches | `coherent`, `few`, `kept_search` | searches kept from frame to frame (they size their grids by the search's rules), and the choice among them |
 //! | casts | `rays`, `swept` | batched ray casts; swept pairs (continuous collision) |
 //! | moving tree | `tree` | the moving tree (a folder's files are one module) |
@@ -64,6 +65,7 @@ pub mod dim;
 pub mod morton;
 pub mod naive;
 pub mod narrow;
+pub mod periodic;
 pub mod rays;
 pub mod swept;
 pub mod tiles;
@@ -105,6 +107,7 @@ mod brute;
 mod cells;
 mod coherent;
 mod count;
+mod cutoff;
 mod few;
 #[cfg(all(test, unix))]
 mod forked;

@@ -17,7 +17,8 @@ pub fn pairs<const N: usize>(boxes: &[[f64; N]], narrow: &Narrow) -> Vec<(usize,
         for j in i + 1..boxes.len() {
             // a ball is judged by its shape alone, not its box
             let boxes_meet = match narrow.shapes {
-                Shapes::Boxes => overlap(&boxes[i], &boxes[j]),
+                // images' boxes contain their shapes: a filter, then the exact test
+                Shapes::Boxes | Shapes::Imaged(_) => overlap(&boxes[i], &boxes[j]),
                 Shapes::Circles(_) | Shapes::Spheres(_) => true,
                 Shapes::Mixed { kinds, .. } | Shapes::MixedSpheres { kinds, .. } => {
                     kinds[i] == CIRCLE || kinds[j] == CIRCLE || overlap(&boxes[i], &boxes[j])

@@ -38,9 +38,12 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     (
         "kernels",
-        &["brute", "cells", "count", "grid", "quadtree", "sweep"],
+        &[
+            "brute", "cells", "count", "cutoff", "grid", "quadtree", "sweep",
+        ],
     ),
     ("search", &["search", "testing", "tiles"]),
+    ("periodic", &["periodic"]),
     ("kept searches", &["coherent", "few", "kept_search"]),
     ("casts", &["rays", "swept"]),
     ("moving tree", &["tree"]),

@@ -55,7 +55,7 @@ const EXACT_HI: f64 = f64::from_bits((1023 + 400) << 52); // 2^400
 /// Strict overlap of two boxes, 2D or 3D: the box rule of [`crate::dim`].
 pub use crate::dim::overlap as boxes_overlap;
 pub use phase::{
-    box_circle_overlap, box_sphere_overlap, Balls, Filters, Narrow, Shapes, BOX, CIRCLE,
+    box_circle_overlap, box_sphere_overlap, Balls, Filters, Imaged, Narrow, Shapes, BOX, CIRCLE,
 };
 
 mod phase;

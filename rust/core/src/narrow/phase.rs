@@ -51,6 +51,9 @@ pub const CIRCLE: u8 = 1;
 /// What the objects are, beyond their boxes.
 #[derive(Clone, Copy, Debug, Default)]
 pub enum Shapes<'a> {
+    /// The objects are periodic images of other objects ([`Imaged`]): a
+    /// search over them reports each pair of originals once.
+    Imaged(&'a Imaged<'a>),
     /// Every object is its box.
     #[default]
     Boxes,
@@ -90,6 +93,9 @@ pub trait Balls: crate::dim::Row {
     fn mixed<'a>(kinds: &'a [u8], balls: &'a [Self::Ball], boxes: &'a [Self]) -> Shapes<'a>;
     /// Exact: box `b` and ball `c` overlap (open shapes).
     fn box_meets_ball(b: &Self, c: &Self::Ball) -> bool;
+    /// The ball rows of `shapes` when every object is a ball of this
+    /// dimension ([`Shapes::Circles`], [`Shapes::Spheres`]).
+    fn only_balls<'a>(shapes: &Shapes<'a>) -> Option<&'a [Self::Ball]>;
 }
 
 impl Balls for [f64; 4] {
@@ -104,6 +110,12 @@ impl Balls for [f64; 4] {
     fn box_meets_ball(b: &[f64; 4], c: &[f64; 3]) -> bool {
         box_circle_overlap(b, c)
     }
+    fn only_balls<'a>(shapes: &Shapes<'a>) -> Option<&'a [[f64; 3]]> {
+        match *shapes {
+            Shapes::Circles(c) => Some(c),
+            _ => None,
+        }
+    }
 }
 
 impl Balls for [f64; 6] {
@@ -117,6 +129,12 @@ impl Balls for [f64; 6] {
     #[inline(always)]
     fn box_meets_ball(b: &[f64; 6], c: &[f64; 4]) -> bool {
         box_sphere_overlap(b, c)
+    }
+    fn only_balls<'a>(shapes: &Shapes<'a>) -> Option<&'a [[f64; 4]]> {
+        match *shapes {
+            Shapes::Spheres(c) => Some(c),
+            _ => None,
+        }
     }
 }
 
@@ -165,35 +183,8 @@ impl Narrow<'_> {
     #[inline(always)]
     pub fn shapes_meet(&self, i: usize, j: usize) -> bool {
         match self.shapes {
-            Shapes::Boxes => true,
-            Shapes::Circles(c) => {
-                let (a, b) = (c[i], c[j]);
-                circle_overlap(a[0], a[1], a[2], b[0], b[1], b[2])
-            }
-            Shapes::Spheres(c) => sphere_overlap(&c[i], &c[j]),
-            Shapes::Mixed {
-                kinds,
-                circles,
-                boxes,
-            } => match (kinds[i] == CIRCLE, kinds[j] == CIRCLE) {
-                (false, false) => true,
-                (true, true) => {
-                    let (a, b) = (circles[i], circles[j]);
-                    circle_overlap(a[0], a[1], a[2], b[0], b[1], b[2])
-                }
-                (true, false) => box_circle_overlap(&boxes[j], &circles[i]),
-                (false, true) => box_circle_overlap(&boxes[i], &circles[j]),
-            },
-            Shapes::MixedSpheres {
-                kinds,
-                spheres,
-                boxes,
-            } => match (kinds[i] == CIRCLE, kinds[j] == CIRCLE) {
-                (false, false) => true,
-                (true, true) => sphere_overlap(&spheres[i], &spheres[j]),
-                (true, false) => box_sphere_overlap(&boxes[j], &spheres[i]),
-                (false, true) => box_sphere_overlap(&boxes[i], &spheres[j]),
-            },
+            Shapes::Imaged(im) => im.meet(i, j),
+            plain => plain_meet(plain, i, j),
         }
     }
 
@@ -208,5 +199,132 @@ impl Narrow<'_> {
         } else {
             keep && self.accept(i, j)
         }
+    }
+}
+
+/// The exact shape test of objects `i` and `j` of `shapes` (not
+/// [`Shapes::Imaged`]), whose boxes strictly overlap.
+#[inline(always)]
+fn plain_meet(shapes: Shapes, i: usize, j: usize) -> bool {
+    match shapes {
+        Shapes::Imaged(_) => unreachable!("images of images are never made"),
+        Shapes::Boxes => true,
+        Shapes::Circles(c) => {
+            let (a, b) = (c[i], c[j]);
+            circle_overlap(a[0], a[1], a[2], b[0], b[1], b[2])
+        }
+        Shapes::Spheres(c) => sphere_overlap(&c[i], &c[j]),
+        Shapes::Mixed {
+            kinds,
+            circles,
+            boxes,
+        } => match (kinds[i] == CIRCLE, kinds[j] == CIRCLE) {
+            (false, false) => true,
+            (true, true) => {
+                let (a, b) = (circles[i], circles[j]);
+                circle_overlap(a[0], a[1], a[2], b[0], b[1], b[2])
+            }
+            (true, false) => box_circle_overlap(&boxes[j], &circles[i]),
+            (false, true) => box_circle_overlap(&boxes[i], &circles[j]),
+        },
+        Shapes::MixedSpheres {
+            kinds,
+            spheres,
+            boxes,
+        } => match (kinds[i] == CIRCLE, kinds[j] == CIRCLE) {
+            (false, false) => true,
+            (true, true) => sphere_overlap(&spheres[i], &spheres[j]),
+            (true, false) => box_sphere_overlap(&boxes[j], &spheres[i]),
+            (false, true) => box_sphere_overlap(&boxes[i], &spheres[j]),
+        },
+    }
+}
+
+/// Objects that are periodic images of other objects, for a search over
+/// them that reports each pair of originals once ([`Shapes::Imaged`];
+/// `crate::periodic` makes them).  Owns the image tags' layout.
+///
+/// Every image carries a tag: its object's index, the axes on which it is
+/// shifted by minus the period, and whether its coordinates are exactly
+/// the shifted ones (else they are rounded outward, and the search's box
+/// test is only a filter).  Two images meet when they are of two objects,
+/// share no shifted axis (a pair shifted alike on an axis is the same pair
+/// as the one shifted on neither, which the search meets too), and their
+/// shapes meet: tested on the images' coordinates when both are exact,
+/// else by `exact`, which knows the objects.  A search over images reads
+/// its filters by image (the objects' filters gathered).
+#[derive(Clone, Copy)]
+pub struct Imaged<'a> {
+    /// One tag per image ([`Imaged::tag`]).
+    pub tags: &'a [u64],
+    /// The images' own shapes, by image: [`Shapes::Boxes`],
+    /// [`Shapes::Circles`] or [`Shapes::Spheres`].
+    pub shapes: Shapes<'a>,
+    /// The exact test of two images at least one of which is inexact
+    /// (called only for images of two objects with no shifted axis shared).
+    pub exact: &'a (dyn Fn(usize, usize) -> bool + Sync),
+}
+
+impl std::fmt::Debug for Imaged<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Imaged")
+            .field("images", &self.tags.len())
+            .field("shapes", &self.shapes)
+            .finish()
+    }
+}
+
+/// The tag bit of an inexact image.
+const INEXACT: u64 = 1 << 7;
+/// The tag bits of the shifted axes (bit `k`: axis `k`).
+const SHIFTS: u64 = INEXACT - 1;
+/// Where a tag's object index starts.
+const OBJECT: u32 = 8;
+
+impl Imaged<'_> {
+    /// The tag of an image of object `object`, shifted on the axes of
+    /// `shifts` (bit `k`: axis `k`, `k < 7`), exact or not.
+    #[inline(always)]
+    pub fn tag(object: usize, shifts: u32, exact: bool) -> u64 {
+        debug_assert!(u64::from(shifts) <= SHIFTS);
+        ((object as u64) << OBJECT) | u64::from(shifts) | if exact { 0 } else { INEXACT }
+    }
+
+    /// The object of the image tagged `tag`.
+    #[inline(always)]
+    pub fn object(tag: u64) -> usize {
+        (tag >> OBJECT) as usize
+    }
+
+    /// The shifted axes of the image tagged `tag` (bit `k`: axis `k`).
+    #[inline(always)]
+    pub fn shifts(tag: u64) -> u32 {
+        (tag & SHIFTS) as u32
+    }
+
+    /// Whether the image tagged `tag` has its true coordinates.
+    #[inline(always)]
+    pub fn is_exact(tag: u64) -> bool {
+        tag & INEXACT == 0
+    }
+
+    /// Whether images tagged `a` and `b` may report a pair: images of two
+    /// objects, with no shifted axis in common.
+    #[inline(always)]
+    pub fn distinct(a: u64, b: u64) -> bool {
+        a & b & SHIFTS == 0 && a >> OBJECT != b >> OBJECT
+    }
+
+    /// Whether images `i` and `j`, whose boxes strictly overlap, meet.
+    #[inline(always)]
+    pub fn meet(&self, i: usize, j: usize) -> bool {
+        let (a, b) = (self.tags[i], self.tags[j]);
+        if !Imaged::distinct(a, b) {
+            return false;
+        }
+        if (a | b) & INEXACT != 0 {
+            return (self.exact)(i, j);
+        }
+        plain_meet(self.shapes, i, j)
     }
 }

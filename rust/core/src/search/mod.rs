@@ -11,13 +11,13 @@ pub use sizing::{grid_depth, placement_bounds, quadtree_depth, typical_extent};
 use crate::cells::{self, Ent, Placement, Tick};
 use crate::check::{scan_boxes, BadRow};
 use crate::dim::Row;
-use crate::narrow::Narrow;
+use crate::narrow::{Balls, Narrow};
 use crate::pairs::{Budget, TooMany};
 use crate::par::Exec;
 use crate::scratch::Pooled;
 use crate::sweep::SAMPLE;
 use crate::world::{longest_half_span, Grid};
-use crate::{brute, grid, quadtree, sweep};
+use crate::{brute, cutoff, grid, quadtree, sweep};
 
 /// Levels a box may sit above its fit level before it is split.
 pub const QUADTREE_SLACK: u32 = 1;
@@ -251,21 +251,42 @@ where
 /// instances, whose buffers have scratch pools of their own (a pool is a
 /// static per type: `crate::scratch`), so that a caller generic over the
 /// width needs no bound on the kernels' private types.
-pub trait Width<const N: usize>: Row {
+pub trait Width<const N: usize>: Row + Balls {
     /// Run `method` (not `Auto`: [`choose`] has picked) over `s`.
     fn run(s: &Search<N>, method: Method, budget: &Budget, ex: &Exec, tick: Tick) -> Found;
 }
 
 impl Width<4> for [f64; 4] {
     fn run(s: &Search, method: Method, budget: &Budget, ex: &Exec, tick: Tick) -> Found {
-        run_method(s, method, budget, ex, tick)
+        by_cutoff::<4, 2>(s, method, budget, ex)
+            .unwrap_or_else(|| run_method(s, method, budget, ex, tick))
     }
 }
 
 impl Width<6> for [f64; 6] {
     fn run(s: &Search<6>, method: Method, budget: &Budget, ex: &Exec, tick: Tick) -> Found {
-        run_method(s, method, budget, ex, tick)
+        by_cutoff::<6, 3>(s, method, budget, ex)
+            .unwrap_or_else(|| run_method(s, method, budget, ex, tick))
     }
+}
+
+/// The `Auto` search of balls of one radius beyond brute force's range: the
+/// cell list of [`crate::cutoff`] (`None`: not such a search, or the cell
+/// list declined).
+fn by_cutoff<const N: usize, const D: usize>(
+    s: &Search<N>,
+    method: Method,
+    budget: &Budget,
+    ex: &Exec,
+) -> Option<Found>
+where
+    [f64; N]: Row + Balls,
+{
+    if s.method != Method::Auto || method == Method::Brute {
+        return None;
+    }
+    let (balls, r) = cutoff::one_radius::<[f64; N]>(&s.narrow.shapes)?;
+    cutoff::find::<D, _>(balls, r, &s.narrow, budget, ex)
 }
 
 fn counted<const N: usize>(s: &Search<N>, ex: &Exec, tick: Tick) -> Found

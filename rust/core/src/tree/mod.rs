@@ -125,8 +125,8 @@ impl TreeRow<4> for [f64; 4] {
             Shapes::Mixed { kinds, circles, .. } => (Some(kinds), circles),
             Shapes::Circles(c) => (None, c),
             Shapes::Boxes => (None, &[]),
-            Shapes::Spheres(_) | Shapes::MixedSpheres { .. } => {
-                unreachable!("a 2D tree holds no spheres (`Objects::narrow`)")
+            Shapes::Spheres(_) | Shapes::MixedSpheres { .. } | Shapes::Imaged(_) => {
+                unreachable!("a 2D tree holds no spheres or images (`Objects::narrow`)")
             }
         }
     }
@@ -138,8 +138,8 @@ impl TreeRow<6> for [f64; 6] {
             Shapes::MixedSpheres { kinds, spheres, .. } => (Some(kinds), spheres),
             Shapes::Spheres(c) => (None, c),
             Shapes::Boxes => (None, &[]),
-            Shapes::Circles(_) | Shapes::Mixed { .. } => {
-                unreachable!("a 3D tree holds no circles (`Objects::narrow`)")
+            Shapes::Circles(_) | Shapes::Mixed { .. } | Shapes::Imaged(_) => {
+                unreachable!("a 3D tree holds no circles or images (`Objects::narrow`)")
             }
         }
     }

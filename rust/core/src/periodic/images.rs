@@ -1,0 +1,384 @@
+//! The periodic images of the objects: each object's canonical image in
+//! the cell `[0, L)` of every periodic axis, and its ghosts, shifted by
+//! `-L` on the axes where the canonical image reaches past `L`.
+//!
+//! **Canonical image.**  On a periodic axis of period `L`, a box whose low
+//! side `lo` lies in `[0, L)` is its own canonical image (no arithmetic:
+//! exact).  Else `lo` is moved by a multiple of `L` into `[0, L)`: `r0 = lo
+//! % L` is exact (the remainder of two doubles is a double), and `r0 + L`
+//! when `r0 < 0` may round; the high side moves by the same multiple, `r +
+//! (hi - lo)`, which may round too.  A ball moves its centre the same way
+//! (its radius does not move).  Where nothing rounded (checked by TwoSum)
+//! the image is exact; else its box is widened by `pad` on that axis so
+//! that it contains the true image, and the image is tagged inexact: its
+//! pairs are decided by `super::exact`.
+//!
+//! **Ghosts.**  With every object's extent at most `L / 2` (boxes: `hi -
+//! lo`; balls: the diameter), a canonical box image that reaches past `L`
+//! has its low side above `L / 2`.  A ball's canonical centre is in `[0,
+//! L)`, but its box may start below 0: a partner `i` then meets it shifted
+//! by `-L` when `c_i - L + r_i + r_j > c_j >= 0`, so a ball gets a ghost
+//! when `c + r + r_max > L` (`r_max` the largest radius), and its centre
+//! is then above `L - 2 (L / 4)`.  Either way shifting by `-L` is exact
+//! (Sterbenz: `x - L` is exact for `L / 2 <= x <= 2 L`; checked by TwoSum
+//! all the same, an image found inexact is tagged so).  An object gets one
+//! ghost per non-empty set of the axes on which it reaches past `L`: at
+//! most 3 in 2D, 7 in 3D.
+//!
+//! **Order.**  Image `k < n` is the canonical image of object `k`; the
+//! ghosts follow, object by object.  The layout of a tag is owned by
+//! [`Imaged`].
+
+use crate::bigint::Dyadic;
+use crate::check::{ball_box, BadRow, Problem};
+use crate::dim::Row;
+use crate::narrow::{two_sum, Imaged};
+use crate::par::{chunk_count, even_bounds, split_at_bounds, Exec, MAX_CHUNKS};
+
+/// The images of `n` objects: their boxes for the search, their balls
+/// (none for boxes), and their tags ([`Imaged::tag`]).
+pub struct Images<const N: usize, const C: usize> {
+    /// The images' boxes: exact, or containing the true image.
+    pub boxes: Vec<[f64; N]>,
+    /// The images' balls, by image (empty for boxes).
+    pub balls: Vec<[f64; C]>,
+    /// The images' tags.
+    pub tags: Vec<u64>,
+}
+
+/// Where `x` lies on an axis of period `l`: `(r0, turns)` with `x ≡ r0 +
+/// turns * l` and `r0 + turns * l` in `[0, l)`, exactly (`turns` is 0 or
+/// 1).  The exact position the canonical image stands for.
+#[inline(always)]
+pub fn place(x: f64, l: f64) -> (f64, i32) {
+    if (0.0..l).contains(&x) {
+        return (x, 0);
+    }
+    let r0 = x % l;
+    (r0, i32::from(r0 < 0.0))
+}
+
+/// The widening of an inexact image's box on one axis: above the rounding
+/// error of each of the at most three roundings that made it (each at most
+/// `2^-53` of a value below `|r| + |w| + 2 L`).
+#[inline]
+pub fn pad(r: f64, w: f64, l: f64) -> f64 {
+    (r.abs() + w.abs() + l) * f64::from_bits((1023 - 49) << 52)
+}
+
+/// Whether `hi - lo > l / 2`, exactly (the extent a periodic axis refuses).
+///
+/// The rounded `2 (hi - lo)` is within `2^-53` of the true one, so a margin
+/// of `1e-15` decides almost every row; the rest are decided in integers.
+pub fn too_wide(lo: f64, hi: f64, l: f64) -> bool {
+    let t = 2.0 * (hi - lo);
+    if !t.is_finite() || t > l * (1.0 + 1e-15) {
+        return true;
+    }
+    if t < l * (1.0 - 1e-15) {
+        return false;
+    }
+    ((Dyadic::of(hi) - Dyadic::of(lo)).times_pow2(1) - Dyadic::of(l)).sign() > 0
+}
+
+/// One axis of a canonical image: its box side `[lo, hi]` (exact, or
+/// widened to contain the true one), whether it is exact.
+#[inline]
+fn canonical(lo: f64, hi: f64, l: f64) -> (f64, f64, bool) {
+    if (0.0..l).contains(&lo) {
+        return (lo, hi, true);
+    }
+    let (r0, turns) = place(lo, l);
+    let (r, e0) = if turns == 1 {
+        two_sum(r0, l)
+    } else {
+        (r0, 0.0)
+    };
+    let (w, e1) = two_sum(hi, -lo);
+    let (h, e2) = two_sum(r, w);
+    if e0 == 0.0 && e1 == 0.0 && e2 == 0.0 {
+        return (r, h, true);
+    }
+    let p = pad(r, w, l);
+    (r - p, h + p, false)
+}
+
+/// `x - l` and whether it is exact (TwoSum; `x` above `l / 2` makes it so).
+#[inline]
+fn shifted(x: f64, l: f64) -> (f64, bool) {
+    let (s, e) = two_sum(x, -l);
+    (s, e == 0.0)
+}
+
+/// The ghosts one chunk of objects makes (appended after every canonical
+/// image, chunk by chunk: the order is fixed by the data).
+struct Ghosts<const N: usize, const C: usize> {
+    boxes: Vec<[f64; N]>,
+    balls: Vec<[f64; C]>,
+    tags: Vec<u64>,
+}
+
+/// Objects per chunk of the parallel build.
+const GRAIN: usize = 1 << 14;
+
+/// The images of `n` objects: `image(k, ghosts)` gives object `k`'s
+/// canonical image (its box, its ball, its tag) and pushes its ghosts, or
+/// says what is wrong with it.  Canonical images are written in place, in
+/// chunks fixed by `n`; the first bad row is the least over the chunks.
+fn build<const N: usize, const C: usize, F>(
+    n: usize,
+    (with_boxes, with_balls): (bool, bool),
+    ex: &Exec,
+    image: F,
+) -> Result<Images<N, C>, BadRow>
+where
+    F: Fn(usize, &mut Ghosts<N, C>) -> Result<([f64; N], [f64; C], u64), Problem> + Sync,
+{
+    let mut out = Images {
+        boxes: if with_boxes {
+            vec![[0.0; N]; n]
+        } else {
+            Vec::new()
+        },
+        balls: if with_balls {
+            vec![[0.0; C]; n]
+        } else {
+            Vec::new()
+        },
+        tags: vec![0; n],
+    };
+    let bounds = even_bounds(n, chunk_count(n, GRAIN, MAX_CHUNKS));
+    let tags = split_at_bounds(&mut out.tags, &bounds);
+    let mut boxes = if with_boxes {
+        split_at_bounds(&mut out.boxes, &bounds)
+    } else {
+        Vec::new()
+    };
+    let mut balls = if with_balls {
+        split_at_bounds(&mut out.balls, &bounds)
+    } else {
+        Vec::new()
+    };
+    boxes.resize_with(tags.len(), || &mut []);
+    balls.resize_with(tags.len(), || &mut []);
+    let parts: Vec<_> = boxes.into_iter().zip(balls).zip(tags).collect();
+    let made = ex.for_work(n, 2 * GRAIN).each(parts, |c, ((bx, bl), tg)| {
+        let lo = bounds[c];
+        let mut g = Ghosts {
+            boxes: Vec::new(),
+            balls: Vec::new(),
+            tags: Vec::new(),
+        };
+        for (t, slot) in tg.iter_mut().enumerate() {
+            let (b, ball, tag) = image(lo + t, &mut g).map_err(|problem| BadRow {
+                row: lo + t,
+                problem,
+            })?;
+            if let Some(at) = bx.get_mut(t) {
+                *at = b;
+            }
+            if let Some(at) = bl.get_mut(t) {
+                *at = ball;
+            }
+            *slot = tag;
+        }
+        Ok(g)
+    });
+    for g in made {
+        let g = g?;
+        out.boxes.extend(g.boxes);
+        out.balls.extend(g.balls);
+        out.tags.extend(g.tags);
+    }
+    Ok(out)
+}
+
+/// The images of boxes, or the first row that spans more than half the
+/// period on a periodic axis (`period[k]` infinite: axis `k` is open).
+pub fn of_boxes<const N: usize>(
+    boxes: &[[f64; N]],
+    period: &[f64],
+    ex: &Exec,
+) -> Result<Images<N, 0>, BadRow>
+where
+    [f64; N]: Row,
+{
+    let d = N / 2;
+    build(boxes.len(), (true, false), ex, |k, ghosts| {
+        let b = &boxes[k];
+        let mut img = *b;
+        let mut exact = true;
+        let mut reach = 0u32;
+        for a in (0..d).filter(|&a| period[a].is_finite()) {
+            let l = period[a];
+            if too_wide(b[a], b[d + a], l) {
+                return Err(Problem::wide(a));
+            }
+            let (lo, hi, ex) = canonical(b[a], b[d + a], l);
+            img[a] = lo;
+            img[d + a] = hi;
+            exact &= ex;
+            reach |= u32::from(hi > l) << a;
+        }
+        for shifts in subsets(reach) {
+            let mut g = img;
+            let mut ex = exact;
+            for a in (0..d).filter(|a| shifts >> a & 1 == 1) {
+                let (lo, e1) = shifted(img[a], period[a]);
+                let (hi, e2) = shifted(img[d + a], period[a]);
+                ex &= e1 && e2;
+                g[a] = lo;
+                g[d + a] = hi;
+                if !(exact && e1 && e2) {
+                    // widened again: the subtraction rounded, or the
+                    // canonical side was already a bound
+                    let p = pad(lo, hi - lo, period[a]);
+                    g[a] = lo - p;
+                    g[d + a] = hi + p;
+                }
+            }
+            ghosts.boxes.push(g);
+            ghosts.tags.push(Imaged::tag(k, shifts, ex));
+        }
+        Ok((img, [], Imaged::tag(k, 0, exact)))
+    })
+}
+
+/// The images of balls (rows of `C = D + 1`: centre, then radius), their
+/// boxes outward-rounded (and widened where inexact), or the first ball
+/// whose diameter exceeds half the period on a periodic axis.
+///
+/// Without `with_boxes` the boxes are left out (empty): a cell list needs
+/// only the centres.
+pub fn of_balls<const C: usize, const N: usize>(
+    balls: &[[f64; C]],
+    period: &[f64],
+    with_boxes: bool,
+    ex: &Exec,
+) -> Result<Images<N, C>, BadRow>
+where
+    [f64; N]: Row,
+{
+    let d = N / 2;
+    // a partner's radius widens the band of ghosts (module doc)
+    let most = balls.iter().fold(0.0f64, |m, c| m.max(c[C - 1]));
+    build(balls.len(), (with_boxes, true), ex, |k, ghosts| {
+        let c = &balls[k];
+        let r = c[C - 1];
+        let mut img = *c;
+        let mut inexact_axes = 0u32;
+        for a in (0..d).filter(|&a| period[a].is_finite()) {
+            let l = period[a];
+            // diameter 2 r > l / 2, exactly: 4 r is exact (or infinite)
+            if 4.0 * r > l {
+                return Err(Problem::wide(a));
+            }
+            let (r0, turns) = place(c[a], l);
+            let (x, e) = if turns == 1 {
+                two_sum(r0, l)
+            } else {
+                (r0, 0.0)
+            };
+            img[a] = x;
+            inexact_axes |= u32::from(e != 0.0) << a;
+        }
+        let bx = image_box::<C, N>(&img, inexact_axes, period);
+        let reach = (0..d).fold(0u32, |m, a| {
+            m | u32::from(bx[d + a] + most > period[a]) << a
+        });
+        let bx = if with_boxes { bx } else { [0.0; N] };
+        for shifts in subsets(reach) {
+            let mut g = img;
+            let mut inexact = inexact_axes;
+            for a in (0..d).filter(|a| shifts >> a & 1 == 1) {
+                let (x, ex) = shifted(img[a], period[a]);
+                g[a] = x;
+                inexact |= u32::from(!ex) << a;
+            }
+            if with_boxes {
+                ghosts.boxes.push(image_box::<C, N>(&g, inexact, period));
+            }
+            ghosts.balls.push(g);
+            ghosts.tags.push(Imaged::tag(k, shifts, inexact == 0));
+        }
+        Ok((bx, img, Imaged::tag(k, 0, inexact_axes == 0)))
+    })
+}
+
+/// The box of ball image `c`: outward-rounded, and widened on the axes of
+/// `inexact` (bit `k`: axis `k`), where `c`'s centre is a rounded value.
+fn image_box<const C: usize, const N: usize>(c: &[f64; C], inexact: u32, period: &[f64]) -> [f64; N]
+where
+    [f64; N]: Row,
+{
+    let d = N / 2;
+    let mut b: [f64; N] = ball_box(c);
+    for a in (0..d).filter(|a| inexact >> a & 1 == 1) {
+        let p = pad(c[a], c[C - 1], period[a]);
+        b[a] -= p;
+        b[d + a] += p;
+    }
+    b
+}
+
+/// Every non-empty subset of the bits of `m`, in increasing order.
+fn subsets(m: u32) -> impl Iterator<Item = u32> {
+    (1..=m).filter(move |s| s & !m == 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn place_is_exact() {
+        for (x, l, r0, t) in [
+            (0.25, 1.0, 0.25, 0),
+            (-0.0, 1.0, -0.0, 0),
+            (1.0, 1.0, 0.0, 0),
+            (-0.25, 1.0, -0.25, 1),
+            (7.5, 2.0, 1.5, 0),
+            (-7.5, 2.0, -1.5, 1),
+        ] {
+            assert_eq!(place(x, l), (r0, t), "{x} {l}");
+        }
+    }
+
+    #[test]
+    fn too_wide_is_exact() {
+        assert!(!too_wide(0.0, 0.5, 1.0));
+        assert!(too_wide(0.0, 0.5f64.next_up(), 1.0));
+        // 0.1 + 0.4 rounds to 0.5, but the true difference is above it
+        let lo = 0.1f64;
+        let hi = 0.6f64;
+        let exact_above = {
+            let (s, e) = two_sum(hi, -lo);
+            s > 0.5 || (s == 0.5 && e > 0.0)
+        };
+        assert_eq!(too_wide(lo, hi, 1.0), exact_above);
+        assert!(too_wide(-1e308, 1e308, 1.0));
+        assert!(!too_wide(5.0, 5.0, 1e-300));
+    }
+
+    #[test]
+    fn ghosts_of_a_corner_box() {
+        let imgs = of_boxes(&[[0.9, 0.8, 1.1, 1.05]], &[1.0, 1.0], &Exec::serial()).unwrap();
+        // canonical, then shifted in x, in y, in both
+        assert_eq!(
+            imgs.tags
+                .iter()
+                .map(|&t| Imaged::shifts(t))
+                .collect::<Vec<_>>(),
+            [0, 1, 2, 3]
+        );
+        assert_eq!(imgs.boxes[3], [0.9 - 1.0, 0.8 - 1.0, 1.1 - 1.0, 1.05 - 1.0]);
+        // an open axis never wraps
+        let imgs = of_boxes(
+            &[[0.9, 0.8, 1.1, 1.05]],
+            &[1.0, f64::INFINITY],
+            &Exec::serial(),
+        )
+        .unwrap();
+        assert_eq!(imgs.tags.len(), 2);
+    }
+}
