@@ -40,6 +40,7 @@ def find_pairs(
     masks: ArrayLike | None = None,
     workers: int | None = None,
     format: str | None = None,
+    touching: bool = False,
 ) -> NDArray[np.intp]:
     """Find every pair of overlapping boxes, 2D or 3D.
 
@@ -85,6 +86,16 @@ def find_pairs(
         ``x + w`` rounded to float64.  In 3D the same with six columns:
         ``minx, miny, minz, maxx, maxy, maxz`` or ``x, y, z, w, h, d``.  A
         format a table's names contradict is an error.
+    touching : bool, optional
+        ``False`` (the default): open boxes, touching is no collision.
+        ``True``: closed boxes, ``a.minx <= b.maxx``, ``b.minx <= a.maxx``
+        and the same in y (and z): boxes that share an edge, a face or a
+        corner collide, a point on a box's edge or two equal points too --
+        as shapely's ``intersects`` on envelopes, its ``STRtree`` and
+        geopandas' ``sjoin`` count them.  Exact for every finite input
+        but one: a max equal to float64's largest value
+        (1.7976931348623157e308) is refused (the search raises each max by
+        one step of float64, on a copy).
 
     Returns
     -------
@@ -92,7 +103,7 @@ def find_pairs(
         Each colliding pair once, ``i < j`` in each row, rows sorted.  Two
         boxes collide when ``a.minx < b.maxx``, ``b.minx < a.maxx`` and the
         same in y (and in z, for 3D boxes): touching edges, faces or
-        corners do not count.
+        corners do not count, unless ``touching=True``.
 
     Raises
     ------
@@ -100,9 +111,10 @@ def find_pairs(
         Wrong shape, NaN or infinite coordinates, ``minx > maxx``,
         ``miny > maxy`` or ``minz > maxz`` (the message names the row), a
         value float64 would round, a masked or missing value, unknown
-        ``method``, table columns not named as above.
+        ``method``, table columns not named as above; with
+        ``touching=True``, a max equal to float64's largest value.
     TypeError
-        Non-numeric input, booleans.
+        Non-numeric input, booleans, a ``touching`` that is not a bool.
 
     Examples
     --------
@@ -116,6 +128,12 @@ def find_pairs(
     []
     >>> bp.find_pairs([[3, 3, 10, 10], [12, 0, 20, 5]], format="xywh").tolist()
     [[0, 1]]
+
+    Box 3 shares an edge with box 0 and one with box 1, which count with
+    ``touching=True``:
+
+    >>> bp.find_pairs(boxes, touching=True).tolist()
+    [[0, 1], [0, 3], [1, 3]]
 
     A table is read by its column names, whatever their order:
 
@@ -142,12 +160,15 @@ def find_pairs(
             and boxes.shape[1] in (4, 6) and boxes.shape[0] <= _cast.MAX_OBJECTS
             and boxes.flags.c_contiguous and boxes.flags.aligned and type(method) is str
             and method in _CHOICES and groups is None and categories is None and masks is None
-            and workers is None):
+            and workers is None and touching is False):
         # the common call, already in the form the core reads: the same checks, inline
         arr, out = boxes, _core.find_pairs(boxes, method)
     else:
         nthreads = _cast.workers(workers)
-        arr = _cast.box_rows(boxes, "boxes", format, _DIMS)
+        if _cast.touching(touching):  # checked as given, then searched with raised maxima
+            arr = _cast.closed(_cast.boxes(boxes, "boxes", nthreads, format, _DIMS)[0], "boxes")
+        else:
+            arr = _cast.box_rows(boxes, "boxes", format, _DIMS)
         n = arr.shape[0]
         method = _cast.method(method, _CHOICES)
         filters = _cast.filters(n, groups, categories, masks)
@@ -239,6 +260,7 @@ def find_pairs_between(
     method: str = "auto",
     workers: int | None = None,
     format: str | None = None,
+    touching: bool = False,
 ) -> NDArray[np.intp]:
     """Find every overlapping pair with one box from each set, 2D or 3D.
 
@@ -249,8 +271,9 @@ def find_pairs_between(
         tables by their column names), each set read on its own; both 2D
         or both 3D (a 2D set and a 3D one are an error, unless one of them
         is empty).
-    method, workers, format
-        As in :func:`find_pairs` (``format`` applies to both sets).
+    method, workers, format, touching
+        As in :func:`find_pairs` (``format`` and ``touching`` apply to both
+        sets).
 
     Returns
     -------
@@ -272,6 +295,8 @@ def find_pairs_between(
     >>> enemies = [[0.5, 0.5, 2, 2], [0.2, 0.2, 0.8, 0.8], [9, 9, 10, 10]]
     >>> bp.find_pairs_between(bullets, enemies).tolist()
     [[0, 0], [0, 1]]
+    >>> bp.find_pairs_between(bullets, [[1, 1, 2, 2], [6, 0, 7, 5]], touching=True).tolist()
+    [[0, 0], [1, 1]]
 
     In 3D, six columns per box:
 
@@ -283,6 +308,8 @@ def find_pairs_between(
     nthreads = _cast.workers(workers)
     a, _ = _cast.boxes(boxes_a, "boxes_a", nthreads, format, _DIMS)
     b, _ = _cast.boxes(boxes_b, "boxes_b", nthreads, format, _DIMS)
+    if _cast.touching(touching):  # raised maxima: the open search is the closed one
+        a, b = _cast.closed(a, "boxes_a"), _cast.closed(b, "boxes_b")
     na, nb = a.shape[0], b.shape[0]
     if a.shape[1] != b.shape[1] and na and nb:
         da, db = a.shape[1] // 2, b.shape[1] // 2
