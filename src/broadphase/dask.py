@@ -74,10 +74,9 @@ from dask.base import tokenize
 from dask.core import flatten
 from dask.highlevelgraph import HighLevelGraph, MaterializedLayer
 
-from . import _cast
+from . import _cast, morton
 from . import _dask_inputs as _inputs
 from . import _dask_tasks as _tasks
-from . import morton
 
 __all__ = ["find_pairs", "read_parquet", "COLUMNS", "COLUMNS_3D"]
 
