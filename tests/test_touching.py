@@ -345,6 +345,10 @@ def test_dask_tiles_on_touching_borders():
     boxes = np.vstack([boxes, np.hstack([points, points]), segments])
     boxes = boxes[rng.permutation(len(boxes))]
     want = closed_pairs(boxes)
+    # the precondition: tile borders on the squares' shared edges
+    xs, ybounds, _ = bpd._tiles(da.from_array(boxes, chunks=130), len(boxes), 50, 500)
+    inner = np.concatenate([xs[1:-1], ybounds[:, 1:-1].ravel()])
+    assert (inner % 1 == 0).sum() >= 5
     for tile_rows, chunks in ((50, 130), (200, 400), (10_000, 1000)):
         got = bpd.find_pairs(da.from_array(boxes, chunks=chunks), tile_rows=tile_rows,
                              sample=500, touching=True).compute()
