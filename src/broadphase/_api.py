@@ -41,6 +41,7 @@ def find_pairs(
     workers: int | None = None,
     format: str | None = None,
     period: ArrayLike | float | None = None,
+    touching: bool = False,
 ) -> NDArray[np.intp]:
     """Find every pair of overlapping boxes, 2D or 3D.
 
@@ -93,6 +94,16 @@ def find_pairs(
         each pair is reported once.  Coordinates may lie anywhere (they need
         not be in ``[0, L)``).  A box may span at most half the period on a
         periodic axis (a wider one is an error naming the row).
+    touching : bool, optional
+        ``False`` (the default): open boxes, touching is no collision.
+        ``True``: closed boxes, ``a.minx <= b.maxx``, ``b.minx <= a.maxx``
+        and the same in y (and z): boxes that share an edge, a face or a
+        corner collide, a point on a box's edge or two equal points too --
+        as shapely's ``intersects`` on envelopes, its ``STRtree`` and
+        geopandas' ``sjoin`` count them.  Exact for every finite input
+        but one: a max equal to float64's largest value
+        (1.7976931348623157e308) is refused (the search raises each max by
+        one step of float64, on a copy).
 
     Returns
     -------
@@ -100,7 +111,7 @@ def find_pairs(
         Each colliding pair once, ``i < j`` in each row, rows sorted.  Two
         boxes collide when ``a.minx < b.maxx``, ``b.minx < a.maxx`` and the
         same in y (and in z, for 3D boxes): touching edges, faces or
-        corners do not count.
+        corners do not count, unless ``touching=True``.
 
     Raises
     ------
@@ -108,9 +119,10 @@ def find_pairs(
         Wrong shape, NaN or infinite coordinates, ``minx > maxx``,
         ``miny > maxy`` or ``minz > maxz`` (the message names the row), a
         value float64 would round, a masked or missing value, unknown
-        ``method``, table columns not named as above.
+        ``method``, table columns not named as above; with
+        ``touching=True``, a max equal to float64's largest value.
     TypeError
-        Non-numeric input, booleans.
+        Non-numeric input, booleans, a ``touching`` that is not a bool.
 
     Examples
     --------
@@ -124,6 +136,12 @@ def find_pairs(
     []
     >>> bp.find_pairs([[3, 3, 10, 10], [12, 0, 20, 5]], format="xywh").tolist()
     [[0, 1]]
+
+    Box 3 shares an edge with box 0 and one with box 1, which count with
+    ``touching=True``:
+
+    >>> bp.find_pairs(boxes, touching=True).tolist()
+    [[0, 1], [0, 3], [1, 3]]
 
     A table is read by its column names, whatever their order:
 
@@ -156,16 +174,20 @@ def find_pairs(
             and boxes.shape[1] in (4, 6) and boxes.shape[0] <= _cast.MAX_OBJECTS
             and boxes.flags.c_contiguous and boxes.flags.aligned and type(method) is str
             and method in _CHOICES and groups is None and categories is None and masks is None
-            and workers is None and period is None):
+            and workers is None and period is None and touching is False):
         # the common call, already in the form the core reads: the same checks, inline
         arr, out = boxes, _core.find_pairs(boxes, method)
     else:
         nthreads = _cast.workers(workers)
-        arr = _cast.box_rows(boxes, "boxes", format, _DIMS)
+        if _cast.touching(touching):  # checked as given, then searched with raised maxima
+            arr = _cast.closed(_cast.boxes(boxes, "boxes", nthreads, format, _DIMS)[0], "boxes")
+        else:
+            arr = _cast.box_rows(boxes, "boxes", format, _DIMS)
         n = arr.shape[0]
         method = _cast.method(method, _CHOICES)
         filters = _cast.filters(n, groups, categories, masks)
         per = _periodic.period(period, arr.shape[1] // 2)
+        _periodic.open_boxes_only(per, touching)
         _cast.count(n, "boxes")
         out = _core.find_pairs(arr, method, workers=nthreads, period=per, **filters)
     if type(out) is _core.BadRow:
@@ -297,6 +319,7 @@ def find_pairs_between(
     workers: int | None = None,
     format: str | None = None,
     period: ArrayLike | float | None = None,
+    touching: bool = False,
 ) -> NDArray[np.intp]:
     """Find every overlapping pair with one box from each set, 2D or 3D.
 
@@ -307,9 +330,9 @@ def find_pairs_between(
         tables by their column names), each set read on its own; both 2D
         or both 3D (a 2D set and a 3D one are an error, unless one of them
         is empty).
-    method, workers, format, period
-        As in :func:`find_pairs` (``format`` and ``period`` apply to both
-        sets).
+    method, workers, format, period, touching
+        As in :func:`find_pairs` (``format``, ``period`` and ``touching``
+        apply to both sets).
 
     Returns
     -------
@@ -331,6 +354,8 @@ def find_pairs_between(
     >>> enemies = [[0.5, 0.5, 2, 2], [0.2, 0.2, 0.8, 0.8], [9, 9, 10, 10]]
     >>> bp.find_pairs_between(bullets, enemies).tolist()
     [[0, 0], [0, 1]]
+    >>> bp.find_pairs_between(bullets, [[1, 1, 2, 2], [6, 0, 7, 5]], touching=True).tolist()
+    [[0, 0], [1, 1]]
 
     In 3D, six columns per box:
 
@@ -342,6 +367,8 @@ def find_pairs_between(
     nthreads = _cast.workers(workers)
     a, _ = _cast.boxes(boxes_a, "boxes_a", nthreads, format, _DIMS)
     b, _ = _cast.boxes(boxes_b, "boxes_b", nthreads, format, _DIMS)
+    if _cast.touching(touching):  # raised maxima: the open search is the closed one
+        a, b = _cast.closed(a, "boxes_a"), _cast.closed(b, "boxes_b")
     na, nb = a.shape[0], b.shape[0]
     if a.shape[1] != b.shape[1] and na and nb:
         da, db = a.shape[1] // 2, b.shape[1] // 2
@@ -350,6 +377,7 @@ def find_pairs_between(
                          f"{b.shape}")
     method = _cast.method(method, _CHOICES)
     per = _periodic.period(period, (a if na else b).shape[1] // 2)
+    _periodic.open_boxes_only(per, touching)
     if na == 0 or nb == 0:
         return _empty()
     _cast.count(na + nb, "boxes_a and boxes_b together")

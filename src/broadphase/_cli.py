@@ -100,6 +100,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--method", default="auto", choices=("auto", *METHODS, "octree"),
                    help="every method gives the same pairs; in 3D quadtree is the octree "
                    "(also spelled octree)")
+    p.add_argument("--touching", action="store_true",
+                   help="closed boxes: boxes that share an edge, a face or a corner collide "
+                   "(as shapely's intersects on envelopes, STRtree and geopandas' sjoin)")
     p.set_defaults(run=_pairs)
     b = sub.add_parser("bench", help="time our methods and the Python alternatives",
                        description="Time find_pairs per method on named scenarios (median "
@@ -217,6 +220,9 @@ def _pairs(args) -> int:
     layout = _layout(args)
     columns = COLUMNS[layout]
     circles = layout in ("circles", "spheres")
+    if circles and args.touching:
+        raise _io.InputError(f"--touching: applies to boxes, found {layout} in {args.input} "
+                             "(circles and spheres that touch never collide)")
     _io.check_output(args.output)
     _check_npy(args.input, columns)
     t0 = time.perf_counter()
@@ -231,7 +237,7 @@ def _pairs(args) -> int:
         if circles:  # centres, then the radius
             pairs = find_circle_pairs(data[:, :-1], data[:, -1], method=args.method)
         else:  # 2D or 3D by the columns read
-            pairs = find_pairs(data, method=args.method,
+            pairs = find_pairs(data, method=args.method, touching=args.touching,
                                format="xywh" if layout in ("xywh", "xywh3d") else None)
     except ValueError as e:
         raise _io.InputError(_locate(str(e), args.input, first_line)) from None

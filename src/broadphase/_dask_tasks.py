@@ -131,15 +131,21 @@ def frame_rows(part, names, start: int) -> np.ndarray:
         raise type(e)(global_row(str(e), np.arange(start, start + len(part)))) from None
 
 
-def assign(block, groups, categories, masks, *, start, tiling):
+def assign(block, groups, categories, masks, *, start, tiling, closed=False):
     """Split one input chunk by tile: per tile (global rows, boxes, filters).
 
     A 3D box goes to the tiles its x-y shadow meets (3D tiles are columns).
+    With ``closed`` (``touching=True``) the boxes' maxima are raised one
+    step of float64 first (:func:`._cast.closed`): from here on every task
+    sees the raised boxes, whose open overlap is the closed overlap of the
+    boxes given.
     The pieces are views of one array per column, so the chunk's copy
     lives until its last piece is consumed or spilled.
     """
     try:
         b, _ = _cast.boxes(block, dims=_DIMS)
+        if closed:
+            b = _cast.closed(b, "boxes")
     except (ValueError, TypeError) as e:
         raise type(e)(global_row(str(e), np.arange(start, start + np.shape(block)[0]))) from None
     order, bounds = _core.split_by_tile(b, *_arrays(tiling))

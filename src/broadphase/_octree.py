@@ -78,8 +78,9 @@ class LinearOctree(_TreeCasts):
     store the boxes; the next question brings the cells up to date, and
     :meth:`pairs` re-examines only what changed since the last call.  The
     rules are :func:`broadphase.find_pairs`' in 3D: touching is not
-    colliding, filters by group and category/mask bits, box--sphere and
-    sphere--sphere tests exact.
+    colliding (unless the tree is made with ``touching=True``), filters by
+    group and category/mask bits, box--sphere and sphere--sphere tests
+    exact.
 
     Parameters
     ----------
@@ -96,6 +97,12 @@ class LinearOctree(_TreeCasts):
         relinking.  Answers are exact for every margin.
     workers : int, optional
         Threads of the searches (``None``: all cores).
+    touching : bool, optional
+        ``True``: closed boxes for the tree's life, as in
+        :class:`broadphase.LinearQuadtree`: boxes sharing a face, an edge or
+        a corner collide, a region or a point touching a box finds it; a
+        max of float64's largest value is refused, and spheres, ray casts
+        and swept pairs are refused (``ValueError``).  Default ``False``.
 
     Examples
     --------
@@ -107,21 +114,28 @@ class LinearOctree(_TreeCasts):
     >>> tree.move(h[2], [12, 12, 12, 20, 20, 20])
     >>> [e.tolist() for e in tree.update()]
     [[[0, 1], [1, 2]], []]
+    >>> closed = bp.LinearOctree((0, 0, 0, 100, 100, 100), depth=4, touching=True)
+    >>> h = closed.insert([[0, 0, 0, 10, 10, 10], [10, 10, 10, 20, 20, 20]])
+    >>> closed.pairs().tolist()   # a shared corner
+    [[0, 1]]
     """
 
     _t: _core.Tree3
     _BALL = "sphere"
 
     def __init__(self, bounds: ArrayLike, depth: int, *, margin: float = 0.0,
-                 workers: int | None = None) -> None:
+                 workers: int | None = None, touching: bool = False) -> None:
         self._bounds = _exact.world(bounds, _DIMS)
         self._depth = _check_depth(depth)
         self._margin = _check_margin(margin)
-        self._t = _core.Tree3(self._bounds, self._depth, self._margin, _cast.workers(workers))
+        self._closed = _cast.touching(touching)
+        self._signed = {}
+        self._t = _core.Tree3(self._world(self._bounds), self._depth, self._margin,
+                              _cast.workers(workers))
 
     @classmethod
     def for_objects(cls, bounds: ArrayLike, typical_size: float, *, margin: float = 0.0,
-                    workers: int | None = None) -> LinearOctree:
+                    workers: int | None = None, touching: bool = False) -> LinearOctree:
         """An octree for a world of objects of about ``typical_size``: its depth chosen for them.
 
         The depth is :func:`broadphase.suggest_depth` ``(bounds, typical_size)``.
@@ -134,6 +148,7 @@ class LinearOctree(_TreeCasts):
             A typical object's width (a sphere's diameter), > 0.
         margin : float, optional
         workers : int, optional
+        touching : bool, optional
 
         Returns
         -------
@@ -146,7 +161,8 @@ class LinearOctree(_TreeCasts):
         4
         """
         _exact.world(bounds, _DIMS)  # a 3D world, or the error naming bounds
-        return cls(bounds, suggest_depth(bounds, typical_size), margin=margin, workers=workers)
+        return cls(bounds, suggest_depth(bounds, typical_size), margin=margin, workers=workers,
+                   touching=touching)
 
     def __len__(self) -> int:
         """Live objects."""
@@ -158,8 +174,9 @@ class LinearOctree(_TreeCasts):
                 and self._t.contains(int(handle)))
 
     def __repr__(self) -> str:
+        touching = ", touching=True" if self._closed else ""
         return (f"LinearOctree(bounds={self._bounds}, depth={self._depth}, "
-                f"margin={self._margin}, objects={len(self)})")
+                f"margin={self._margin}{touching}, objects={len(self)})")
 
     @property
     def bounds(self) -> tuple[float, ...]:
@@ -213,9 +230,11 @@ class LinearOctree(_TreeCasts):
         """
         arr = _boxes(boxes)
         filters = _cast.filters(arr.shape[0], groups, categories, masks)
+        arr, signed = self._stored(arr, "boxes")
         h = self._t.insert(arr, None, **filters)
         if type(h) is _core.BadRow:  # a row written by another thread since it was checked
             self._raise(h, None, BOX, arr, "boxes")
+        self._kept(h, signed)
         return h
 
     def insert_spheres(self, centers: ArrayLike, radii: ArrayLike | None = None,
@@ -246,6 +265,7 @@ class LinearOctree(_TreeCasts):
         >>> tree.pairs().tolist()   # |c0 - c1| = 1.73 < 1.8; |c1 - c2| = 3.46
         [[0, 1]]
         """
+        self._open_only("insert_spheres")
         xyzr, bxs = _spheres(centers, radii)
         filters = _cast.filters(xyzr.shape[0], groups, categories, masks)
         h = self._t.insert(bxs, xyzr, **filters)
@@ -277,9 +297,11 @@ class LinearOctree(_TreeCasts):
         if arr.shape[0] != h.shape[0]:
             self._check(h, BOX, instead="move_spheres moves spheres")
             _same_length(h, arr, "boxes")
+        arr, signed = self._stored(arr, "boxes")
         problem = self._t.move_boxes(h, arr)
         if problem is not None:
             self._raise(problem, h, BOX, arr, "boxes", instead="move_spheres moves spheres")
+        self._kept(h, signed)
 
     def move_spheres(self, handles: ArrayLike, centers: ArrayLike,
                      radii: ArrayLike | None = None) -> None:
@@ -326,6 +348,7 @@ class LinearOctree(_TreeCasts):
         problem = self._t.remove(h)
         if problem is not None:
             self._raise(problem, h, -1)
+        self._forget(h)
 
     def pairs(self) -> NDArray[np.intp]:
         """Every colliding pair of handles, ``(k, 2)`` intp, ``i < j``, rows sorted.
@@ -371,6 +394,9 @@ class LinearOctree(_TreeCasts):
     def query(self, box: ArrayLike) -> NDArray[np.intp]:
         """Sorted handles of the objects that overlap ``box`` (touching does not count).
 
+        In a tree made with ``touching=True`` the region is closed too: a
+        box it touches is found.
+
         Examples
         --------
         >>> import broadphase as bp
@@ -383,7 +409,7 @@ class LinearOctree(_TreeCasts):
         if q.shape[0] != 1:
             raise ValueError(f"box: expected one box (minx, miny, minz, maxx, maxy, maxz), "
                              f"found {q.shape[0]} rows")
-        return self._t.query(q[0].tolist())
+        return self._t.query(self._region(q)[0].tolist())
 
     def cast_rays(self, origins: ArrayLike, directions: ArrayLike, *,
                   max_t: float | ArrayLike = math.inf, hits: str = "first",
@@ -420,6 +446,7 @@ class LinearOctree(_TreeCasts):
         >>> index.tolist(), t.tolist()
         ([1, 0], [2.0, 6.0])
         """
+        self._open_only("cast_rays")
         return self._cast(origins, directions, max_t, hits, ray_categories, ray_masks, ignore,
                           workers, 3)
 
@@ -446,6 +473,7 @@ class LinearOctree(_TreeCasts):
         >>> tree.pairs().tolist(), [a.tolist() for a in tree.swept_pairs()]
         ([], [[[0, 1]], [0.4]])
         """
+        self._open_only("swept_pairs")
         return _core.tree_swept_pairs(self._t)
 
     def query_many(self, boxes: ArrayLike, *, max_rows: int | None = None) -> NDArray[np.intp]:
@@ -471,7 +499,7 @@ class LinearOctree(_TreeCasts):
         >>> tree.query_many([[0.5, 0.5, 0.5, 5.5, 5.5, 5.5], [2, 2, 2, 3, 3, 3]]).tolist()
         [[0, 0], [0, 1]]
         """
-        q = _boxes(boxes)
+        q = self._region(_boxes(boxes))
         found = self._t.query_many(q, _max_rows(max_rows))
         if type(found) is _core.BadRow:  # a row written by another thread since it was checked
             self._raise(found, None, BOX, q, "boxes")
@@ -479,6 +507,9 @@ class LinearOctree(_TreeCasts):
 
     def query_point(self, x: float, y: float, z: float) -> NDArray[np.intp]:
         """Sorted handles of the objects strictly containing the point ``(x, y, z)``.
+
+        In a tree made with ``touching=True``, the boxes holding it, their
+        faces included.
 
         Examples
         --------
@@ -488,11 +519,15 @@ class LinearOctree(_TreeCasts):
         >>> tree.query_point(1, 1, 1).tolist(), tree.query_point(2.5, 2.5, 2.5).tolist()
         ([0], [1])
         """
-        return self._t.query_point(_exact.real(x, "x"), _exact.real(y, "y"),
-                                   _exact.real(z, "z"))
+        point = _exact.real(x, "x"), _exact.real(y, "y"), _exact.real(z, "z")
+        if self._closed:
+            return self._point_region(*point)
+        return self._t.query_point(*point)
 
     def boxes(self, handles: ArrayLike) -> NDArray[np.float64]:
         """The boxes of objects, as stored (a sphere's: its outward-rounded bounding box).
+
+        In a tree made with ``touching=True``, exactly as inserted or moved.
 
         Examples
         --------
@@ -505,6 +540,7 @@ class LinearOctree(_TreeCasts):
         h = _handle_array(handles)
         self._check(h, -1)
         out = np.array([self._t.box_of(int(k)) for k in h], np.float64).reshape(-1, 6)
+        out = self._as_given(h, out)
         return out[0] if np.ndim(handles) == 0 else out
 
     def spheres(self, handles: ArrayLike) -> NDArray[np.float64]:

@@ -52,6 +52,19 @@ def period(value, dims: int) -> np.ndarray | None:
     return out
 
 
+def open_boxes_only(per: np.ndarray | None, touching) -> None:
+    """Refuse ``touching=True`` in a periodic domain (its decision is made for open boxes).
+
+    Closed boxes are the open search with each max raised by one step of
+    float64, which is exact for comparisons of given values but not once
+    whole periods are added to them.
+    """
+    if per is not None and touching:
+        raise ValueError("touching: expected False with a period; closed boxes in a periodic "
+                         "domain are not supported (touching=True counts boxes that share an "
+                         "edge in an open domain)")
+
+
 def wide_box(arr: np.ndarray, name: str, row: int, code: int, per: np.ndarray) -> str:
     """The message for box ``row`` of ``arr`` wider than half the period."""
     axis = WIDE[code]

@@ -62,9 +62,9 @@ class LinearQuadtree(_TreeQueries, _TreeFrames, _TreeCasts):
     cell; a move only stores the boxes, and the next question
     (:meth:`pairs`, a query, :meth:`stats`) brings the cells up to date.
     :meth:`pairs` finds every colliding pair with the same rules as
-    :func:`broadphase.find_pairs`: touching is not colliding, filters by
-    group and category/mask bits, box--circle and circle--circle tests
-    exact.
+    :func:`broadphase.find_pairs`: touching is not colliding (unless the
+    tree is made with ``touching=True``), filters by group and
+    category/mask bits, box--circle and circle--circle tests exact.
 
     The tree keeps the pairs of the last :meth:`pairs` (or :meth:`update`)
     from frame to frame -- a base, as of its last search from scratch, and
@@ -95,6 +95,21 @@ class LinearQuadtree(_TreeQueries, _TreeFrames, _TreeCasts):
     workers : int, optional
         Threads for the searches (default: all).  The results do not depend
         on it; also settable later as the ``workers`` attribute.
+    touching : bool, optional
+        ``True``: closed boxes, for the tree's life (its copies too), as
+        :func:`broadphase.find_pairs` with ``touching=True``: boxes that
+        share an edge or a corner collide in :meth:`pairs`,
+        :meth:`update` and :meth:`touching`, a region that touches a box
+        finds it (:meth:`query`, :meth:`query_many`) and so does a point
+        on its edge (:meth:`query_point`).  Exact for every finite box but
+        one whose max is float64's largest value, which is refused.  The
+        tree stores each box with its maxima one step of float64 higher
+        and takes boxes only: :meth:`insert_circles`, :meth:`cast_rays`
+        and :meth:`swept_pairs` raise ``ValueError`` (a circle's or a
+        ray's test against a closed box is not the open test of a raised
+        one).  :meth:`boxes` gives the boxes as inserted, -0.0 included;
+        :meth:`locate` and :meth:`stats` see the stored boxes (a box
+        ending on a split line straddles it).  Default ``False``.
 
     Notes
     -----
@@ -130,18 +145,28 @@ class LinearQuadtree(_TreeQueries, _TreeFrames, _TreeCasts):
     ([3], [0])
     >>> tree.remove([0]); len(tree), 0 in tree
     (3, False)
+
+    With ``touching=True``, boxes that share an edge or a corner collide:
+
+    >>> tiles = bp.LinearQuadtree((0, 0, 100, 100), depth=4, touching=True)
+    >>> h = tiles.insert([[0, 0, 10, 10], [10, 0, 20, 10], [20, 10, 30, 20]])
+    >>> tiles.pairs().tolist(), tiles.query_point(10, 5).tolist()
+    ([[0, 1], [1, 2]], [0, 1])
     """
 
     def __init__(self, bounds: ArrayLike, depth: int, *, margin: float = 0.0,
-                 workers: int | None = None) -> None:
+                 workers: int | None = None, touching: bool = False) -> None:
         self._bounds = _exact.world(bounds)
         self._depth = _check_depth(depth)
         self._margin = _check_margin(margin)
-        self._t = _core.Tree(self._bounds, self._depth, self._margin, _cast.workers(workers))
+        self._closed = _cast.touching(touching)
+        self._signed = {}
+        self._t = _core.Tree(self._world(self._bounds), self._depth, self._margin,
+                             _cast.workers(workers))
 
     @classmethod
     def for_objects(cls, bounds: ArrayLike, typical_size: float, *, margin: float = 0.0,
-                    workers: int | None = None) -> LinearQuadtree:
+                    workers: int | None = None, touching: bool = False) -> LinearQuadtree:
         """A tree for a world of objects of about ``typical_size``: its depth chosen for them.
 
         The depth is :func:`broadphase.suggest_depth` ``(bounds, typical_size)``:
@@ -158,6 +183,7 @@ class LinearQuadtree(_TreeQueries, _TreeFrames, _TreeCasts):
             A typical object's width (a circle's diameter), > 0.
         margin : float, optional
         workers : int, optional
+        touching : bool, optional
 
         Returns
         -------
@@ -170,7 +196,8 @@ class LinearQuadtree(_TreeQueries, _TreeFrames, _TreeCasts):
         >>> tree.depth, tree.margin
         (6, 0.0)
         """
-        return cls(bounds, suggest_depth(bounds, typical_size), margin=margin, workers=workers)
+        return cls(bounds, suggest_depth(bounds, typical_size), margin=margin, workers=workers,
+                   touching=touching)
 
     def __len__(self) -> int:
         """The number of objects in the tree (boxes and circles).
@@ -187,6 +214,7 @@ class LinearQuadtree(_TreeQueries, _TreeFrames, _TreeCasts):
 
     def __repr__(self) -> str:
         margin = f", margin={self._margin}" if self._margin else ""
+        margin += ", touching=True" if self._closed else ""
         return (f"LinearQuadtree(bounds={self._bounds}, depth={self._depth}{margin}) "
                 f"with {len(self)} objects")
 
@@ -217,6 +245,7 @@ class LinearQuadtree(_TreeQueries, _TreeFrames, _TreeCasts):
         """
         new = object.__new__(type(self))
         new.__dict__.update(self.__dict__)
+        new._signed = dict(self._signed)  # the rows themselves are never changed
         new._t = self._t.copy()
         return new
 
@@ -267,15 +296,17 @@ class LinearQuadtree(_TreeQueries, _TreeFrames, _TreeCasts):
         >>> tree.insert([1, 1, 2, 2]).tolist(), tree.insert([[3, 3, 4, 4]], groups=5).tolist()
         ([0], [1])
         """
-        if groups is None and categories is None and masks is None:
+        if groups is None and categories is None and masks is None and not self._closed:
             h = _core.tree_insert(self._t, boxes)  # None: not one box read directly
             if h is not None:
                 return h
         arr, _ = _cast.boxes(_one_or_many(boxes, 4))
         filters = _cast.filters(arr.shape[0], groups, categories, masks)
+        arr, signed = self._stored(arr, "boxes")
         h = self._t.insert(arr, None, **filters)
         if type(h) is _core.BadRow:  # a row written by another thread since it was checked
             self._raise(h, None, BOX, arr, "boxes")
+        self._kept(h, signed)
         return h
 
     def insert_circles(self, centers: ArrayLike, radii: ArrayLike | None = None,
@@ -307,6 +338,7 @@ class LinearQuadtree(_TreeQueries, _TreeFrames, _TreeCasts):
         >>> tree.pairs().tolist()
         [[0, 1]]
         """
+        self._open_only("insert_circles")
         if groups is None and categories is None and masks is None and radii is not None:
             h = _core.tree_insert_circle(self._t, centers, radii)  # None: not read directly
             if h is not None:
@@ -339,6 +371,8 @@ class LinearQuadtree(_TreeQueries, _TreeFrames, _TreeCasts):
         >>> tree.pairs().tolist()
         [[0, 1]]
         """
+        if self._closed:
+            return self._move_closed(handles, boxes)
         if _core.tree_move(self._t, handles, boxes):
             return  # one live box object and one box, read directly
         if (type(handles) is np.ndarray and handles.dtype == _INT64 and handles.ndim == 1
@@ -356,6 +390,23 @@ class LinearQuadtree(_TreeQueries, _TreeFrames, _TreeCasts):
         problem = self._t.move_boxes(h, arr)
         if problem is not None:
             self._raise(problem, h, BOX, arr, "boxes")
+
+    def _move_closed(self, handles: ArrayLike, boxes: ArrayLike) -> None:
+        """:meth:`move` in a tree of closed boxes: the maxima raised, -0.0 kept."""
+        h = _handle_array(handles)
+        arr = _cast.box_rows(_one_or_many(boxes, 4), "boxes", None)
+        if arr.shape[0] != h.shape[0]:
+            self._check(h, BOX)
+            _same_length(h, arr, "boxes")
+        scan = _core.scan_boxes(arr, None)
+        if type(scan) is _core.BadRow:
+            self._check(h, BOX)  # a bad handle first, as the core's move names it
+            self._raise(scan, h, BOX, arr, "boxes")
+        stored, signed = self._stored(arr, "boxes")
+        problem = self._t.move_boxes(h, stored)
+        if problem is not None:
+            self._raise(problem, h, BOX, stored, "boxes")
+        self._kept(h, signed)
 
     def move_circles(self, handles: ArrayLike, centers: ArrayLike,
                      radii: ArrayLike | None = None) -> None:
@@ -409,9 +460,10 @@ class LinearQuadtree(_TreeQueries, _TreeFrames, _TreeCasts):
         >>> tree.remove(h[0]); len(tree), tree.insert([1, 1, 2, 2]).tolist()
         (1, [0])
         """
-        if _core.tree_remove(self._t, handles):
+        if not self._closed and _core.tree_remove(self._t, handles):
             return  # one live handle, read directly
         h = _handle_array(handles)
         problem = self._t.remove(h)
         if problem is not None:
             self._raise(problem, h, -1)
+        self._forget(h)

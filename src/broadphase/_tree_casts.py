@@ -115,6 +115,7 @@ class _TreeCasts(_TreeBase):
         >>> tree.cast_rays([[0, 0]], [[1, 0]], max_t=2.5, hits="any").tolist()
         [False]
         """
+        self._open_only("cast_rays")
         if ray_categories is None and ray_masks is None and workers is None:
             # a few rays of Python numbers (a line of sight, a shot): read directly
             out = _core.tree_cast_few(self._t, origins, directions, max_t, hits, ignore)
@@ -126,6 +127,7 @@ class _TreeCasts(_TreeBase):
     def _cast(self, origins, directions, max_t, hits, ray_categories, ray_masks, ignore,
               workers, dims: int) -> CastResult:
         """:meth:`cast_rays` of rays in ``dims`` dimensions, checked, through the core."""
+        self._open_only("cast_rays")
         nthreads = _cast.workers(workers) if workers is not None else None
         hits = _ray_args.hits(hits)
         rays = _ray_args.rays(origins, directions, max_t, ray_categories, ray_masks, None, 0,
@@ -181,4 +183,5 @@ class _TreeCasts(_TreeBase):
         >>> pairs.tolist(), t.tolist()
         ([[0, 1]], [0.4])
         """
+        self._open_only("swept_pairs")
         return _core.tree_swept_pairs(self._t)

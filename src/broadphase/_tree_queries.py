@@ -71,6 +71,9 @@ class _TreeQueries(_TreeBase):
     def query(self, box: ArrayLike) -> NDArray[np.intp]:
         """Sorted handles of the objects that overlap ``box`` (touching does not count).
 
+        In a tree made with ``touching=True`` the region is closed too: a
+        box it touches is found.
+
         Parameters
         ----------
         box : array_like, shape (4,), or a pygame Rect
@@ -86,21 +89,23 @@ class _TreeQueries(_TreeBase):
         >>> tree.query([0.5, 0.5, 1.5, 1.5]).tolist(), tree.query([1, 0, 3, 1]).tolist()
         ([0, 1], [])
         """
-        found = _core.tree_query(self._t, box)  # None: not one box read directly
-        if found is not None:
-            return found
+        if not self._closed:
+            found = _core.tree_query(self._t, box)  # None: not one box read directly
+            if found is not None:
+                return found
         q, _ = _cast.boxes(_one_or_many(box, 4), "box")
         if q.shape[0] != 1:
             raise ValueError(f"box: expected one box (minx, miny, maxx, maxy), found "
                              f"{q.shape[0]} rows")
-        return self._t.query(q[0].tolist())
+        return self._t.query(self._region(q)[0].tolist())
 
     def query_many(self, boxes: ArrayLike, *, max_rows: int | None = None) -> NDArray[np.intp]:
         """For many boxes at once, the objects overlapping each: rows ``(query, handle)``.
 
-        Each box's handles are :meth:`query`'s (touching does not count;
-        circles by the exact test), all in one call: the queries run in
-        parallel for large batches, the GIL released.
+        Each box's handles are :meth:`query`'s (touching does not count,
+        unless the tree is made with ``touching=True``; circles by the exact
+        test), all in one call: the queries run in parallel for large
+        batches, the GIL released.
 
         Parameters
         ----------
@@ -132,6 +137,7 @@ class _TreeQueries(_TreeBase):
         [[0, 0], [0, 1], [2, 2]]
         """
         q, _ = _cast.boxes(boxes, "boxes")
+        q = self._region(q)
         # MemoryError: counts the region rows
         found = _core.tree_query_many(self._t, q, _max_rows(max_rows))
         if type(found) is _core.BadRow:  # a row written by another thread since it was checked
@@ -144,7 +150,9 @@ class _TreeQueries(_TreeBase):
         Parameters
         ----------
         x, y : float
-            The point; a point on an object's edge is not inside it.
+            The point; a point on an object's edge is not inside it, unless
+            the tree is made with ``touching=True`` (then a box holds the
+            points of its edges).
 
         Examples
         --------
@@ -154,6 +162,8 @@ class _TreeQueries(_TreeBase):
         >>> tree.query_point(1.5, 1.5).tolist(), tree.query_point(2, 1).tolist()
         ([0, 1], [])
         """
+        if self._closed:  # the closed box of the point: its edges' points count
+            return self._point_region(_real(x, "x"), _real(y, "y"))
         found = _core.tree_query_point(self._t, x, y)  # None: not two numbers read directly
         if found is not None:
             return found
@@ -161,6 +171,9 @@ class _TreeQueries(_TreeBase):
 
     def boxes(self, handles: ArrayLike) -> NDArray[np.float64]:
         """The boxes of objects, as stored (a circle's: its outward-rounded bounding box).
+
+        In a tree made with ``touching=True``, exactly as inserted or moved
+        (the tree stores them with raised maxima).
 
         Parameters
         ----------
@@ -175,12 +188,14 @@ class _TreeQueries(_TreeBase):
         >>> tree.boxes(h[1]).tolist(), tree.boxes(h).shape
         ([3.0, 3.0, 4.0, 4.0], (2, 4))
         """
-        one = _core.tree_box(self._t, handles)  # None: not a live handle read directly
-        if one is not None:
-            return one
+        if not self._closed:
+            one = _core.tree_box(self._t, handles)  # None: not a live handle read directly
+            if one is not None:
+                return one
         h = _handle_array(handles)
         self._check(h, -1)
         out = np.array([self._t.box_of(int(k)) for k in h], np.float64).reshape(-1, 4)
+        out = self._as_given(h, out)
         return out[0] if np.ndim(handles) == 0 else out
 
     def circles(self, handles: ArrayLike) -> NDArray[np.float64]:

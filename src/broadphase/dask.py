@@ -17,6 +17,9 @@ Dask does the distribution, :func:`broadphase.find_pairs` the geometry:
    corner of their intersection: it lies in both closed boxes, so the one
    tile whose half-open region holds ``P`` received both, and only that tile
    keeps the pair.
+   With ``touching=True`` every box's maxima are raised one step of
+   float64 as its chunk is split (step 2): the raised boxes overlap exactly
+   when the given ones touch or overlap, and steps 2 to 4 see only them.
 5. **Canonical order without a global sort.**  Each tile splits its pairs
    into ``B`` buckets by ranges of the first index; each bucket gathers its
    pieces from all tiles and sorts them.  The buckets, concatenated, are the
@@ -71,9 +74,9 @@ from dask.base import tokenize
 from dask.core import flatten
 from dask.highlevelgraph import HighLevelGraph, MaterializedLayer
 
+from . import _cast, morton
 from . import _dask_inputs as _inputs
 from . import _dask_tasks as _tasks
-from . import morton
 
 __all__ = ["find_pairs", "read_parquet", "COLUMNS", "COLUMNS_3D"]
 
@@ -84,7 +87,7 @@ COLUMNS_3D = ("minx", "miny", "minz", "maxx", "maxy", "maxz")
 
 
 def find_pairs(boxes, groups=None, categories=None, masks=None, *, tile_rows: int = 1_000_000,
-               sample: int = 200_000) -> da.Array:
+               sample: int = 200_000, touching: bool = False) -> da.Array:
     """Every overlapping pair of a Dask collection of boxes, lazily.
 
     Parameters
@@ -108,6 +111,14 @@ def find_pairs(boxes, groups=None, categories=None, masks=None, *, tile_rows: in
         on very many chunks cost scheduler time.
     sample : int
         About how many boxes are read to place the tiles.
+    touching : bool
+        Closed boxes, as :func:`broadphase.find_pairs` with
+        ``touching=True``: boxes sharing an edge, a face or a corner
+        collide.  Each chunk's maxima are raised one step of float64 as it
+        is split by tile, so the tiles, their searches and the tile owning
+        each pair all see the raised boxes: a pair touching on a tile's
+        border is kept once, as any other.  A max of float64's largest
+        value is refused when its chunk is read.
 
     Returns
     -------
@@ -126,6 +137,8 @@ def find_pairs(boxes, groups=None, categories=None, masks=None, *, tile_rows: in
     >>> b = da.from_array(np.array([[0, 0, 2, 2], [1, 1, 3, 3], [2, 0, 4, 1.0]]), chunks=2)
     >>> bpd.find_pairs(b).compute().tolist()
     [[0, 1]]
+    >>> bpd.find_pairs(b, touching=True).compute().tolist()   # 2 shares an edge with 0 and 1
+    [[0, 1], [0, 2], [1, 2]]
 
     In 3D, boxes apart in z alone do not collide:
 
@@ -133,15 +146,16 @@ def find_pairs(boxes, groups=None, categories=None, masks=None, *, tile_rows: in
     >>> bpd.find_pairs(da.from_array(cubes, chunks=2)).compute().tolist()
     [[0, 1]]
     """
+    closed = _cast.touching(touching)
     arr, extra = _inputs.columns(boxes, groups, categories, masks)
     n = arr.shape[0]
     if n == 0:
         return da.from_array(np.empty((0, 2), np.intp))
     tiling = _tiles(arr, n, _count(tile_rows, "tile_rows"), _count(sample, "sample"))
-    return _graph(arr, extra, _inputs.scalars(groups, categories, masks), tiling)
+    return _graph(arr, extra, _inputs.scalars(groups, categories, masks), tiling, closed)
 
 
-def _graph(arr, extra, scalars, tiling) -> da.Array:
+def _graph(arr, extra, scalars, tiling, closed: bool = False) -> da.Array:
     """The task graph of :func:`find_pairs`, built as plain dicts (see the module docstring).
 
     ``dask.delayed`` merges and culls a graph per call, seconds of client
@@ -159,13 +173,14 @@ def _graph(arr, extra, scalars, tiling) -> da.Array:
     edges = np.linspace(0, n, nbuckets + 1).astype(np.int64)
     starts = np.concatenate([[0], np.cumsum(arr.chunks[0])]).astype(np.int64)
     given = [e is not None for e in extra]
-    tok = tokenize(arr, *extra, scalars, *tiling)
+    tok = tokenize(arr, *extra, scalars, *tiling, closed)
     split, piece, tile, part, bucket = (f"bp-{k}-{tok}" for k in
                                         ("split", "piece", "tile", "part", "bucket"))
     blocks = [k[0] for k in arr.__dask_keys__()]
     cols = [[None] * nchunks if e is None else e.__dask_keys__() for e in extra]
     layers = {
-        split: {(split, c): (partial(_tasks.assign, start=int(starts[c]), tiling=tiling),
+        split: {(split, c): (partial(_tasks.assign, start=int(starts[c]), tiling=tiling,
+                                     closed=closed),
                              blocks[c], cols[0][c], cols[1][c], cols[2][c])
                 for c in range(nchunks)},
         piece: {(piece, c, t): (getitem, (split, c), t)
