@@ -2,9 +2,11 @@
 
 Tables are pandas and polars DataFrames, pyarrow Tables and RecordBatches,
 NumPy structured arrays (and one structured record), a pandas Series whose
-index labels are strings (one row, as ``df.iloc[k]``), and other objects
-with ``columns`` and ``obj[label]`` (:func:`_table`; recognised by their
-type's module, so none of these libraries is imported here).
+index labels are strings (one row, as ``df.iloc[k]``), GeoPandas GeoSeries
+and GeoDataFrames (the table ``minx, miny, maxx, maxy`` of their geometries'
+bounds, :mod:`._geo`), and other objects with ``columns`` and ``obj[label]``
+(:func:`_table`; recognised by their type's module, so none of these
+libraries is imported here).
 
 Their columns are found by name (:func:`pick_columns`, the one place where
 names are read), compared without case and surrounding spaces; other
@@ -46,7 +48,7 @@ import sys
 
 import numpy as np
 
-from . import _exact
+from . import _exact, _geo
 
 #: Spellings of ``format=``: corners, or position and size.
 FORMATS = ("corners", "xywh")
@@ -277,6 +279,8 @@ def _table(value, name: str = "rows") -> _Table | None:
             return None
         arr = value.reshape(1) if value.ndim == 0 else value
         return _Table(names, lambda k: (arr[names[k]], None))
+    if _geo.is_geo(value):  # GeoPandas: the geometries' bounds, never the other columns
+        return _Table(_geo.BOUNDS, _geo.bounds_column(value, name))
     module = type(value).__module__.partition(".")[0]
     if module == "pandas":
         ndim = getattr(value, "ndim", 0) if hasattr(value, "iloc") else 0

@@ -95,6 +95,8 @@ def find_pairs(boxes, groups=None, categories=None, masks=None, *, tile_rows: in
         columns, found by name as :func:`broadphase.find_pairs` finds them
         (any order and case, ``xmin``... aliases; a ``minz`` or ``maxz``
         column makes it 3D; ``x, y, w, h`` columns are not read here).
+        A GeoPandas GeoSeries or GeoDataFrame (in memory) is read as its
+        geometries' bounds, as :func:`broadphase.find_pairs` reads it.
         Integer columns beside float ones are converted exactly (values
         beyond 2**53 refused, naming the column and the row); boolean and
         non-numeric columns are refused.
