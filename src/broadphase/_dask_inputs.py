@@ -136,3 +136,22 @@ def _from_pandas(df):
     import dask.dataframe as dd
 
     return dd.from_pandas(df, npartitions=1)
+
+
+def parquet_files(path) -> list[str]:
+    """The files ``path`` names (see :func:`broadphase.dask.read_parquet`), or ValueError."""
+    import glob
+    import os
+
+    if isinstance(path, (list, tuple)):
+        return [os.fspath(p) for p in path]
+    path = os.fspath(path)
+    if os.path.isdir(path):
+        files = sorted(glob.glob(os.path.join(path, "*.parquet")))
+    elif os.path.exists(path):
+        files = [path]
+    else:
+        files = sorted(glob.glob(path))
+    if not files:
+        raise ValueError(f"path: expected Parquet files, found none at {path!r}")
+    return files
