@@ -12,7 +12,8 @@ Their columns are found by name (:func:`pick_columns`, the one place where
 names are read), compared without case and surrounding spaces; other
 columns are ignored:
 
-- boxes as corners: ``minx, miny, maxx, maxy`` (or ``xmin, ymin, xmax, ymax``);
+- boxes as corners: ``minx, miny, maxx, maxy`` (or ``xmin, ymin, xmax, ymax``,
+  ``left, bottom, right, top`` with y up as in GIS, ``x0, y0, x1, y1``);
 - boxes as position and size: ``x, y, w, h`` (or ``width``, ``height``);
 - centres: ``x, y``, with radii in ``r`` (or ``radius``) if there is such a column.
 
@@ -22,7 +23,7 @@ Where 3D is taken (the one-call searches and Dask: :func:`pick_columns` with
 ``zmax``), is 3D:
 
 - 3D boxes as corners: ``minx, miny, minz, maxx, maxy, maxz`` (or ``xmin, ymin,
-  zmin, xmax, ymax, zmax``);
+  zmin, xmax, ymax, zmax``; ``z0``, ``z1`` beside ``x0, y0, x1, y1``);
 - 3D boxes as position and size: ``x, y, z, w, h, d`` (or ``width``, ``height``,
   ``depth``);
 - sphere centres: ``x, y, z``, with radii in ``r`` (or ``radius``).
@@ -73,11 +74,12 @@ HEADER_LAYOUTS = ("corners", "xywh", "circles", "corners3d", "xywh3d", "spheres"
 #: Each column's accepted names, compared without case (the first is the
 #: canonical one).
 ALIASES = {
-    "minx": ("minx", "xmin"), "miny": ("miny", "ymin"),
-    "maxx": ("maxx", "xmax"), "maxy": ("maxy", "ymax"),
+    "minx": ("minx", "xmin", "left", "x0"), "miny": ("miny", "ymin", "bottom", "y0"),
+    "maxx": ("maxx", "xmax", "right", "x1"), "maxy": ("maxy", "ymax", "top", "y1"),
     "x": ("x",), "y": ("y",), "w": ("w", "width"), "h": ("h", "height"),
     "r": ("r", "radius"),
-    "minz": ("minz", "zmin"), "maxz": ("maxz", "zmax"), "z": ("z",), "d": ("d", "depth"),
+    "minz": ("minz", "zmin", "z0"), "maxz": ("maxz", "zmax", "z1"), "z": ("z",),
+    "d": ("d", "depth"),
 }
 #: Columns only a 3D layout reads, and those that make a table 3D.
 _3D_ONLY = frozenset({"minz", "maxz", "z", "d"})
