@@ -13,14 +13,16 @@ first line (or a ``.npy`` file's shape):
   error); rows are boxes (corners or position and size, 2D or 3D), or
   circles and spheres when the header has a radius and no box layout;
 - ``--columns``: the columns read, by header name or 0-based index, in the
-  layout's order (their number gives it: 4 or 6 for boxes); names that are
-  all known aliases must name that layout, in that order;
+  layout's order; names that are all known aliases (``xmin``, ``w``, ...)
+  give the layout as a header does, other names and indices are read as
+  the layout of their number (4 or 6 for boxes, ``--format`` saying which);
 - without a header: the options (``--circles``, ``--spheres``,
   ``--format``), then the width: six columns are 3D boxes, others 2D.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -145,9 +147,8 @@ def plan(path, *, balls: str | None = None, format: str | None = None,
     labels = tuple(_unquote(v) for v in fields) if header else ()
     if select:
         usecols = _resolve(select, labels, len(fields), header, p)
-        layout = _by_count(len(usecols), balls, format)
-        if header:
-            _check_names(layout, [labels[k] for k in usecols], select, balls, format)
+        layout = (header and _named_layout([labels[k] for k in usecols], select, balls, format)
+                  or _by_count(len(usecols), balls, format))
         names = labels or tuple(f"column {k + 1}" for k in range(len(fields)))
         named = dict(zip(usecols, _tables.LAYOUTS[layout], strict=True))
         labels = tuple(named.get(k, n) if not header else n for k, n in enumerate(names))
@@ -255,21 +256,48 @@ def _by_count(k: int, balls, format) -> str:
     return _BOXES[(2 if k == 4 else 3, format or "corners")]
 
 
-def _check_names(layout, names, select, balls, format) -> None:
-    """``--columns`` by names that all name columns must name ``layout`` in its order."""
-    if not all(_tables._CANONICAL.get(n.lower()) for n in names):
-        return  # names of the user's own: read in the order given
-    kind = "centers" if balls else "boxes"
-    dims = (3,) if layout in ("corners3d", "xywh3d", "spheres") else (2,)
+def option_words(message: str) -> str:
+    """A message of the Python calls (``format='xywh'``) in the command line's words."""
+    message = re.sub(r"\bformat='(\w+)'", r"--format \1", message)
+    message = message.replace("leave format unset", "leave out --format")
+    return "--" + message if message.startswith("format: ") else message
+
+
+def _named_layout(names, select, balls, format) -> str | None:
+    """The layout ``--columns`` names when every name is a known one (``xmin``, ``w``, ...).
+
+    Read as a header is (``--format`` only where the names allow both), but
+    in the order given, which must be the layout's; None for other names
+    (read in the order given, as the layout of their number).
+    """
+    if not all(_tables._CANONICAL.get(n.strip().lower()) for n in names):
+        return None
+    dims = {"circles": (2,), "spheres": (3,)}.get(balls, (2, 3))
+    where = f"--columns {','.join(select)}"
     try:
-        picked = _tables.pick_columns(names, kind, "--columns", format, dims)
-    except ValueError:
-        picked = None
-    if picked is None or picked[0] != layout or picked[1] != list(range(len(names))):
-        raise InputError(f"--columns {','.join(select)}: these names are read as "
-                         f"{', '.join(_tables.LAYOUTS[layout])} (in this order), which they do "
-                         f"not name; give the columns in that order, pass --format for "
-                         f"position and size, or leave out --columns to read them by name")
+        picked = _tables.pick_columns(names, "centers" if balls else "boxes", where, format,
+                                      dims)
+    except ValueError as e:
+        picked = None if not balls and format is None else e
+        if picked is None:  # circles or spheres by their names, as a header says
+            try:
+                picked = _tables.pick_columns(names, "centers", where, None, dims)
+            except ValueError:
+                picked = e
+        if isinstance(picked, ValueError):
+            raise InputError(option_words(str(picked))) from None
+    layout = picked[0]
+    cols = _tables.LAYOUTS[layout]
+    if balls and layout != balls:
+        raise InputError(f"{where}: expected the columns {', '.join(_tables.LAYOUTS[balls])} "
+                         f"for --{balls}")
+    if len(cols) != len(names):
+        raise InputError(f"{where}: these name the columns {', '.join(cols)} and "
+                         f"{len(names) - len(cols)} more; expected {len(cols)} columns")
+    if picked[1] != list(range(len(names))):
+        raise InputError(f"{where}: these name the columns {', '.join(cols)}; expected them in "
+                         f"that order (or leave out --columns to read a header by name)")
+    return layout
 
 
 def _pick_header(labels, balls, format, p):
@@ -311,7 +339,9 @@ def _pick_header(labels, balls, format, p):
         else:
             if picked is not None and picked[0] in ("circles", "spheres"):
                 return picked
-    message = str(box_error).partition(": ")[2]
+    message = str(box_error)
+    message = (option_words(message) if message.startswith("format: ")
+               else message.partition(": ")[2])
     if message.startswith("expected columns"):
         words = [c for c, v in enumerate(labels, start=1) if not is_number(v)]
         typo = (f" (or a row with a typo in column {words[0]}?)" if len(words) == 1 < len(labels)
