@@ -90,7 +90,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("input", metavar="INPUT",
                    help=".csv or .npy file of boxes, circles or spheres")
     p.add_argument("-o", "--output", metavar="OUTPUT",
-                   help=".csv or .npy file for the pairs (default: CSV on stdout)")
+                   help=".csv or .npy file for the pairs, with the mode new files get (0666 "
+                   "less the umask), replacing the file there whole (default: CSV on stdout)")
     balls = p.add_mutually_exclusive_group()
     balls.add_argument("--circles", action="store_true", help="rows are circles x,y,r")
     balls.add_argument("--spheres", action="store_true", help="rows are spheres x,y,z,r")
