@@ -136,7 +136,7 @@ def box_rows(value, name: str, format: str | None, dims: tuple[int, ...] = (2,))
             layout, positions = picked
             format = "xywh" if layout in ("xywh", "xywh3d") else "corners"
             arr = _tables._table_rows(table, positions, name)
-            _y_up(arr, [table.labels[k] for k in positions], name)
+            _tables.y_up(arr, [table.labels[k] for k in positions], name)
         if format == "corners":
             return arr
     else:
@@ -154,26 +154,6 @@ def box_rows(value, name: str, format: str | None, dims: tuple[int, ...] = (2,))
         if arr is None:
             arr = shaped_rows(value, name, _shapes("xywh", dims))
     return corners_of_xywh(arr, name)
-
-
-def _y_up(arr: np.ndarray, labels, name: str) -> None:
-    """Refuse a ``bottom`` above ``top`` (y down, as on a screen) with a word on why.
-
-    ``left, bottom, right, top`` are read with y up, as in GIS: bottom is the
-    smaller y.  Rows of a y-down convention have every top below its bottom;
-    their first is named here rather than as ``miny > maxy``.
-    """
-    half = len(labels) // 2
-    low, high = str(labels[1]).strip().lower(), str(labels[half + 1]).strip().lower()
-    if (low, high) != ("bottom", "top") or not arr.shape[0]:
-        return
-    bad = np.flatnonzero(arr[:, 1] > arr[:, half + 1])
-    if bad.size:
-        k = int(bad[0])
-        raise ValueError(f"{name}[{k}]: {labels[1]} {arr[k, 1]} > {labels[half + 1]} "
-                         f"{arr[k, half + 1]}; left, bottom, right, top are read with y up (as "
-                         f"in GIS: bottom is miny, top is maxy); for y down (a screen's) name "
-                         f"them minx, miny, maxx, maxy with top as miny")
 
 
 def corners_of_xywh(arr: np.ndarray, name: str) -> np.ndarray:

@@ -23,7 +23,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import _cast, _io, _io_plan, bench
+from . import _io, _io_plan, _tables, bench
 from ._api import METHODS, find_circle_pairs, find_pairs
 
 
@@ -257,7 +257,7 @@ def _pairs(args) -> int:
             pairs = find_circle_pairs(data[:, :-1], data[:, -1], method=args.method)
         else:  # 2D or 3D by the columns read
             if plan.layout in ("corners", "corners3d") and plan.header:
-                _cast._y_up(data, [plan.labels[k] for k in plan.usecols], "boxes")
+                _tables.y_up(data, [plan.labels[k] for k in plan.usecols], "boxes")
             pairs = find_pairs(data, method=args.method,
                                format="xywh" if layout in ("xywh", "xywh3d") else None)
     except ValueError as e:

@@ -250,6 +250,26 @@ def pick_columns(labels, kind: str, name: str, format: str | None = None,
     raise ValueError(f"{name}: expected columns {want}{why}; found columns {shown}{hint}")
 
 
+def y_up(arr: np.ndarray, labels, name: str) -> None:
+    """Refuse a ``bottom`` above ``top`` (y down, as on a screen) with a word on why.
+
+    ``left, bottom, right, top`` are read with y up, as in GIS: bottom is the
+    smaller y.  Rows of a y-down convention have every top below its bottom;
+    their first is named here rather than as ``miny > maxy``.
+    """
+    half = len(labels) // 2
+    low, high = str(labels[1]).strip().lower(), str(labels[half + 1]).strip().lower()
+    if (low, high) != ("bottom", "top") or not arr.shape[0]:
+        return
+    bad = np.flatnonzero(arr[:, 1] > arr[:, half + 1])
+    if bad.size:
+        k = int(bad[0])
+        raise ValueError(f"{name}[{k}]: {labels[1]} {arr[k, 1]} > {labels[half + 1]} "
+                         f"{arr[k, half + 1]}; left, bottom, right, top are read with y up (as "
+                         f"in GIS: bottom is miny, top is maxy); for y down (a screen's) name "
+                         f"them minx, miny, maxx, maxy with top as miny")
+
+
 class _Table:
     """A table's column labels and each column as a 1-d array (see :func:`_table`)."""
 
