@@ -11,3 +11,5 @@ if importlib.util.find_spec("pygame") is None:  # the demo extra
     collect_ignore += ["src/broadphase/pygame.py", "src/broadphase/demo"]
 if importlib.util.find_spec("dask") is None:  # the dask extra
     collect_ignore += ["src/broadphase/dask.py"]
+if importlib.util.find_spec("geopandas") is None:  # GeoPandas (in the dask extra)
+    collect_ignore += ["src/broadphase/_geo.py"]

@@ -223,10 +223,11 @@ def test_random_sphere_files(tmp_path_factory, raw):
      "line 2: expected 6 columns (xmin,ymin,zmin,xmax,ymax,zmax), found 5"),
     ("minx,miny,minz,maxx,maxy,zmin\n0,0,0,1,1,1\n", [],
      "line 1: columns 'minz' and 'zmin' both name minz; expected one of them"),
-    ("a,b,c,d,e,f\n0,0,0,1,1,1\n", [], "line 1: header 'a,b,c,d,e,f' is not one of the column "
-                                       "names read (minx,miny,maxx,maxy or x,y,w,h or x,y,r; 3D: "
-                                       "minx,miny,minz,maxx,maxy,maxz or x,y,z,w,h,d or x,y,z,r);"
-                                       " expected minx,miny,minz,maxx,maxy,maxz here"),
+    ("a,b,c,d,e,f\n0,0,0,1,1,1\n", [], "line 1: header 'a,b,c,d,e,f' does not name the columns "
+                                       "read (expected columns minx, miny, maxx, maxy (or xmin, "
+                                       "ymin, xmax, ymax) or x, y, w, h (or x, y, width, height); "
+                                       "found columns a, b, c, d, e, f); also read: 3D boxes "
+                                       "minx,miny,minz,maxx,maxy,maxz or x,y,z,w,h,d"),
     ("x,y,z,r\n0,0,0,1\n1,1,1,-2\n", [], "line 3: radii[1]: expected a radius >= 0, found -2.0"),
     ("x,y,z,r\n0,0,inf,1\n", [], "line 2: centers[0]: z is inf; expected finite numbers"),
     ("x,y,z,r\n0,0,0,1\n0,0,0,1,1,1\n", [], "line 3: expected 4 columns (x,y,z,r), found 6 "

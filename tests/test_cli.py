@@ -101,11 +101,12 @@ def test_input_is_not_modified(tmp_path, boxes):
                                                  "found 'x'"),
     ("0,0,1,1\n2,2,3\n", "line 2: expected 4 columns (minx,miny,maxx,maxy), found 3"),
     ("0,0,1,1\n\n2,2,3,3\n", "line 2: empty line"),
-    ("a,b,c\n0,0,1,1\n", "line 1: header 'a,b,c' is not one of the column names read "
-                          "(minx,miny,maxx,maxy or x,y,w,h or x,y,r; 3D: "
-                          "minx,miny,minz,maxx,maxy,maxz or x,y,z,w,h,d or x,y,z,r); expected "
-                          "minx,miny,maxx,maxy here, or no header"),
-    ("h1,h2,h3,h4\n0,0,1,1\n", "line 1: header 'h1,h2,h3,h4' is not one of the column names"),
+    ("a,b,c\n0,0,1,1\n", "line 1: header 'a,b,c' does not name the columns read (expected "
+                          "columns minx, miny, maxx, maxy (or xmin, ymin, xmax, ymax) or x, y, "
+                          "w, h (or x, y, width, height); found columns a, b, c); also read: 3D "
+                          "boxes minx,miny,minz,maxx,maxy,maxz or x,y,z,w,h,d, circles x,y,r, "
+                          "spheres x,y,z,r, and files without a header"),
+    ("h1,h2,h3,h4\n0,0,1,1\n", "line 1: header 'h1,h2,h3,h4' does not name the columns read"),
     ("minx,miny,maxx,maxy\n0,0,1,1\n5,0,2,2\n", "line 3: boxes[1]: minx 5.0 > maxx 2.0"),
     ("x,y,w,h\n0,0,1,1\n5,0,-2,2\n", "line 3: boxes[1]: w -2.0 < 0"),
     ("0,0,1,1,\n", "line 1: expected 4 columns (minx,miny,maxx,maxy), found 5"),
@@ -123,11 +124,10 @@ def test_input_is_not_modified(tmp_path, boxes):
     ("0,0,1,1\n0,0," + "1" * 4301 + ",1\n", "line 2, column 3 (maxx): 1111111111111111111111111"
                                             "111111111111... passes float64's largest value"),
     ("0,0,1,1\n0,0,\uff12,1\n", "line 2, column 3 (maxx): expected a number, found '\uff12'"),
-    ("0,0,2,x\n1,1,3,3\n", "line 1: header '0,0,2,x' is not one of the column names read "
-                          "(minx,miny,maxx,maxy or x,y,w,h or x,y,r; 3D: "
-                          "minx,miny,minz,maxx,maxy,maxz or x,y,z,w,h,d or x,y,z,r); expected "
-                          "minx,miny,maxx,maxy here, or no header (or a row with a typo in "
-                          "column 4?)"),
+    ("0,0,2,x\n1,1,3,3\n", "line 1: header '0,0,2,x' does not name the columns read "
+                          "(expected columns minx, miny, maxx, maxy"),
+    ("left,top,right,bottom\n0,0,1,1\n", "line 2: boxes[0]: bottom 1.0 > top 0.0; left, bottom, "
+                                          "right, top are read with y up"),
     ("x,y,r\n0,0,1,1\n", "line 2: expected 3 columns (x,y,r), found 4 (boxes? this file is "
                          "read as circles, for --circles or its header)"),
 ])

@@ -4,7 +4,7 @@
   namespace (the docs write every example to be copied alone: it makes its own imports and
   data), with a temporary folder as the working directory (an example may write files).  A
   traceback names the doc file and its line.  A block that imports an optional extra that is not
-  installed (pygame, dask, distributed, pandas, pyarrow) is skipped.
+  installed (pygame, dask, distributed, pandas, pyarrow, geopandas) is skipped.
 * The README's test command is exactly the one ``.ci/run`` runs; every ``broadphase ...``
   command of the README and the guide parses (sub-command and options exist), and the README's
   ``broadphase pairs`` example runs on a small file; every ``python FILE`` it names exists, and a
@@ -31,7 +31,8 @@ from broadphase import _cli
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ("README.md", "docs/guide.md")
-OPTIONAL = {"pygame", "dask", "distributed", "pandas", "pyarrow", "polars"}
+OPTIONAL = {"pygame", "dask", "distributed", "pandas", "pyarrow", "polars", "geopandas",
+            "shapely"}
 
 
 def fenced(path: str, language: str) -> list[tuple[int, str]]:

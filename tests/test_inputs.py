@@ -707,10 +707,15 @@ def test_format_against_the_names():
 
 @needs_pandas
 def test_unknown_and_doubled_names_are_refused():
-    df = pd.DataFrame({"left": [0], "top": [0], "right": [1], "bottom": [1]})
+    df = pd.DataFrame({"left": [0], "up": [0], "right": [1], "down": [1]})
     with pytest.raises(ValueError, match=r"boxes: expected columns minx, miny, maxx, maxy \(or "
                                          r"xmin, ymin, xmax, ymax\) or x, y, w, h.*; found "
-                                         r"columns left, top, right, bottom"):
+                                         r"columns left, up, right, down"):
+        bp.find_pairs(df)
+    # left, bottom, right, top are y up (GIS); y-down rows (top < bottom) are refused as such
+    df = pd.DataFrame({"left": [0, 0], "top": [0, 0], "right": [1, 1], "bottom": [1, 1]})
+    with pytest.raises(ValueError, match=r"boxes\[0\]: bottom 1.0 > top 0.0; left, bottom, "
+                                         r"right, top are read with y up"):
         bp.find_pairs(df)
     with pytest.raises(ValueError, match=r"found columns minx, miny, maxx \(missing maxy\)"):
         tree().insert(pd.DataFrame({"minx": [0], "miny": [0], "maxx": [1]}))

@@ -61,7 +61,10 @@ def find_pairs(
         ``zmax``) is 3D: ``minx, miny, minz, maxx, maxy, maxz`` (or ``xmin,
         ..., zmax``), or ``x, y, z, w, h, d`` (or ``width, height,
         depth``).  Other names are an error naming the columns found; a
-        table without names (pandas' 0, 1, 2, 3) is read in order.  Every
+        table without names (pandas' 0, 1, 2, 3) is read in order.  A
+        GeoPandas GeoSeries or GeoDataFrame is read as its (active)
+        geometries' bounds, ``.bounds``, never its other columns; an empty
+        or missing geometry is refused, naming its row.  Every
         value must be one float64 holds exactly: integers beyond 2**53 in
         magnitude, fractions that would round, booleans, masked and missing
         values are refused, naming the row (counted from 0 in the table's

@@ -25,7 +25,7 @@ import operator
 
 import numpy as np
 
-from . import _core, _exact, _tables
+from . import _core, _exact, _geo, _tables
 
 _MAX_WORKERS = 2**31 - 1
 def rows(value, name: str, width: int, columns: str) -> np.ndarray:
@@ -136,6 +136,7 @@ def box_rows(value, name: str, format: str | None, dims: tuple[int, ...] = (2,))
             layout, positions = picked
             format = "xywh" if layout in ("xywh", "xywh3d") else "corners"
             arr = _tables._table_rows(table, positions, name)
+            _tables.y_up(arr, [table.labels[k] for k in positions], name)
         if format == "corners":
             return arr
     else:
@@ -303,6 +304,10 @@ def center_rows(centers, radii=None, dims: tuple[int, ...] = (2,)) -> tuple[np.n
     (None if neither).  With ``dims=(2, 3)``, ``(n, 3)`` rows and tables
     with a column ``z`` are spheres' centres, ``(n, 3)``.
     """
+    if _geo.is_geo(centers):  # read as boxes elsewhere: points are not guessed here
+        raise TypeError(f"centers: expected centres, found a {type(centers).__name__}, which "
+                        "is read as boxes (its bounds) where boxes are taken; for points as "
+                        "centres pass their coordinates (gs.get_coordinates())")
     table = _tables._table(centers, "centers")
     if table is None:
         return shaped_rows(centers, "centers", _shapes("centers", dims)), radii

@@ -18,21 +18,13 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 import time
 from pathlib import Path
 
-from . import _io, bench
+from . import _io, _io_plan, _tables, bench
 from ._api import METHODS, find_circle_pairs, find_pairs
-
-BOX_COLUMNS = ("minx", "miny", "maxx", "maxy")
-CIRCLE_COLUMNS = ("x", "y", "r")
-BOX3_COLUMNS = ("minx", "miny", "minz", "maxx", "maxy", "maxz")
-SPHERE_COLUMNS = ("x", "y", "z", "r")
-#: The columns read for each layout of a file (``_io.HEADERS``): position and
-#: size are read as corners are, then converted.
-COLUMNS = {"corners": BOX_COLUMNS, "xywh": BOX_COLUMNS, "circles": CIRCLE_COLUMNS,
-           "corners3d": BOX3_COLUMNS, "xywh3d": BOX3_COLUMNS, "spheres": SPHERE_COLUMNS}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -85,18 +77,36 @@ def _parser() -> argparse.ArgumentParser:
                        "a .csv or .npy file and write every colliding pair "
                        "(i,j: row numbers from 0, i < j, sorted) to a .csv or .npy file, or "
                        "to stdout as CSV. Count and time go to stderr. A CSV header is "
-                       "optional; when present it says what the rows are: minx,miny,maxx,maxy "
-                       "(corners), x,y,w,h (corner and size) or x,y,r (circles, no --circles "
-                       "needed). In 3D: rows of six columns are boxes minx,miny,minz,maxx,maxy,"
-                       "maxz (or x,y,z,w,h,d by their header), and spheres x,y,z,r come with "
-                       "their header or --spheres (four columns without either are 2D boxes).")
+                       "optional; when present its names say what the rows are, in any order "
+                       "and case, other columns (an id, ...) ignored: corners minx,miny,maxx,"
+                       "maxy (or xmin,ymin,xmax,ymax; left,bottom,right,top; x0,y0,x1,y1), "
+                       "corner and size x,y,w,h (or width,height), circles x,y,r (or radius; "
+                       "no --circles needed). In 3D: rows of six columns are boxes minx,miny,"
+                       "minz,maxx,maxy,maxz (or x,y,z,w,h,d, depth, zmin, zmax, z0, z1 by "
+                       "their header), and spheres x,y,z,r come with their header or "
+                       "--spheres (four columns without either are 2D boxes). Fields are "
+                       "separated by commas, semicolons, tabs or whitespace, as the first "
+                       "line shows (or --delimiter).")
     p.add_argument("input", metavar="INPUT",
                    help=".csv or .npy file of boxes, circles or spheres")
     p.add_argument("-o", "--output", metavar="OUTPUT",
-                   help=".csv or .npy file for the pairs (default: CSV on stdout)")
+                   help=".csv or .npy file for the pairs, with the mode new files get (0666 "
+                   "less the umask), replacing the file there whole (default: CSV on stdout)")
     balls = p.add_mutually_exclusive_group()
     balls.add_argument("--circles", action="store_true", help="rows are circles x,y,r")
     balls.add_argument("--spheres", action="store_true", help="rows are spheres x,y,z,r")
+    p.add_argument("--format", choices=("corners", "xywh"),
+                   help="boxes as corners (minx,miny,maxx,maxy; 3D minx,miny,minz,maxx,maxy,"
+                   "maxz) or as corner and size (x,y,w,h; 3D x,y,z,w,h,d): for files "
+                   "without a header, .npy files and --columns (default corners)")
+    p.add_argument("--columns", metavar="A,B,...", type=_column_list,
+                   help="the columns to read, by header name or 0-based index, in the order "
+                   "of the rows' layout (4 or 6 for boxes, as --format says; x,y,r with "
+                   "--circles, x,y,z,r with --spheres), e.g. --columns 1,2,3,4 or "
+                   "--columns lon0,lat0,lon1,lat1")
+    p.add_argument("--delimiter", metavar="D", type=_delimiter, default=False,
+                   help="the CSV field separator: , ; tab or whitespace (default: the first "
+                   "line's)")
     p.add_argument("--method", default="auto", choices=("auto", *METHODS, "octree"),
                    help="every method gives the same pairs; in 3D quadtree is the octree "
                    "(also spelled octree)")
@@ -165,6 +175,23 @@ def _positive(text: str) -> int:
     return value
 
 
+def _column_list(text: str) -> list[str]:
+    """A ``--columns`` argument: comma-separated names or indices, none empty."""
+    parts = [v.strip() for v in text.split(",")]
+    if not all(parts):
+        raise argparse.ArgumentTypeError(f"expected comma-separated column names or 0-based "
+                                         f"indices, found {text!r}")
+    return parts
+
+
+def _delimiter(text: str) -> str | None:
+    """A ``--delimiter`` argument (None: whitespace)."""
+    try:
+        return _io_plan.delimiter_option(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def _check_file_to_write(path: str | None, option: str) -> None:
     """Refuse an output file that cannot be written before any work is done."""
     if path is None:
@@ -199,34 +226,32 @@ def _plural(k: int, one: str, many: str) -> str:
     return f"{k:,} {one if k == 1 else many}"
 
 
-def _layout(args) -> str:
-    """What the rows of the input are (a key of :data:`COLUMNS`).
+def _plan(args) -> _io_plan.Plan:
+    """What the rows of the input are, and which of its columns are read.
 
     An option first (the header must then agree), then a CSV header; without
     either, six columns are 3D boxes and anything else is read as 2D boxes,
     as before 3D (four columns are never taken for spheres unasked).
     """
-    if args.circles:
-        return "circles"
-    if args.spheres:
-        return "spheres"
-    kind = _io.header_kind(args.input)  # a CSV header says what its rows are
-    if kind is not None:
-        return kind
-    return "corners3d" if _io.first_width(args.input) == 6 else "corners"
+    balls = "circles" if args.circles else "spheres" if args.spheres else None
+    if balls and args.format:
+        raise _io.InputError(f"--format {args.format}: reads boxes, not --{balls}")
+    options = {} if args.delimiter is False else {"delimiter": args.delimiter}
+    return _io_plan.plan(args.input, balls=balls, format=args.format, select=args.columns,
+                         **options)
 
 
 def _pairs(args) -> int:
-    layout = _layout(args)
-    columns = COLUMNS[layout]
-    circles = layout in ("circles", "spheres")
+    _io.check_output(args.output)
+    plan = _plan(args)
+    layout = plan.layout
+    circles = plan.balls
     if circles and args.touching:
         raise _io.InputError(f"--touching: applies to boxes, found {layout} in {args.input} "
                              "(circles and spheres that touch never collide)")
-    _io.check_output(args.output)
-    _check_npy(args.input, columns)
+    _check_npy(args.input, plan.columns)
     t0 = time.perf_counter()
-    data, first_line = _io.read_table(args.input, columns)
+    data, first_line = _io.read_table(args.input, plan)
     t1 = time.perf_counter()
     n = data.shape[0]
     if args.method == "brute" and n >= BRUTE_WARN:
@@ -237,10 +262,15 @@ def _pairs(args) -> int:
         if circles:  # centres, then the radius
             pairs = find_circle_pairs(data[:, :-1], data[:, -1], method=args.method)
         else:  # 2D or 3D by the columns read
+            if plan.layout in ("corners", "corners3d") and plan.header:
+                _tables.y_up(data, [plan.labels[k] for k in plan.usecols], "boxes")
             pairs = find_pairs(data, method=args.method, touching=args.touching,
                                format="xywh" if layout in ("xywh", "xywh3d") else None)
     except ValueError as e:
-        raise _io.InputError(_locate(str(e), args.input, first_line)) from None
+        message = _locate(str(e), args.input, first_line)
+        if plan.guessed and re.search(r": min[xyz] \S+ > max[xyz] ", message):
+            message += " (rows of x,y,w,h, corner and size? pass --format xywh)"
+        raise _io.InputError(message) from None
     t2 = time.perf_counter()
     try:
         _io.write_pairs(args.output, pairs)

@@ -2,7 +2,8 @@
 
 Boxes come as a Dask or pandas DataFrame (columns found by name,
 :func:`._tables.pick_columns`: 2D corners, or 3D ones when a z corner is
-named), a Dask array, or an array or list in memory (read by :mod:`._cast`
+named), a GeoPandas GeoSeries or GeoDataFrame (its geometries' bounds,
+:mod:`._geo`), a Dask array, or an array or list in memory (read by :mod:`._cast`
 under the one refusal rule before any task runs, so the same input gets the
 in-memory call's error text), of 4 columns (2D) or 6 (3D); filters as
 Dask arrays, the name of one of the frame's columns, one value per box in
@@ -15,7 +16,7 @@ import dask
 import dask.array as da
 import numpy as np
 
-from . import _cast, _tables
+from . import _cast, _geo, _tables
 from . import _dask_tasks as _tasks
 
 
@@ -41,7 +42,11 @@ def columns(boxes, groups, categories, masks):
     in-memory call reads it (:mod:`._cast`: the one refusal rule, errors
     naming the row), before any task runs.
     """
-    if hasattr(boxes, "columns"):  # a dask (or pandas) DataFrame
+    if _geo.is_geo(boxes):  # GeoPandas: its geometries' bounds, read in memory
+        arr = da.from_array(_cast.box_rows(boxes, "boxes", None, dims=(2,)))
+        extra = [_geo_column(boxes, name, v) if isinstance(v, str) else v
+                 for (name, _), v in zip(_FILTERS, (groups, categories, masks), strict=True)]
+    elif hasattr(boxes, "columns"):  # a dask (or pandas) DataFrame
         df = boxes if hasattr(boxes, "to_dask_array") else _from_pandas(boxes)
         arr = _frame_boxes(df)
         extra = [_named_column(df, name, v) if isinstance(v, str) else v
@@ -79,6 +84,14 @@ def _named_column(df, name: str, column: str) -> da.Array:
         raise ValueError(f"{name}: expected one value per box or a column of boxes, found "
                          f"{column!r}, which is no column of it")
     return df[column].to_dask_array(lengths=True)
+
+
+def _geo_column(frame, name: str, column: str):
+    """The filter ``name`` given as the name of one of a GeoDataFrame's columns."""
+    if not hasattr(frame, "columns") or column not in frame.columns:
+        raise ValueError(f"{name}: expected one value per box or a column of boxes, found "
+                         f"{column!r}, which is no column of it")
+    return frame[column]
 
 
 def _frame_boxes(df) -> da.Array:
@@ -123,3 +136,22 @@ def _from_pandas(df):
     import dask.dataframe as dd
 
     return dd.from_pandas(df, npartitions=1)
+
+
+def parquet_files(path) -> list[str]:
+    """The files ``path`` names (see :func:`broadphase.dask.read_parquet`), or ValueError."""
+    import glob
+    import os
+
+    if isinstance(path, (list, tuple)):
+        return [os.fspath(p) for p in path]
+    path = os.fspath(path)
+    if os.path.isdir(path):
+        files = sorted(glob.glob(os.path.join(path, "*.parquet")))
+    elif os.path.exists(path):
+        files = [path]
+    else:
+        files = sorted(glob.glob(path))
+    if not files:
+        raise ValueError(f"path: expected Parquet files, found none at {path!r}")
+    return files

@@ -13,7 +13,7 @@ import re
 
 import numpy as np
 
-from . import _cast, _core, _exact
+from . import _cast, _core, _exact, _geoparquet
 from ._api import find_pairs as _find_pairs
 
 #: The boxes' dimensions: 2D rows of 4 values, 3D of 6 (the tiles cut x and y).
@@ -24,7 +24,8 @@ def read_row_group(file: str, group: int, names, dtype, shape) -> np.ndarray:
     """One row group's columns as one array (runs on a worker).
 
     Column by column: Arrow holds one decoded column at a time beside the
-    output, not all of them.  Values ``dtype`` does not hold exactly
+    output, not all of them.  A ``(column, field)`` path in ``names`` is a
+    field of a struct column (a GeoParquet bbox covering).  Values ``dtype`` does not hold exactly
     (integers beyond 2**53 for float64, beyond the range of an integer
     dtype) are refused, naming the column, the row in the file and the file.
     """
@@ -34,15 +35,21 @@ def read_row_group(file: str, group: int, names, dtype, shape) -> np.ndarray:
     source = pq.ParquetFile(file)
     first = sum(source.metadata.row_group(g).num_rows for g in range(group))
     out = np.empty(shape, dtype)
-    for k, name in enumerate(names):
+    for k, path in enumerate(names):
+        name = _geoparquet.label(path)
         col = source.read_row_group(group, columns=[name], use_threads=False).column(0)
+        if not isinstance(path, str):  # a GeoParquet bbox covering's field (parent nulls too)
+            index = col.type.get_field_index(path[1])
+            col = pa.chunked_array([c.flatten()[index] for c in col.chunks],
+                                   col.type.field(index).type)
         problem = type_problem(col.type, out.dtype)
         if problem:
             raise TypeError(f"{name}: {problem} in {file}")
         if col.null_count:
             row = first + int(np.flatnonzero(col.is_null().to_numpy(zero_copy_only=False))[0])
-            raise ValueError(f"{name}: expected values, found a null in row {row} of {file} "
-                             f"({col.null_count} in its row group)")
+            why = "" if isinstance(path, str) else " (an empty or missing geometry)"
+            raise ValueError(f"{name}: expected values, found a null in row {row} of {file}"
+                             f"{why} ({col.null_count} in its row group)")
         _copy(out if out.ndim == 1 else out[:, k], col, name, first, file)
         del col
         # Arrow's allocator keeps freed pages for reuse; a worker under a

@@ -6,11 +6,12 @@ first bad field.  A number is read as the double nearest to it; one whose
 reading would change what it is (an integer beyond 2**53 in magnitude, a
 non-zero number that underflows to 0, one past float64's largest value) is
 refused the same way (only the rows that could hold one are looked at
-again).  A header is read as a table's column
-names are (:func:`broadphase._tables.pick_columns`): any order and case, the
-usual aliases.  Output goes to a temporary file next to the target and is
-renamed over it at the end, so an error or an interrupt never leaves a half
-written file.
+again).  What the rows are, which columns are read and the delimiter are
+decided first (:func:`broadphase._io_plan.plan`): a header is read as a
+table's column names are (:func:`broadphase._tables.pick_columns`): any
+order and case, the usual aliases, other columns ignored.  Output goes to
+a temporary file next to the target and is renamed over it at the end, so
+an error or an interrupt never leaves a half written file.
 """
 
 from __future__ import annotations
@@ -24,7 +25,9 @@ from pathlib import Path
 
 import numpy as np
 
-from . import _tables
+from . import _io_plan, _tables
+from ._io_plan import InputError, Plan
+from ._io_plan import is_number as _is_number
 from ._progress import Progress
 
 BLOCK = 1 << 17  # lines parsed per NumPy call
@@ -32,15 +35,18 @@ PROGRESS_ROWS = 1_000_000  # inputs and outputs this big show a bar (on a termin
 SUFFIXES = (".csv", ".npy")
 
 
-class InputError(ValueError):
-    """A malformed input file; the message names the file, line and column."""
+__all__ = ["InputError", "read_table", "write_pairs", "check_output", "first_width"]
 
 
-def read_table(path: str | os.PathLike, columns: tuple[str, ...], progress: bool = True):
-    r"""Rows of ``len(columns)`` numbers from ``.csv`` or ``.npy``: ``(array, first_line)``.
+def read_table(path: str | os.PathLike, plan: Plan | tuple[str, ...], progress: bool = True):
+    r"""The rows of a ``.csv`` or ``.npy`` file as ``plan`` says: ``(array, first_line)``.
 
-    ``first_line`` is the 1-based line of row 0 in a CSV file (2 after a
-    header), 0 for ``.npy``, so row ``r`` is on line ``first_line + r``.
+    ``plan`` comes from :func:`broadphase._io_plan.plan`; a tuple of column
+    names (a layout's, ``("x", "y", "r")``, ...) is the plan for rows of
+    that kind.  The array holds the plan's columns in its layout's order
+    (``plan.columns``).  ``first_line`` is the 1-based line of row 0 in a
+    CSV file (2 after a header), 0 for ``.npy``, so row ``r`` is on line
+    ``first_line + r``.
 
     Examples
     --------
@@ -60,17 +66,25 @@ def read_table(path: str | os.PathLike, columns: tuple[str, ...], progress: bool
         raise InputError(f"{path}: is a folder, expected a file")
     if not path.is_file():
         raise InputError(f"{path}: no such file")
+    if not isinstance(plan, Plan):
+        balls = {("x", "y", "r"): "circles", ("x", "y", "z", "r"): "spheres"}
+        plan = _io_plan.plan(path, balls=balls.get(tuple(plan)))
     if suffix == ".npy":
-        return _read_npy(path, columns), 0
-    return _read_csv(path, columns, progress)
+        return _read_npy(path, plan), 0
+    return _read_csv(path, plan, progress)
 
 
-def _read_npy(path: Path, columns) -> np.ndarray:
+def _read_npy(path: Path, plan: Plan) -> np.ndarray:
     try:
         arr = np.load(path, allow_pickle=False)
     except ValueError as e:
         raise InputError(f"{path}: not a NumPy array file of numbers ({e})") from None
+    columns = plan.columns
     width = len(columns)
+    if arr.ndim == 2 and plan.usecols != list(range(width)):  # --columns
+        if arr.dtype.kind not in "iuf":
+            raise InputError(f"{path}: expected real numbers, found dtype {arr.dtype}")
+        return arr[:, plan.usecols]
     if arr.ndim != 2 or arr.shape[1] != width:
         hint = ""
         if arr.ndim == 2 and (arr.shape[1], width) == (3, 4):
@@ -86,24 +100,8 @@ def _read_npy(path: Path, columns) -> np.ndarray:
     return arr
 
 
-#: Header names of the columns ``broadphase pairs`` reads, and what they hold
-#: (in any order, case, and with the aliases of ``_tables.ALIASES``: ``xmin``,
-#: ``width``, ``radius``, ``zmax``, ``depth``, ...).
-HEADERS = {
-    "minx,miny,maxx,maxy": "corners",
-    "x,y,w,h": "xywh",
-    "x,y,r": "circles",
-    "minx,miny,minz,maxx,maxy,maxz": "corners3d",
-    "x,y,z,w,h,d": "xywh3d",
-    "x,y,z,r": "spheres",
-}
-#: The header layouts rows of each kind may come with: corners also as
-#: position and size.
-_SIBLINGS = {"corners": ("corners", "xywh"), "corners3d": ("corners3d", "xywh3d")}
-
-
-def _read_csv(path: Path, columns, progress: bool):
-    width = len(columns)
+def _read_csv(path: Path, plan: Plan, progress: bool):
+    width = len(plan.columns)
     size = path.stat().st_size
     blocks = []
     # utf-8-sig: a byte-order mark (Excel writes one) is not part of the first field
@@ -113,14 +111,8 @@ def _read_csv(path: Path, columns, progress: bool):
         try:
             first = f.readline()
             bar.update(len(first))
-            fields = [v.strip() for v in first.strip().split(",")]
-            # a header names its columns; a line of numbers (even with an empty
-            # field, as a trailing comma makes) is data
-            header = any(v and not _is_number(v) for v in fields)
-            first_line = 2 if header else 1
-            order = _check_header(fields, columns, path) if header else None
-            names = tuple(fields) if header else columns
-            lines = [] if header else [first]
+            first_line = 2 if plan.header else 1
+            lines = [] if plan.header else [first]
             line_no = first_line
             while True:
                 more = f.readlines(BLOCK * 32)
@@ -132,7 +124,7 @@ def _read_csv(path: Path, columns, progress: bool):
                 while body and not lines[body - 1].strip():
                     body -= 1
                 if body:
-                    blocks.append(_parse_block(lines[:body], width, path, line_no, names))
+                    blocks.append(_parse_block(lines[:body], plan, path, line_no))
                     line_no += body
                 lines = lines[body:]
                 if not more:
@@ -141,88 +133,27 @@ def _read_csv(path: Path, columns, progress: bool):
             raise InputError(f"{path}, line {_line_of_byte(path)}: not UTF-8 text "
                              f"({e.reason})") from None
     data = np.concatenate(blocks) if blocks else np.empty((0, width))
-    if order is not None and order != list(range(width)):
-        data = np.ascontiguousarray(data[:, order])  # the header's order to the one read
     return data, first_line
-
-
-def header_kind(path: str | os.PathLike) -> str | None:
-    """What a CSV file's header says its rows are (see :data:`HEADERS`), or None.
-
-    None for ``.npy``, a file without a header, or one that cannot be read
-    (:func:`read_table` then says what is wrong).
-    """
-    p = Path(path)
-    if p.suffix.lower() != ".csv" or not p.is_file():
-        return None
-    try:
-        with open(p, encoding="utf-8-sig", newline="") as f:
-            first = f.readline()
-    except (OSError, UnicodeDecodeError):
-        return None
-    try:
-        picked = _tables.pick_columns([v.strip() for v in first.split(",")], "header", "header")
-    except ValueError:
-        return None  # a column named twice: read_table says so
-    return None if picked is None else picked[0]
 
 
 def first_width(path: str | os.PathLike) -> int | None:
     """Fields on a CSV file's first line, or columns of a ``.npy`` file's 2-D array.
 
-    What ``broadphase pairs`` reads a file without a header by: six columns
-    are 3D boxes.  None for an empty file, another shape, or a file that
-    cannot be read (:func:`read_table` then says what is wrong).
+    The CSV delimiter is the one :func:`broadphase._io_plan.sniff` finds.
+    None for an empty file, another shape, or a file that cannot be read
+    (:func:`read_table` then says what is wrong).
     """
     p = Path(path)
     if not p.is_file():
         return None
+    if p.suffix.lower() == ".npy":
+        return _io_plan._npy_width(p)
     try:
-        if p.suffix.lower() == ".npy":
-            with open(p, "rb") as f:  # the header alone, not the data
-                major, _ = np.lib.format.read_magic(f)
-                read = (np.lib.format.read_array_header_1_0 if major == 1
-                        else np.lib.format.read_array_header_2_0)
-                shape = read(f)[0]
-            return shape[1] if len(shape) == 2 else None
         with open(p, encoding="utf-8-sig", newline="") as f:
             first = f.readline()
-    except (OSError, ValueError, SyntaxError, EOFError):  # UnicodeDecodeError is a ValueError
+    except (OSError, ValueError):  # UnicodeDecodeError is a ValueError
         return None
-    return len(first.split(",")) if first.strip() else None
-
-
-def _takes(columns) -> tuple[str, ...]:
-    """The header layouts that rows of ``columns`` may be written with."""
-    for layout in _tables.HEADER_LAYOUTS:
-        if _tables.LAYOUTS[layout] == tuple(columns):
-            return _SIBLINGS.get(layout, (layout,))
-    return ()
-
-
-def _check_header(fields, columns, path) -> list[int]:
-    """Accept a known header of the rows read; where each column read is in it.
-
-    Corners or x,y,w,h for boxes, x,y,r for circles, and their 3D
-    spellings, in any order: the caller chose the columns from
-    :func:`header_kind`.
-    """
-    try:
-        picked = _tables.pick_columns(fields, "header", "header")
-    except ValueError as e:
-        raise InputError(f"{path}, line 1: {str(e).partition(': ')[2]}") from None
-    if picked is not None and picked[0] in _takes(columns):
-        return picked[1]
-    two_d = [h for h, layout in HEADERS.items() if layout in ("corners", "xywh", "circles")]
-    known = " or ".join(two_d) + "; 3D: " + " or ".join(h for h in HEADERS if h not in two_d)
-    if picked is not None:  # a known header, of the other kind (boxes for circles, ...)
-        raise InputError(f"{path}, line 1: header {','.join(fields)!r} names other columns than "
-                         f"this command reads; expected {','.join(columns)} here, or no header")
-    words = [c for c, v in enumerate(fields, start=1) if not _is_number(v)]
-    typo = f" (or a row with a typo in column {words[0]}?)" if len(words) == 1 < len(fields) else ""
-    raise InputError(f"{path}, line 1: header {','.join(fields)!r} is not one of the column "
-                     f"names read ({known}); expected {','.join(columns)} here, or no "
-                     f"header{typo}")
+    return len(_io_plan.split(first, _io_plan.sniff(first))) if first.strip() else None
 
 
 def _balls(columns) -> bool:
@@ -238,21 +169,33 @@ def _line_of_byte(path: Path) -> int:
     return 1 if bad < 0 else text.count("\n", 0, bad) + 1
 
 
-def _parse_block(lines, width, path, line_no, columns) -> np.ndarray:
+def _parse_block(lines, plan: Plan, path, line_no) -> np.ndarray:
+    width = len(plan.columns)
     if not lines:
         return np.empty((0, width))
+    every = plan.usecols == list(range(plan.width))  # all columns, in order: NumPy checks widths
     try:
-        arr = np.loadtxt(lines, delimiter=",", dtype=np.float64, ndmin=2, comments=None)
+        arr = np.loadtxt(lines, delimiter=plan.delimiter, dtype=np.float64, ndmin=2,
+                         comments=None, usecols=None if every else plan.usecols)
     except ValueError:
         arr = None
-    if arr is not None and arr.shape == (len(lines), width):
-        _refuse_misread(arr, lines, path, line_no, columns)
+    if arr is not None and arr.shape == (len(lines), width) and (every or _widths_agree(
+            lines, plan)):
+        _refuse_misread(arr, lines, plan, path, line_no)
         return arr
-    _raise_first_error(lines, width, path, line_no, columns)
+    _raise_first_error(lines, plan, path, line_no)
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def _refuse_misread(arr, lines, path, line_no, columns) -> None:
+def _widths_agree(lines, plan: Plan) -> bool:
+    """Whether every line has the plan's number of fields (NumPy ignores those not read)."""
+    d = plan.delimiter
+    if d is None:
+        return all(len(line.split()) == plan.width for line in lines)
+    return all(line.count(d) == plan.width - 1 for line in lines)
+
+
+def _refuse_misread(arr, lines, plan: Plan, path, line_no) -> None:
     """Name the first number the float64 parse did not read as written.
 
     A decimal number is read as the double nearest to it (``0.1`` as every
@@ -269,11 +212,12 @@ def _refuse_misread(arr, lines, path, line_no, columns) -> None:
         line = lines[k].rstrip("\r\n")
         if not big[k] and not ("e" in line or "E" in line or len(line) > 300):
             continue  # plain zeros
-        for c, v in enumerate(line.split(","), start=1):
-            problem = _misread(v, float(arr[k, c - 1]))
+        fields = _io_plan.split(line, plan.delimiter)
+        for j, c in enumerate(plan.usecols):
+            problem = _misread(fields[c], float(arr[k, j]))
             if problem:
-                raise InputError(f"{path}, line {line_no + k}, column {c} "
-                                 f"({columns[c - 1]}): {problem}")
+                raise InputError(f"{path}, line {line_no + k}, column {c + 1} "
+                                 f"({plan.labels[c]}): {problem}")
 
 
 def _misread(text: str, x: float) -> str | None:
@@ -297,43 +241,37 @@ def _misread(text: str, x: float) -> str | None:
     return None
 
 
-def _raise_first_error(lines, width, path, line_no, columns) -> None:
+def _raise_first_error(lines, plan: Plan, path, line_no) -> None:
     """Name the first line (and column) NumPy could not read."""
+    width, labels = plan.width, plan.labels
+    balls = plan.balls
     for k, line in enumerate(lines):
         at = line_no + k
         if not line.strip():
             raise InputError(f"{path}, line {at}: empty line (rows are numbered by line)")
-        fields = line.rstrip("\r\n").split(",")
+        fields = _io_plan.split(line, plan.delimiter)
         if len(fields) != width:
             hint = ""
-            if len(fields) == 3 and width == 4 and not _balls(columns):
+            if len(fields) == 3 and width == 4 and not balls:
                 hint = " (circles x,y,r? use --circles or an x,y,r header)"
-            elif len(fields) in (4, 6) and _balls(columns):
-                balls = "circles" if width == 3 else "spheres"
+            elif len(fields) in (4, 6) and balls:
+                kind = plan.layout
                 hint = (f" ({'boxes' if len(fields) == 4 else '3D boxes'}? this file is read "
-                        f"as {balls}, for --{balls} or its header)")
+                        f"as {kind}, for --{kind} or its header)")
+            elif plan.delimiter is not None and len(fields) == 1 and width > 1:
+                hint = (f" (another delimiter than {plan.delimiter!r}? the first line's "
+                        "is used for every line; see --delimiter)")
             raise InputError(f"{path}, line {at}: expected {width} columns "
-                             f"({','.join(columns)}), found {len(fields)}{hint}")
-        for c, v in enumerate(fields, start=1):
+                             f"({','.join(labels)}), found {len(fields)}{hint}")
+        for c in plan.usecols:
+            v = fields[c]
             if not _is_number(v):
-                raise InputError(f"{path}, line {at}, column {c} ({columns[c - 1]}): "
-                                 f"expected a number, found {v.strip()!r}")
+                hint = ""
+                if plan.delimiter == ";" and "," in v and _is_number(v.replace(",", ".", 1)):
+                    hint = " (a decimal comma? numbers are read with a point: 1.5)"
+                raise InputError(f"{path}, line {at}, column {c + 1} ({labels[c]}): "
+                                 f"expected a number, found {v.strip()!r}{hint}")
     raise InputError(f"{path}, lines {line_no}-{line_no + len(lines) - 1}: unreadable")
-
-
-def _is_number(v: str) -> bool:
-    """Whether NumPy reads ``v`` as a number.
-
-    Python's ``float`` also takes ``1_000`` and digits of other scripts (a
-    fullwidth ``２``), which NumPy's parser refuses.
-    """
-    if "_" in v or not v.isascii():
-        return False
-    try:
-        float(v)
-    except ValueError:
-        return False
-    return True
 
 
 def check_output(path: str | None) -> None:

@@ -2,15 +2,18 @@
 
 Tables are pandas and polars DataFrames, pyarrow Tables and RecordBatches,
 NumPy structured arrays (and one structured record), a pandas Series whose
-index labels are strings (one row, as ``df.iloc[k]``), and other objects
-with ``columns`` and ``obj[label]`` (:func:`_table`; recognised by their
-type's module, so none of these libraries is imported here).
+index labels are strings (one row, as ``df.iloc[k]``), GeoPandas GeoSeries
+and GeoDataFrames (the table ``minx, miny, maxx, maxy`` of their geometries'
+bounds, :mod:`._geo`), and other objects with ``columns`` and ``obj[label]``
+(:func:`_table`; recognised by their type's module, so none of these
+libraries is imported here).
 
 Their columns are found by name (:func:`pick_columns`, the one place where
 names are read), compared without case and surrounding spaces; other
 columns are ignored:
 
-- boxes as corners: ``minx, miny, maxx, maxy`` (or ``xmin, ymin, xmax, ymax``);
+- boxes as corners: ``minx, miny, maxx, maxy`` (or ``xmin, ymin, xmax, ymax``,
+  ``left, bottom, right, top`` with y up as in GIS, ``x0, y0, x1, y1``);
 - boxes as position and size: ``x, y, w, h`` (or ``width``, ``height``);
 - centres: ``x, y``, with radii in ``r`` (or ``radius``) if there is such a column.
 
@@ -20,7 +23,7 @@ Where 3D is taken (the one-call searches and Dask: :func:`pick_columns` with
 ``zmax``), is 3D:
 
 - 3D boxes as corners: ``minx, miny, minz, maxx, maxy, maxz`` (or ``xmin, ymin,
-  zmin, xmax, ymax, zmax``);
+  zmin, xmax, ymax, zmax``; ``z0``, ``z1`` beside ``x0, y0, x1, y1``);
 - 3D boxes as position and size: ``x, y, z, w, h, d`` (or ``width``, ``height``,
   ``depth``);
 - sphere centres: ``x, y, z``, with radii in ``r`` (or ``radius``).
@@ -46,7 +49,7 @@ import sys
 
 import numpy as np
 
-from . import _exact
+from . import _exact, _geo
 
 #: Spellings of ``format=``: corners, or position and size.
 FORMATS = ("corners", "xywh")
@@ -71,11 +74,12 @@ HEADER_LAYOUTS = ("corners", "xywh", "circles", "corners3d", "xywh3d", "spheres"
 #: Each column's accepted names, compared without case (the first is the
 #: canonical one).
 ALIASES = {
-    "minx": ("minx", "xmin"), "miny": ("miny", "ymin"),
-    "maxx": ("maxx", "xmax"), "maxy": ("maxy", "ymax"),
+    "minx": ("minx", "xmin", "left", "x0"), "miny": ("miny", "ymin", "bottom", "y0"),
+    "maxx": ("maxx", "xmax", "right", "x1"), "maxy": ("maxy", "ymax", "top", "y1"),
     "x": ("x",), "y": ("y",), "w": ("w", "width"), "h": ("h", "height"),
     "r": ("r", "radius"),
-    "minz": ("minz", "zmin"), "maxz": ("maxz", "zmax"), "z": ("z",), "d": ("d", "depth"),
+    "minz": ("minz", "zmin", "z0"), "maxz": ("maxz", "zmax", "z1"), "z": ("z",),
+    "d": ("d", "depth"),
 }
 #: Columns only a 3D layout reads, and those that make a table 3D.
 _3D_ONLY = frozenset({"minz", "maxz", "z", "d"})
@@ -246,6 +250,26 @@ def pick_columns(labels, kind: str, name: str, format: str | None = None,
     raise ValueError(f"{name}: expected columns {want}{why}; found columns {shown}{hint}")
 
 
+def y_up(arr: np.ndarray, labels, name: str) -> None:
+    """Refuse a ``bottom`` above ``top`` (y down, as on a screen) with a word on why.
+
+    ``left, bottom, right, top`` are read with y up, as in GIS: bottom is the
+    smaller y.  Rows of a y-down convention have every top below its bottom;
+    their first is named here rather than as ``miny > maxy``.
+    """
+    half = len(labels) // 2
+    low, high = str(labels[1]).strip().lower(), str(labels[half + 1]).strip().lower()
+    if (low, high) != ("bottom", "top") or not arr.shape[0]:
+        return
+    bad = np.flatnonzero(arr[:, 1] > arr[:, half + 1])
+    if bad.size:
+        k = int(bad[0])
+        raise ValueError(f"{name}[{k}]: {labels[1]} {arr[k, 1]} > {labels[half + 1]} "
+                         f"{arr[k, half + 1]}; left, bottom, right, top are read with y up (as "
+                         f"in GIS: bottom is miny, top is maxy); for y down (a screen's) name "
+                         f"them minx, miny, maxx, maxy with top as miny")
+
+
 class _Table:
     """A table's column labels and each column as a 1-d array (see :func:`_table`)."""
 
@@ -277,6 +301,8 @@ def _table(value, name: str = "rows") -> _Table | None:
             return None
         arr = value.reshape(1) if value.ndim == 0 else value
         return _Table(names, lambda k: (arr[names[k]], None))
+    if _geo.is_geo(value):  # GeoPandas: the geometries' bounds, never the other columns
+        return _Table(_geo.BOUNDS, _geo.bounds_column(value, name))
     module = type(value).__module__.partition(".")[0]
     if module == "pandas":
         ndim = getattr(value, "ndim", 0) if hasattr(value, "iloc") else 0

@@ -280,7 +280,7 @@ class LinearQuadtree(_TreeQueries, _TreeFrames, _TreeCasts):
             :func:`broadphase.find_pairs`; also read as there: pygame
             rects (one or a list) as ``x, y, w, h``, a table (DataFrame,
             Arrow table, structured array, one named row) by its column
-            names.
+            names, a GeoSeries or GeoDataFrame by its geometries' bounds.
         groups, categories, masks : int or array_like, optional
             As in :func:`broadphase.find_pairs`: a scalar or one per box.
 

@@ -74,7 +74,7 @@ from dask.base import tokenize
 from dask.core import flatten
 from dask.highlevelgraph import HighLevelGraph, MaterializedLayer
 
-from . import _cast, morton
+from . import _cast, _geoparquet, morton
 from . import _dask_inputs as _inputs
 from . import _dask_tasks as _tasks
 
@@ -98,6 +98,8 @@ def find_pairs(boxes, groups=None, categories=None, masks=None, *, tile_rows: in
         columns, found by name as :func:`broadphase.find_pairs` finds them
         (any order and case, ``xmin``... aliases; a ``minz`` or ``maxz``
         column makes it 3D; ``x, y, w, h`` columns are not read here).
+        A GeoPandas GeoSeries or GeoDataFrame (in memory) is read as its
+        geometries' bounds, as :func:`broadphase.find_pairs` reads it.
         Integer columns beside float ones are converted exactly (values
         beyond 2**53 refused, naming the column and the row); boolean and
         non-numeric columns are refused.
@@ -273,7 +275,14 @@ def read_parquet(path, columns=COLUMNS, dtype=np.float64) -> da.Array:
         The columns to read; one name gives a 1-d array (a filter column),
         a sequence an array of shape (n, len(columns)): 2D corners by
         default, :data:`COLUMNS_3D` (``minx, miny, minz, maxx, maxy, maxz``)
-        for 3D boxes.
+        for 3D boxes.  A GeoParquet file without these columns gives
+        the boxes of its primary geometry column from its GeoParquet 1.1
+        bbox covering (the ``xmin, ymin, xmax, ymax`` fields, and ``zmin,
+        zmax`` in 3D, of the struct column its ``geo`` metadata names),
+        without decoding a geometry; one without a covering is an error
+        saying how to write one (``GeoDataFrame.to_parquet(path,
+        write_covering_bbox=True)``).  An empty or missing geometry (null
+        bounds) is refused, naming its row.
     dtype : dtype
         What the values are converted to, exactly: integer columns go into
         integer or float dtypes, float columns into floats at least as wide;
@@ -311,7 +320,7 @@ def read_parquet(path, columns=COLUMNS, dtype=np.float64) -> da.Array:
     """
     import pyarrow.parquet as pq
 
-    files = _parquet_files(path)
+    files = _inputs.parquet_files(path)
     names = [columns] if isinstance(columns, str) else list(columns)
     blocks = []
     for f in files:
@@ -321,48 +330,29 @@ def read_parquet(path, columns=COLUMNS, dtype=np.float64) -> da.Array:
             raise ValueError(f"path: expected Parquet files, found {f!r}, which cannot be "
                              f"read as one ({e})") from None
         meta, schema = source.metadata, source.schema_arrow
-        have = set(schema.names)
-        missing = [c for c in names if c not in have]
-        if missing:
+        missing = [c for c in names if c not in set(schema.names)]
+        paths = _geoparquet.covering_paths(schema, names, f) if missing else names
+        if paths is None:
             raise ValueError(f"path: expected the columns {', '.join(names)} in {f}, missing "
                              f"{', '.join(missing)}")
-        twice = sorted({c for c in names if schema.names.count(c) > 1})
+        twice = sorted({c for c in paths if isinstance(c, str) and schema.names.count(c) > 1})
         if twice:
             raise ValueError(f"path: expected each of the columns {', '.join(names)} once in "
                              f"{f}, found {', '.join(twice)} more than once")
-        for c in names:
-            problem = _tasks.type_problem(schema.field(c).type, dtype)
+        for c in paths:
+            problem = _tasks.type_problem(_geoparquet.leaf_type(schema, c), dtype)
             if problem:
-                raise TypeError(f"{c}: {problem} in {f}")
+                raise TypeError(f"{_geoparquet.label(c)}: {problem} in {f}")
         for g in range(meta.num_row_groups):
             rows = meta.row_group(g).num_rows
             shape = (rows,) if isinstance(columns, str) else (rows, len(names))
             blocks.append(da.from_delayed(
-                dask.delayed(_tasks.read_row_group, pure=True)(f, g, names, np.dtype(dtype), shape),
+                dask.delayed(_tasks.read_row_group, pure=True)(f, g, paths, np.dtype(dtype), shape),
                 shape=shape, dtype=dtype))
     if not blocks:
         shape = (0,) if isinstance(columns, str) else (0, len(names))
         return da.from_array(np.empty(shape, dtype))
     return da.concatenate(blocks, axis=0)
-
-
-def _parquet_files(path) -> list[str]:
-    """The files ``path`` names (see :func:`read_parquet`), or ValueError."""
-    import glob
-    import os
-
-    if isinstance(path, (list, tuple)):
-        return [os.fspath(p) for p in path]
-    path = os.fspath(path)
-    if os.path.isdir(path):
-        files = sorted(glob.glob(os.path.join(path, "*.parquet")))
-    elif os.path.exists(path):
-        files = [path]
-    else:
-        files = sorted(glob.glob(path))
-    if not files:
-        raise ValueError(f"path: expected Parquet files, found none at {path!r}")
-    return files
 
 
 def _count(value, name: str) -> int:
