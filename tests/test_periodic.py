@@ -170,6 +170,25 @@ def test_distances_and_vectors_are_the_nearest_copy(d):
     assert np.array_equal(alone, pairs) and np.array_equal(only_d, dist)
     _, only_v = bp.find_circle_pairs(pts, 0.3, period=period, return_vectors=True)
     assert np.array_equal(only_v, vec)
+    # radii that differ: measured after the search, the same values
+    radii = np.full(len(pts), 0.3)
+    radii[0] = 0.2999
+    p2, d2, v2 = bp.find_circle_pairs(pts, radii, period=period, return_distances=True,
+                                      return_vectors=True)
+    delta = pts[p2[:, 1]] - pts[p2[:, 0]]
+    for k, length in enumerate(period):
+        if length is not None:
+            delta[:, k] -= np.round(delta[:, k] / length) * length
+    np.testing.assert_allclose(v2, delta, atol=1e-12)
+    np.testing.assert_allclose(d2, np.sqrt((delta ** 2).sum(1)), atol=1e-12)
+    # few points (brute force) and a named method take that path too
+    for kw in ({"method": "grid"}, {}):
+        p3, d3 = bp.find_point_pairs(pts[:50], 3.0, period=period, return_distances=True, **kw)
+        delta = pts[:50][p3[:, 1]] - pts[:50][p3[:, 0]]
+        for k, length in enumerate(period):
+            if length is not None:
+                delta[:, k] -= np.round(delta[:, k] / length) * length
+        np.testing.assert_allclose(d3, np.sqrt((delta ** 2).sum(1)), atol=1e-12)
 
 
 def test_between_is_periodic_too():

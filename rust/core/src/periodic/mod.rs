@@ -41,6 +41,7 @@
 mod exact;
 mod images;
 pub mod measure;
+mod points;
 
 pub use images::place;
 
@@ -50,7 +51,7 @@ use crate::narrow::{Filters, Imaged, Narrow, Shapes};
 use crate::pairs::Budget;
 use crate::pairs::{pack, unpack, TooMany};
 use crate::par::Exec;
-use crate::search::{find_pairs, Method, Search, Width, BRUTE_BELOW};
+use crate::search::{find_pairs, Search, Width};
 
 /// Why a periodic search returned no pairs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,6 +96,8 @@ pub trait Periodic<const N: usize>: Width<N> {
     /// [`find_periodic_pairs`] of balls (`s.narrow.shapes` this width's
     /// balls, else a caller's error: panic).
     fn balls(s: &Search<N>, period: &[f64], ex: &Exec) -> Result<Vec<isize>, Refused>;
+    /// [`find_with_vectors`] at this width.
+    fn vectors(s: &Search<N>, period: Option<&[f64]>, ex: &Exec) -> Option<Measured>;
 }
 
 impl Periodic<4> for [f64; 4] {
@@ -102,11 +105,23 @@ impl Periodic<4> for [f64; 4] {
         let Shapes::Circles(c) = s.narrow.shapes else {
             panic!("a periodic 2D search takes boxes or circles")
         };
-        if let Some(found) = by_cutoff::<3, 4, 2>(s, c, period, ex) {
+        let list = |b: &[[f64; 3]], r, nar: &Narrow, bud: &Budget| {
+            cutoff::find::<2, _>(b, r, nar, bud, ex).map(|f| f.0)
+        };
+        if let Some(found) = points::by_cutoff::<3, 4, _>(s, c, Some(period), ex, list) {
             return found;
         }
         let im = images::of_balls::<3, 4>(c, period, true, ex).map_err(Refused::Bad)?;
         search(s, period, &im, c, Shapes::Circles(&im.balls), ex)
+    }
+    fn vectors(s: &Search<4>, period: Option<&[f64]>, ex: &Exec) -> Option<Measured> {
+        let Shapes::Circles(c) = s.narrow.shapes else {
+            return None;
+        };
+        let list = |b: &[[f64; 3]], r, nar: &Narrow, bud: &Budget| {
+            cutoff::find_vectors::<2, _>(b, r, nar, bud, ex)
+        };
+        points::by_cutoff::<3, 4, _>(s, c, period, ex, list)
     }
 }
 
@@ -115,59 +130,45 @@ impl Periodic<6> for [f64; 6] {
         let Shapes::Spheres(c) = s.narrow.shapes else {
             panic!("a periodic 3D search takes boxes or spheres")
         };
-        if let Some(found) = by_cutoff::<4, 6, 3>(s, c, period, ex) {
+        let list = |b: &[[f64; 4]], r, nar: &Narrow, bud: &Budget| {
+            cutoff::find::<3, _>(b, r, nar, bud, ex).map(|f| f.0)
+        };
+        if let Some(found) = points::by_cutoff::<4, 6, _>(s, c, Some(period), ex, list) {
             return found;
         }
         let im = images::of_balls::<4, 6>(c, period, true, ex).map_err(Refused::Bad)?;
         search(s, period, &im, c, Shapes::Spheres(&im.balls), ex)
     }
+    fn vectors(s: &Search<6>, period: Option<&[f64]>, ex: &Exec) -> Option<Measured> {
+        let Shapes::Spheres(c) = s.narrow.shapes else {
+            return None;
+        };
+        let list = |b: &[[f64; 4]], r, nar: &Narrow, bud: &Budget| {
+            cutoff::find_vectors::<3, _>(b, r, nar, bud, ex)
+        };
+        points::by_cutoff::<4, 6, _>(s, c, period, ex, list)
+    }
 }
 
-/// Balls of one radius, `Auto`, beyond brute force's range: the cell list
-/// over the images' centres ([`crate::cutoff`]), which needs no boxes
-/// (`None`: not such a search, or the cell list declined).
-fn by_cutoff<const C: usize, const N: usize, const D: usize>(
+/// Pairs with their vectors (flat pairs, and per pair the vector from `i`
+/// to `j` by the copies that met; the first `D` values of each), or why
+/// there are none.
+pub type Measured = Result<(Vec<isize>, Vec<[f64; 3]>), Refused>;
+
+/// The pairs of a search of balls of one radius (`Auto`), periodic or
+/// open (`period` `None`), with their vectors found with them by the cell
+/// list; `None` when the cell list does not take the search (other shapes,
+/// radii or method, or declined): measure the pairs afterwards
+/// ([`measure`]).
+pub fn find_with_vectors<const N: usize>(
     s: &Search<N>,
-    balls: &[[f64; C]],
-    period: &[f64],
+    period: Option<&[f64]>,
     ex: &Exec,
-) -> Option<Result<Vec<isize>, Refused>>
+) -> Option<Measured>
 where
-    [f64; N]: Width<N>,
+    [f64; N]: Periodic<N>,
 {
-    let r = balls.first()?[C - 1];
-    if s.method != Method::Auto || balls.len() < BRUTE_BELOW || balls.iter().any(|b| b[C - 1] != r)
-    {
-        return None;
-    }
-    let im = match images::of_balls::<C, N>(balls, period, false, ex) {
-        Ok(im) => im,
-        Err(bad) => return Some(Err(Refused::Bad(bad))),
-    };
-    let judge = exact::Judge::<N, C> {
-        boxes: &[],
-        balls,
-        period,
-        tags: &im.tags,
-    };
-    let test = |p: usize, q: usize| judge.meet(p, q);
-    let imaged = Imaged {
-        tags: &im.tags,
-        shapes: Shapes::Boxes,
-        exact: &test,
-    };
-    let (groups, categories, masks) = gathered(&s.narrow.filters, &im.tags);
-    let narrow = Narrow {
-        shapes: Shapes::Imaged(&imaged),
-        filters: Filters {
-            groups: groups.as_deref(),
-            categories: categories.as_deref(),
-            masks: masks.as_deref(),
-        },
-    };
-    let budget = Budget::of(s.max_pairs).stopped_with(ex);
-    let (found, _) = cutoff::find::<D, _>(&im.balls, r, &narrow, &budget, ex)?;
-    Some(found.map_err(Refused::TooMany))
+    <[f64; N]>::vectors(s, period, ex)
 }
 
 /// The search over the images `im` of the objects of `s` (`balls` their

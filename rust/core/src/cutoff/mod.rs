@@ -25,6 +25,8 @@
 
 use crate::narrow::{ball_overlap, Imaged, Narrow, Shapes};
 use crate::pairs::{canonical, finish, Buckets, Budget, Sink, TooMany, LOOK_EVERY};
+
+mod rows;
 use crate::par::{balanced, chunk_count, Exec, MAX_CHUNKS};
 
 /// Most grid cells per centre before the cells are made coarser.
@@ -82,81 +84,187 @@ pub fn find<const D: usize, B: AsRef<[f64]> + Sync>(
     budget: &Budget,
     ex: &Exec,
 ) -> Option<(Result<Vec<isize>, TooMany>, u64)> {
-    let n = balls.len();
-    let cut = 2.0 * r;
-    if r == 0.0 || n < 2 {
-        return Some((Ok(Vec::new()), 0)); // touching is no overlap: points never meet
-    }
-    if !(1e-140..1e140).contains(&cut) {
-        return None; // squares of distances could under- or overflow
-    }
-    let images = match narrow.shapes {
-        Shapes::Imaged(im) => Some(im),
-        _ => None,
+    let Some(list) = List::<D>::of(balls, r, narrow)? else {
+        return Some((Ok(Vec::new()), 0));
     };
-    // slack: how far rounded (inexact) images may stand from the truth
-    let slack = images.map_or(0.0, |im| slack_of(im, balls));
-    let cells = grid::<D, B>(balls, cut + slack)?;
-    let ncells: usize = cells.dims.iter().product();
-    // counting sort of the centres by cell
-    let cell_of: Vec<u32> = balls.iter().map(|b| cells.of(b.as_ref()) as u32).collect();
-    let mut start = vec![0u32; ncells + 1];
-    for &c in &cell_of {
-        start[c as usize + 1] += 1;
-    }
-    let crowd: f64 = start.iter().map(|&k| f64::from(k) * f64::from(k)).sum();
-    if crowd > CROWDED * n as f64 + 1e6 {
-        return None;
-    }
-    for c in 0..ncells {
-        start[c + 1] += start[c];
-    }
-    let mut fill = start.clone();
-    let mut order = vec![0u32; n];
-    for (k, &c) in cell_of.iter().enumerate() {
-        order[fill[c as usize] as usize] = k as u32;
-        fill[c as usize] += 1;
-    }
-    drop(fill);
-    drop(cell_of);
-    let pts: Vec<[f64; D]> = order
-        .iter()
-        .map(|&k| std::array::from_fn(|a| balls[k as usize].as_ref()[a]))
-        .collect();
-    let tags: Vec<u64> = images.map_or(Vec::new(), |im| {
-        order.iter().map(|&k| im.tags[k as usize]).collect()
-    });
-    let objects = images.map_or(n, |im| {
-        im.tags
-            .iter()
-            .map(|&t| Imaged::object(t) + 1)
-            .max()
-            .unwrap_or(0)
-    });
-    let walk = Walk {
-        cells: &cells,
-        start: &start,
-        pts: &pts,
-        order: &order,
-        tags: &tags,
-        images,
-        narrow,
-        r,
-        reach: (cut + slack) * (cut + slack) * (1.0 + 1e-12),
-    };
-    // chunks: cell ranges balanced by centres
-    let cum: Vec<f64> = start.iter().map(|&k| f64::from(k)).collect();
-    let nch = chunk_count(n, 4096, MAX_CHUNKS);
-    let bounds = balanced(&cum, nch);
+    let walk = list.walk(narrow);
+    let bounds = list.chunks();
     let results = ex.fold(
-        nch,
-        || (Sink::new(budget, Buckets::for_objects(objects)), 0u64),
+        bounds.len() - 1,
+        || (Sink::new(budget, Buckets::for_objects(list.objects)), 0u64),
         |(out, tests), c| *tests += walk.cells_range(out, bounds[c], bounds[c + 1]),
     );
     let tests = results.iter().map(|r| r.1).sum();
     let sinks = results.into_iter().map(|r| r.0).collect();
-    let out = finish(sinks).map(|stored| canonical(&stored, objects, ex));
+    let out = finish(sinks).map(|stored| canonical(&stored, list.objects, ex));
     Some((out, tests))
+}
+
+/// [`find`], and each pair's vector from the centre of `i` to that of `j`
+/// (by the copies that met, for periodic images), computed as the pair is
+/// found ([`rows`]).
+#[allow(clippy::type_complexity)]
+pub fn find_vectors<const D: usize, B: AsRef<[f64]> + Sync>(
+    balls: &[B],
+    r: f64,
+    narrow: &Narrow,
+    budget: &Budget,
+    ex: &Exec,
+) -> Option<Result<(Vec<isize>, Vec<[f64; 3]>), TooMany>> {
+    let Some(list) = List::<D>::of(balls, r, narrow)? else {
+        return Some(Ok((Vec::new(), Vec::new())));
+    };
+    let walk = list.walk(narrow);
+    let bounds = list.chunks();
+    let parts = ex.fold(
+        bounds.len() - 1,
+        || rows::Collect::new(list.objects, ex),
+        |out, c| {
+            walk.cells_range(out, bounds[c], bounds[c + 1]);
+        },
+    );
+    let k: usize = parts.iter().map(rows::Collect::len).sum();
+    if k as u64 > budget.limit() {
+        return Some(Err(TooMany(k as u64)));
+    }
+    Some(Ok(rows::canonical(&parts, list.objects, ex)))
+}
+
+/// A cell list made: the centres in cell order, with their objects (and
+/// image tags), the cells' starts.
+struct List<'a, const D: usize> {
+    cells: Cells<D>,
+    start: Vec<u32>,
+    pts: Vec<[f64; D]>,
+    order: Vec<u32>,
+    tags: Vec<u64>,
+    images: Option<&'a Imaged<'a>>,
+    objects: usize,
+    r: f64,
+    reach: f64,
+}
+
+impl<'a, const D: usize> List<'a, D> {
+    /// The cell list of `balls` of radius `r`: `None` if declined,
+    /// `Some(None)` if no pair can meet.
+    fn of<B: AsRef<[f64]>>(balls: &[B], r: f64, narrow: &Narrow<'a>) -> Option<Option<Self>> {
+        let n = balls.len();
+        let cut = 2.0 * r;
+        if r == 0.0 || n < 2 {
+            return Some(None); // touching is no overlap: points never meet
+        }
+        if !(1e-140..1e140).contains(&cut) {
+            return None; // squares of distances could under- or overflow
+        }
+        let images = match narrow.shapes {
+            Shapes::Imaged(im) => Some(im),
+            _ => None,
+        };
+        // slack: how far rounded (inexact) images may stand from the truth
+        let slack = images.map_or(0.0, |im| slack_of(im, balls));
+        let cells = grid::<D, B>(balls, cut + slack)?;
+        let ncells: usize = cells.dims.iter().product();
+        // counting sort of the centres by cell
+        let cell_of: Vec<u32> = balls.iter().map(|b| cells.of(b.as_ref()) as u32).collect();
+        let mut start = vec![0u32; ncells + 1];
+        for &c in &cell_of {
+            start[c as usize + 1] += 1;
+        }
+        let crowd: f64 = start.iter().map(|&k| f64::from(k) * f64::from(k)).sum();
+        if crowd > CROWDED * n as f64 + 1e6 {
+            return None;
+        }
+        for c in 0..ncells {
+            start[c + 1] += start[c];
+        }
+        let mut fill = start.clone();
+        let mut order = vec![0u32; n];
+        for (k, &c) in cell_of.iter().enumerate() {
+            order[fill[c as usize] as usize] = k as u32;
+            fill[c as usize] += 1;
+        }
+        let pts: Vec<[f64; D]> = order
+            .iter()
+            .map(|&k| std::array::from_fn(|a| balls[k as usize].as_ref()[a]))
+            .collect();
+        let tags: Vec<u64> = images.map_or(Vec::new(), |im| {
+            order.iter().map(|&k| im.tags[k as usize]).collect()
+        });
+        let objects = images.map_or(n, |im| {
+            im.tags
+                .iter()
+                .map(|&t| Imaged::object(t) + 1)
+                .max()
+                .unwrap_or(0)
+        });
+        let reach = (cut + slack) * (cut + slack) * (1.0 + 1e-12);
+        Some(Some(List {
+            cells,
+            start,
+            pts,
+            order,
+            tags,
+            images,
+            objects,
+            r,
+            reach,
+        }))
+    }
+
+    /// The walk over this list, with the filters of `narrow`.
+    fn walk<'w>(&'w self, narrow: &'w Narrow<'w>) -> Walk<'w, D> {
+        Walk {
+            cells: &self.cells,
+            start: &self.start,
+            pts: &self.pts,
+            order: &self.order,
+            tags: &self.tags,
+            images: self.images,
+            narrow,
+            r: self.r,
+            reach: self.reach,
+        }
+    }
+
+    /// Chunks: cell ranges balanced by centres, fixed by the data.
+    fn chunks(&self) -> Vec<usize> {
+        let cum: Vec<f64> = self.start.iter().map(|&k| f64::from(k)).collect();
+        balanced(&cum, chunk_count(self.pts.len(), 4096, MAX_CHUNKS))
+    }
+}
+
+/// Where a walk's pairs go: a pair sink, or records with their vectors.
+trait Out {
+    /// Keep the pair of objects `a` and `b`; `v` gives the vector from
+    /// `a` to `b` when asked.
+    fn put(&mut self, a: u32, b: u32, v: impl FnOnce() -> [f64; 3]);
+    /// Unwind if stopped, every so many candidate tests.
+    fn look(&self, tests: u64, next: &mut u64);
+}
+
+impl Out for Sink<'_> {
+    #[inline(always)]
+    fn put(&mut self, a: u32, b: u32, _: impl FnOnce() -> [f64; 3]) {
+        self.emit(true, a, b);
+    }
+    #[inline(always)]
+    fn look(&self, tests: u64, next: &mut u64) {
+        self.check_stop_at(tests, next);
+    }
+}
+
+impl Out for rows::Collect<'_> {
+    #[inline(always)]
+    fn put(&mut self, a: u32, b: u32, v: impl FnOnce() -> [f64; 3]) {
+        rows::Collect::put(self, a, b, v());
+    }
+    #[inline(always)]
+    fn look(&self, tests: u64, next: &mut u64) {
+        if tests >= *next {
+            self.check_stop();
+            *next = tests + LOOK_EVERY;
+        }
+    }
 }
 
 /// The grid for centres `balls` and the pair distance `reach`: cells of
@@ -219,7 +327,7 @@ struct Walk<'a, const D: usize> {
 impl<const D: usize> Walk<'_, D> {
     /// The pairs of cells `c0..c1` with themselves and their later
     /// neighbours into `out`; the candidate tests.
-    fn cells_range(&self, out: &mut Sink, c0: usize, c1: usize) -> u64 {
+    fn cells_range<O: Out>(&self, out: &mut O, c0: usize, c1: usize) -> u64 {
         let dims = self.cells.dims;
         let offsets = later_neighbours::<D>();
         let mut tests = 0u64;
@@ -229,7 +337,7 @@ impl<const D: usize> Walk<'_, D> {
             if a0 == a1 {
                 continue;
             }
-            out.check_stop_at(tests, &mut next);
+            out.look(tests, &mut next);
             let at = coords(c, &dims);
             for u in a0..a1 {
                 tests += (a1 - u - 1) as u64;
@@ -256,7 +364,7 @@ impl<const D: usize> Walk<'_, D> {
     /// Centres `u` and `v` (cell order): the float distance test, then the
     /// exact one, the image rules and the filters.
     #[inline(always)]
-    fn test(&self, out: &mut Sink, u: usize, v: usize) {
+    fn test<O: Out>(&self, out: &mut O, u: usize, v: usize) {
         let (p, q) = (&self.pts[u], &self.pts[v]);
         let mut d2 = 0.0;
         for k in 0..D {
@@ -284,7 +392,13 @@ impl<const D: usize> Walk<'_, D> {
         };
         // filters by image, as every search over images ([`Imaged`])
         if meet && self.narrow.filters.pass(i, j) {
-            out.emit(true, oi as u32, oj as u32);
+            out.put(oi as u32, oj as u32, || {
+                let mut d = [0.0; 3];
+                for k in 0..D {
+                    d[k] = q[k] - p[k];
+                }
+                d
+            });
         }
     }
 }

@@ -1,0 +1,61 @@
+//! Balls of one radius: the cell list of [`crate::cutoff`] over the
+//! objects' centres, or over their images' centres in a periodic domain
+//! (which then need no boxes), for the `Auto` searches beyond brute force's
+//! range.
+
+use super::{exact, gathered, images, Refused};
+use crate::narrow::{Filters, Imaged, Narrow, Shapes};
+use crate::pairs::{Budget, TooMany};
+use crate::par::Exec;
+use crate::search::{Method, Search, Width, BRUTE_BELOW};
+
+/// `list(balls, r, narrow, budget)` (a cell list's run) over the balls of
+/// `s` (`balls`, all of radius `r`), or over their images when `period` is
+/// given; `None` when `s` is not such a search (another method, radii that
+/// differ, few balls) or the cell list declined.
+pub(super) fn by_cutoff<const C: usize, const N: usize, T>(
+    s: &Search<N>,
+    balls: &[[f64; C]],
+    period: Option<&[f64]>,
+    ex: &Exec,
+    list: impl FnOnce(&[[f64; C]], f64, &Narrow, &Budget) -> Option<Result<T, TooMany>>,
+) -> Option<Result<T, Refused>>
+where
+    [f64; N]: Width<N>,
+{
+    let r = balls.first()?[C - 1];
+    if s.method != Method::Auto || balls.len() < BRUTE_BELOW || balls.iter().any(|b| b[C - 1] != r)
+    {
+        return None;
+    }
+    let budget = Budget::of(s.max_pairs).stopped_with(ex);
+    let Some(period) = period else {
+        return list(balls, r, &s.narrow, &budget).map(|f| f.map_err(Refused::TooMany));
+    };
+    let im = match images::of_balls::<C, N>(balls, period, false, ex) {
+        Ok(im) => im,
+        Err(bad) => return Some(Err(Refused::Bad(bad))),
+    };
+    let judge = exact::Judge::<N, C> {
+        boxes: &[],
+        balls,
+        period,
+        tags: &im.tags,
+    };
+    let test = |p: usize, q: usize| judge.meet(p, q);
+    let imaged = Imaged {
+        tags: &im.tags,
+        shapes: Shapes::Boxes,
+        exact: &test,
+    };
+    let (groups, categories, masks) = gathered(&s.narrow.filters, &im.tags);
+    let narrow = Narrow {
+        shapes: Shapes::Imaged(&imaged),
+        filters: Filters {
+            groups: groups.as_deref(),
+            categories: categories.as_deref(),
+            masks: masks.as_deref(),
+        },
+    };
+    list(&im.balls, r, &narrow, &budget).map(|f| f.map_err(Refused::TooMany))
+}
