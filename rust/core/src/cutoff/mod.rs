@@ -23,11 +23,14 @@
 //! Chunks are cell ranges balanced by centres, fixed by the data, and the
 //! pairs end in canonical order: the result does not depend on the threads.
 
-use crate::narrow::{ball_overlap, Imaged, Narrow, Shapes};
-use crate::pairs::{canonical, finish, Buckets, Budget, Sink, TooMany, LOOK_EVERY};
+use crate::narrow::{Imaged, Narrow, Shapes};
+use crate::pairs::{canonical, finish, Buckets, Budget, Sink, TooMany};
 
 mod rows;
+mod walk;
+
 use crate::par::{balanced, chunk_count, Exec, MAX_CHUNKS};
+use walk::Walk;
 
 /// Most grid cells per centre before the cells are made coarser.
 const CELLS_PER_CENTRE: f64 = 4.0;
@@ -233,40 +236,6 @@ impl<'a, const D: usize> List<'a, D> {
     }
 }
 
-/// Where a walk's pairs go: a pair sink, or records with their vectors.
-trait Out {
-    /// Keep the pair of objects `a` and `b`; `v` gives the vector from
-    /// `a` to `b` when asked.
-    fn put(&mut self, a: u32, b: u32, v: impl FnOnce() -> [f64; 3]);
-    /// Unwind if stopped, every so many candidate tests.
-    fn look(&self, tests: u64, next: &mut u64);
-}
-
-impl Out for Sink<'_> {
-    #[inline(always)]
-    fn put(&mut self, a: u32, b: u32, _: impl FnOnce() -> [f64; 3]) {
-        self.emit(true, a, b);
-    }
-    #[inline(always)]
-    fn look(&self, tests: u64, next: &mut u64) {
-        self.check_stop_at(tests, next);
-    }
-}
-
-impl Out for rows::Collect<'_> {
-    #[inline(always)]
-    fn put(&mut self, a: u32, b: u32, v: impl FnOnce() -> [f64; 3]) {
-        rows::Collect::put(self, a, b, v());
-    }
-    #[inline(always)]
-    fn look(&self, tests: u64, next: &mut u64) {
-        if tests >= *next {
-            self.check_stop();
-            *next = tests + LOOK_EVERY;
-        }
-    }
-}
-
 /// The grid for centres `balls` and the pair distance `reach`: cells of
 /// side `reach (1 + 1e-8)`, coarser if there would be too many; `None` if
 /// the centres are not finite or spread beyond what the grid can hold.
@@ -310,142 +279,6 @@ fn slack_of<B: AsRef<[f64]>>(im: &Imaged, balls: &[B]) -> f64 {
         .flat_map(|b| b.as_ref().iter().copied())
         .fold(0.0f64, |m, v| m.max(v.abs()));
     big * f64::from_bits((1023 - 44) << 52)
-}
-
-struct Walk<'a, const D: usize> {
-    cells: &'a Cells<D>,
-    start: &'a [u32],
-    pts: &'a [[f64; D]],
-    order: &'a [u32],
-    tags: &'a [u64],
-    images: Option<&'a Imaged<'a>>,
-    narrow: &'a Narrow<'a>,
-    r: f64,
-    reach: f64,
-}
-
-impl<const D: usize> Walk<'_, D> {
-    /// The pairs of cells `c0..c1` with themselves and their later
-    /// neighbours into `out`; the candidate tests.
-    fn cells_range<O: Out>(&self, out: &mut O, c0: usize, c1: usize) -> u64 {
-        let dims = self.cells.dims;
-        let offsets = later_neighbours::<D>();
-        let mut tests = 0u64;
-        let mut next = LOOK_EVERY;
-        for c in c0..c1 {
-            let (a0, a1) = (self.start[c] as usize, self.start[c + 1] as usize);
-            if a0 == a1 {
-                continue;
-            }
-            out.look(tests, &mut next);
-            let at = coords(c, &dims);
-            for u in a0..a1 {
-                tests += (a1 - u - 1) as u64;
-                for v in u + 1..a1 {
-                    self.test(out, u, v);
-                }
-            }
-            for off in &offsets {
-                let Some(nb) = neighbour(&at, off, &dims) else {
-                    continue;
-                };
-                let (b0, b1) = (self.start[nb] as usize, self.start[nb + 1] as usize);
-                tests += ((a1 - a0) * (b1 - b0)) as u64;
-                for u in a0..a1 {
-                    for v in b0..b1 {
-                        self.test(out, u, v);
-                    }
-                }
-            }
-        }
-        tests
-    }
-
-    /// Centres `u` and `v` (cell order): the float distance test, then the
-    /// exact one, the image rules and the filters.
-    #[inline(always)]
-    fn test<O: Out>(&self, out: &mut O, u: usize, v: usize) {
-        let (p, q) = (&self.pts[u], &self.pts[v]);
-        let mut d2 = 0.0;
-        for k in 0..D {
-            let d = p[k] - q[k];
-            d2 += d * d;
-        }
-        if d2 >= self.reach {
-            return;
-        }
-        let (i, j) = (self.order[u] as usize, self.order[v] as usize);
-        let (oi, oj, meet) = match self.images {
-            None => (i, j, ball_overlap::<D>(p, self.r, q, self.r)),
-            Some(im) => {
-                let (a, b) = (self.tags[u], self.tags[v]);
-                if !Imaged::distinct(a, b) {
-                    return;
-                }
-                let meet = if Imaged::is_exact(a) && Imaged::is_exact(b) {
-                    ball_overlap::<D>(p, self.r, q, self.r)
-                } else {
-                    (im.exact)(i, j)
-                };
-                (Imaged::object(a), Imaged::object(b), meet)
-            }
-        };
-        // filters by image, as every search over images ([`Imaged`])
-        if meet && self.narrow.filters.pass(i, j) {
-            out.put(oi as u32, oj as u32, || {
-                let mut d = [0.0; 3];
-                for k in 0..D {
-                    d[k] = q[k] - p[k];
-                }
-                d
-            });
-        }
-    }
-}
-
-/// The cell coordinates of linear cell `c`.
-#[inline]
-fn coords<const D: usize>(mut c: usize, dims: &[usize; D]) -> [usize; D] {
-    std::array::from_fn(|k| {
-        let q = c % dims[k];
-        c /= dims[k];
-        q
-    })
-}
-
-/// The linear index of the cell at `at + off`, if inside the grid.
-#[inline]
-fn neighbour<const D: usize>(at: &[usize; D], off: &[i8; D], dims: &[usize; D]) -> Option<usize> {
-    let mut lin = 0;
-    for k in (0..D).rev() {
-        let q = at[k] as isize + isize::from(off[k]);
-        if q < 0 || q >= dims[k] as isize {
-            return None;
-        }
-        lin = lin * dims[k] + q as usize;
-    }
-    Some(lin)
-}
-
-/// The offsets in `{-1, 0, 1}^D` after the zero offset in linear order
-/// (the highest axis most significant): half of the neighbours, each pair
-/// of neighbouring cells met once.
-fn later_neighbours<const D: usize>() -> Vec<[i8; D]> {
-    let total = 3usize.pow(D as u32);
-    (0..total)
-        .map(|t| {
-            let mut t = t;
-            std::array::from_fn(|_| {
-                let o = (t % 3) as i8 - 1;
-                t /= 3;
-                o
-            })
-        })
-        .filter(|o: &[i8; D]| {
-            // the most significant non-zero offset is positive
-            o.iter().rev().find(|&&x| x != 0).is_some_and(|&x| x > 0)
-        })
-        .collect()
 }
 
 #[cfg(test)]
@@ -534,6 +367,44 @@ mod tests {
     }
 
     #[test]
+    fn vectors_come_with_the_same_pairs() {
+        let mut rnd = lcg(9);
+        let pts: Vec<[f64; 4]> = (0..3000)
+            .map(|_| {
+                [
+                    rnd() * 30.0,
+                    rnd() * 30.0,
+                    (rnd() * 120.0).round() / 4.0,
+                    0.5,
+                ]
+            })
+            .collect();
+        let narrow = Narrow {
+            shapes: Shapes::Spheres(&pts),
+            ..Narrow::default()
+        };
+        let budget = Budget::new(u64::MAX);
+        for w in [1, 2] {
+            let ex = Exec::new(Some(w));
+            let (pairs, _) = find::<3, _>(&pts, 0.5, &narrow, &budget, &ex).unwrap();
+            let (flat, vecs) = find_vectors::<3, _>(&pts, 0.5, &narrow, &budget, &ex)
+                .unwrap()
+                .unwrap();
+            assert_eq!(flat, pairs.unwrap());
+            assert!(!vecs.is_empty());
+            for (p, v) in vecs.iter().enumerate() {
+                let (i, j) = (flat[2 * p] as usize, flat[2 * p + 1] as usize);
+                let want: [f64; 3] = std::array::from_fn(|k| pts[j][k] - pts[i][k]);
+                assert_eq!(*v, want, "pair {i} {j}");
+            }
+        }
+        // over budget: the count
+        let small = Budget::new(10);
+        let got = find_vectors::<3, _>(&pts, 0.5, &narrow, &small, &Exec::serial()).unwrap();
+        assert!(matches!(got, Err(TooMany(k)) if k > 10));
+    }
+
+    #[test]
     fn an_outlier_far_away_declines() {
         let mut pts: Vec<[f64; 3]> = (0..5000).map(|k| [k as f64 * 1e-3, 0.0, 0.01]).collect();
         pts.push([1e300, 0.0, 0.01]);
@@ -548,7 +419,7 @@ mod tests {
 
     #[test]
     fn half_the_neighbours() {
-        assert_eq!(later_neighbours::<2>().len(), 4);
-        assert_eq!(later_neighbours::<3>().len(), 13);
+        assert_eq!(walk::later_neighbours::<2>().len(), 4);
+        assert_eq!(walk::later_neighbours::<3>().len(), 13);
     }
 }
