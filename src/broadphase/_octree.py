@@ -124,18 +124,21 @@ class LinearOctree(_TreeCasts):
     _BALL = "sphere"
 
     def __init__(self, bounds: ArrayLike, depth: int, *, margin: float = 0.0,
-                 workers: int | None = None, touching: bool = False) -> None:
+                 workers: int | None = None, touching: bool = False,
+                 period: ArrayLike | float | None = None) -> None:
         self._bounds = _exact.world(bounds, _DIMS)
         self._depth = _check_depth(depth)
         self._margin = _check_margin(margin)
         self._closed = _cast.touching(touching)
+        self._periodic_setting(period, 3, self._closed)
         self._signed = {}
         self._t = _core.Tree3(self._world(self._bounds), self._depth, self._margin,
                               _cast.workers(workers))
 
     @classmethod
     def for_objects(cls, bounds: ArrayLike, typical_size: float, *, margin: float = 0.0,
-                    workers: int | None = None, touching: bool = False) -> LinearOctree:
+                    workers: int | None = None, touching: bool = False,
+                    period: ArrayLike | float | None = None) -> LinearOctree:
         """An octree for a world of objects of about ``typical_size``: its depth chosen for them.
 
         The depth is :func:`broadphase.suggest_depth` ``(bounds, typical_size)``.
@@ -162,7 +165,7 @@ class LinearOctree(_TreeCasts):
         """
         _exact.world(bounds, _DIMS)  # a 3D world, or the error naming bounds
         return cls(bounds, suggest_depth(bounds, typical_size), margin=margin, workers=workers,
-                   touching=touching)
+                   touching=touching, period=period)
 
     def __len__(self) -> int:
         """Live objects."""
@@ -175,6 +178,7 @@ class LinearOctree(_TreeCasts):
 
     def __repr__(self) -> str:
         touching = ", touching=True" if self._closed else ""
+        touching += self._period_repr()
         return (f"LinearOctree(bounds={self._bounds}, depth={self._depth}, "
                 f"margin={self._margin}{touching}, objects={len(self)})")
 
@@ -230,6 +234,8 @@ class LinearOctree(_TreeCasts):
         """
         arr = _boxes(boxes)
         filters = _cast.filters(arr.shape[0], groups, categories, masks)
+        if self._p is not None:
+            return self._insert_periodic(BOX, arr, arr, filters, "insert")
         arr, signed = self._stored(arr, "boxes")
         h = self._t.insert(arr, None, **filters)
         if type(h) is _core.BadRow:  # a row written by another thread since it was checked
@@ -268,6 +274,8 @@ class LinearOctree(_TreeCasts):
         self._open_only("insert_spheres")
         xyzr, bxs = _spheres(centers, radii)
         filters = _cast.filters(xyzr.shape[0], groups, categories, masks)
+        if self._p is not None:
+            return self._insert_periodic(CIRCLE, xyzr, bxs, filters, "insert_spheres", radii)
         h = self._t.insert(bxs, xyzr, **filters)
         if type(h) is _core.BadRow:  # a row written by another thread since it was checked
             self._raise(h, None, CIRCLE, xyzr, "centers")
@@ -294,6 +302,8 @@ class LinearOctree(_TreeCasts):
         """
         h = _handle_array(handles)
         arr = _boxes(boxes)
+        if self._p is not None:
+            return self._move_periodic(h, BOX, arr, instead="move_spheres moves spheres")
         if arr.shape[0] != h.shape[0]:
             self._check(h, BOX, instead="move_spheres moves spheres")
             _same_length(h, arr, "boxes")
@@ -329,6 +339,8 @@ class LinearOctree(_TreeCasts):
         self._check(h, CIRCLE, instead="move moves boxes")
         xyzr, _ = _spheres(centers, self._t.radii(h) if radii is None else radii)
         _same_length(h, xyzr, "centers")
+        if self._p is not None:
+            return self._move_periodic(h, CIRCLE, xyzr, radii, instead="move moves boxes")
         problem = self._t.move_spheres(h, xyzr)
         if problem is not None:
             self._raise(problem, h, CIRCLE, xyzr, "centers", instead="move moves boxes")
@@ -345,6 +357,8 @@ class LinearOctree(_TreeCasts):
         1
         """
         h = _handle_array(handles)
+        if self._p is not None:
+            return self._remove_periodic(h)
         problem = self._t.remove(h)
         if problem is not None:
             self._raise(problem, h, -1)
@@ -361,6 +375,8 @@ class LinearOctree(_TreeCasts):
         >>> tree.pairs().tolist()   # 0 and 2 only touch at a corner
         [[0, 1], [1, 2]]
         """
+        if self._p is not None:
+            return self._p.pairs(self._t.workers)
         return self._t.pairs()
 
     def update(self) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
@@ -376,6 +392,8 @@ class LinearOctree(_TreeCasts):
         >>> tree.move(h[1], [5, 5, 5, 6, 6, 6]); [e.tolist() for e in tree.update()]
         [[], [[0, 1]]]
         """
+        if self._p is not None:
+            return self._p.update(self._t.workers)
         return self._t.update()
 
     def touching(self, handle: int) -> NDArray[np.intp]:
@@ -389,6 +407,8 @@ class LinearOctree(_TreeCasts):
         >>> tree.touching(1).tolist()
         [0]
         """
+        if self._p is not None:
+            return self._p.touching(self._one(handle), self._t.workers)
         return self._t.touching(self._one(handle))
 
     def query(self, box: ArrayLike) -> NDArray[np.intp]:
@@ -409,6 +429,8 @@ class LinearOctree(_TreeCasts):
         if q.shape[0] != 1:
             raise ValueError(f"box: expected one box (minx, miny, minz, maxx, maxy, maxz), "
                              f"found {q.shape[0]} rows")
+        if self._p is not None:
+            return self._regions_periodic(q, "query", "box")[:, 1].copy()
         return self._t.query(self._region(q)[0].tolist())
 
     def cast_rays(self, origins: ArrayLike, directions: ArrayLike, *,
@@ -447,6 +469,7 @@ class LinearOctree(_TreeCasts):
         ([1, 0], [2.0, 6.0])
         """
         self._open_only("cast_rays")
+        self._no_period("cast_rays")
         return self._cast(origins, directions, max_t, hits, ray_categories, ray_masks, ignore,
                           workers, 3)
 
@@ -474,6 +497,7 @@ class LinearOctree(_TreeCasts):
         ([], [[[0, 1]], [0.4]])
         """
         self._open_only("swept_pairs")
+        self._no_period("swept_pairs")
         return _core.tree_swept_pairs(self._t)
 
     def query_many(self, boxes: ArrayLike, *, max_rows: int | None = None) -> NDArray[np.intp]:
@@ -499,6 +523,9 @@ class LinearOctree(_TreeCasts):
         >>> tree.query_many([[0.5, 0.5, 0.5, 5.5, 5.5, 5.5], [2, 2, 2, 3, 3, 3]]).tolist()
         [[0, 0], [0, 1]]
         """
+        if self._p is not None:
+            return self._regions_periodic(_boxes(boxes), "query_many", "boxes",
+                                          _max_rows(max_rows))
         q = self._region(_boxes(boxes))
         found = self._t.query_many(q, _max_rows(max_rows))
         if type(found) is _core.BadRow:  # a row written by another thread since it was checked
@@ -522,6 +549,8 @@ class LinearOctree(_TreeCasts):
         point = _exact.real(x, "x"), _exact.real(y, "y"), _exact.real(z, "z")
         if self._closed:
             return self._point_region(*point)
+        if self._p is not None:
+            return self._p.point(point, self._t.workers)
         return self._t.query_point(*point)
 
     def boxes(self, handles: ArrayLike) -> NDArray[np.float64]:

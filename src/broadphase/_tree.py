@@ -155,18 +155,21 @@ class LinearQuadtree(_TreeQueries, _TreeFrames, _TreeCasts):
     """
 
     def __init__(self, bounds: ArrayLike, depth: int, *, margin: float = 0.0,
-                 workers: int | None = None, touching: bool = False) -> None:
+                 workers: int | None = None, touching: bool = False,
+                 period: ArrayLike | float | None = None) -> None:
         self._bounds = _exact.world(bounds)
         self._depth = _check_depth(depth)
         self._margin = _check_margin(margin)
         self._closed = _cast.touching(touching)
+        self._periodic_setting(period, 2, self._closed)
         self._signed = {}
         self._t = _core.Tree(self._world(self._bounds), self._depth, self._margin,
                              _cast.workers(workers))
 
     @classmethod
     def for_objects(cls, bounds: ArrayLike, typical_size: float, *, margin: float = 0.0,
-                    workers: int | None = None, touching: bool = False) -> LinearQuadtree:
+                    workers: int | None = None, touching: bool = False,
+                    period: ArrayLike | float | None = None) -> LinearQuadtree:
         """A tree for a world of objects of about ``typical_size``: its depth chosen for them.
 
         The depth is :func:`broadphase.suggest_depth` ``(bounds, typical_size)``:
@@ -184,6 +187,8 @@ class LinearQuadtree(_TreeQueries, _TreeFrames, _TreeCasts):
         margin : float, optional
         workers : int, optional
         touching : bool, optional
+        period : float or sequence of (float or None), optional
+            As the constructor's.
 
         Returns
         -------
@@ -197,7 +202,7 @@ class LinearQuadtree(_TreeQueries, _TreeFrames, _TreeCasts):
         (6, 0.0)
         """
         return cls(bounds, suggest_depth(bounds, typical_size), margin=margin, workers=workers,
-                   touching=touching)
+                   touching=touching, period=period)
 
     def __len__(self) -> int:
         """The number of objects in the tree (boxes and circles).
@@ -215,6 +220,7 @@ class LinearQuadtree(_TreeQueries, _TreeFrames, _TreeCasts):
     def __repr__(self) -> str:
         margin = f", margin={self._margin}" if self._margin else ""
         margin += ", touching=True" if self._closed else ""
+        margin += self._period_repr()
         return (f"LinearQuadtree(bounds={self._bounds}, depth={self._depth}{margin}) "
                 f"with {len(self)} objects")
 
@@ -246,6 +252,7 @@ class LinearQuadtree(_TreeQueries, _TreeFrames, _TreeCasts):
         new = object.__new__(type(self))
         new.__dict__.update(self.__dict__)
         new._signed = dict(self._signed)  # the rows themselves are never changed
+        new._p = None if self._p is None else self._p.copy()
         new._t = self._t.copy()
         return new
 
@@ -296,12 +303,15 @@ class LinearQuadtree(_TreeQueries, _TreeFrames, _TreeCasts):
         >>> tree.insert([1, 1, 2, 2]).tolist(), tree.insert([[3, 3, 4, 4]], groups=5).tolist()
         ([0], [1])
         """
-        if groups is None and categories is None and masks is None and not self._closed:
+        if (groups is None and categories is None and masks is None and not self._closed
+                and self._p is None):
             h = _core.tree_insert(self._t, boxes)  # None: not one box read directly
             if h is not None:
                 return h
         arr, _ = _cast.boxes(_one_or_many(boxes, 4))
         filters = _cast.filters(arr.shape[0], groups, categories, masks)
+        if self._p is not None:
+            return self._insert_periodic(BOX, arr, arr, filters, "insert")
         arr, signed = self._stored(arr, "boxes")
         h = self._t.insert(arr, None, **filters)
         if type(h) is _core.BadRow:  # a row written by another thread since it was checked
@@ -339,12 +349,15 @@ class LinearQuadtree(_TreeQueries, _TreeFrames, _TreeCasts):
         [[0, 1]]
         """
         self._open_only("insert_circles")
-        if groups is None and categories is None and masks is None and radii is not None:
+        if (groups is None and categories is None and masks is None and radii is not None
+                and self._p is None):
             h = _core.tree_insert_circle(self._t, centers, radii)  # None: not read directly
             if h is not None:
                 return h
         xyr, bxs = _cast.tree_circles(_one_or_many(centers, 2), radii)
         filters = _cast.filters(xyr.shape[0], groups, categories, masks)
+        if self._p is not None:
+            return self._insert_periodic(CIRCLE, xyr, bxs, filters, "insert_circles", radii)
         h = self._t.insert(bxs, xyr, **filters)
         if type(h) is _core.BadRow:  # a row written by another thread since it was checked
             self._raise(h, None, CIRCLE, xyr, "centers")
@@ -373,6 +386,9 @@ class LinearQuadtree(_TreeQueries, _TreeFrames, _TreeCasts):
         """
         if self._closed:
             return self._move_closed(handles, boxes)
+        if self._p is not None:
+            arr = _cast.box_rows(_one_or_many(boxes, 4), "boxes", None)
+            return self._move_periodic(_handle_array(handles), BOX, arr)
         if _core.tree_move(self._t, handles, boxes):
             return  # one live box object and one box, read directly
         if (type(handles) is np.ndarray and handles.dtype == _INT64 and handles.ndim == 1
@@ -432,13 +448,15 @@ class LinearQuadtree(_TreeQueries, _TreeFrames, _TreeCasts):
         >>> tree.pairs().tolist()
         [[0, 1]]
         """
-        if _core.tree_move_circle(self._t, handles, centers, radii):
+        if self._p is None and _core.tree_move_circle(self._t, handles, centers, radii):
             return
         h = _handle_array(handles)
         self._check(h, CIRCLE)
         c, r = _cast.center_rows(_one_or_many(centers, 2), radii)
         _same_length(h, c, "centers")
         xyr, _ = _cast.tree_circles(c, self._t.radii(h) if r is None else r)
+        if self._p is not None:
+            return self._move_periodic(h, CIRCLE, xyr, radii)
         problem = self._t.move_circles(h, xyr)
         if problem is not None:
             self._raise(problem, h, CIRCLE, xyr, "centers")
@@ -460,9 +478,11 @@ class LinearQuadtree(_TreeQueries, _TreeFrames, _TreeCasts):
         >>> tree.remove(h[0]); len(tree), tree.insert([1, 1, 2, 2]).tolist()
         (1, [0])
         """
-        if not self._closed and _core.tree_remove(self._t, handles):
+        if not self._closed and self._p is None and _core.tree_remove(self._t, handles):
             return  # one live handle, read directly
         h = _handle_array(handles)
+        if self._p is not None:
+            return self._remove_periodic(h)
         problem = self._t.remove(h)
         if problem is not None:
             self._raise(problem, h, -1)
