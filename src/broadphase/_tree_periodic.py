@@ -314,7 +314,16 @@ class PeriodicObjects:
         if idx.shape[0] == 0 or m == 0:
             return _empty()
         groups = np.concatenate([np.full(idx.shape[0], -2, np.int64), np.full(m, -1, np.int64)])
-        found = self._search(idx, workers, groups, q, max_rows, filters=False)
+        try:
+            found = self._search(idx, workers, groups, q, max_rows, filters=False)
+        except MemoryError:
+            if max_rows is None:
+                raise
+            found = np.empty((max_rows + 1, 2), np.intp)  # only counted: more than max_rows
+        if max_rows is not None and found.shape[0] > max_rows:
+            raise MemoryError(f"more than max_rows={max_rows} region rows (query, handle) "
+                              f"found; query fewer or smaller boxes at a time, or raise "
+                              f"max_rows")
         # the objects come first: column 0 an object, column 1 a region
         out = np.empty_like(found)
         out[:, 0] = found[:, 1] - idx.shape[0]
