@@ -103,6 +103,19 @@ class LinearOctree(_TreeCasts):
         a corner collide, a region or a point touching a box finds it; a
         max of float64's largest value is refused, and spheres, ray casts
         and swept pairs are refused (``ValueError``).  Default ``False``.
+    period : float or sequence of 3 (float or None), optional
+        A periodic domain for the tree's life (its copies too), as in
+        :class:`broadphase.LinearQuadtree`: the period per axis (``None``
+        open, one number for all); objects collide when some copy of one,
+        shifted by whole periods, overlaps the other, exactly.  An object
+        spans at most half the period on a periodic axis (a wider one is
+        refused, naming the argument and the row).  A periodic tree holds
+        boxes or spheres at one time, not both; :meth:`query` and
+        :meth:`query_many` take boxes only and regions up to half the
+        period; :meth:`cast_rays`, :meth:`swept_pairs` and
+        ``touching=True`` are refused (``ValueError``).  Its answers come
+        from a search over all its objects after each change (no
+        incremental speed-up yet).  Default ``None``: an open domain.
 
     Examples
     --------
@@ -118,6 +131,16 @@ class LinearOctree(_TreeCasts):
     >>> h = closed.insert([[0, 0, 0, 10, 10, 10], [10, 10, 10, 20, 20, 20]])
     >>> closed.pairs().tolist()   # a shared corner
     [[0, 1]]
+
+    A periodic box 10 wide on every axis: spheres near opposite corners
+    are neighbours.
+
+    >>> torus = bp.LinearOctree((0, 0, 0, 10, 10, 10), depth=2, period=10)
+    >>> h = torus.insert_spheres([[0.5, 0.5, 0.5], [9.5, 9.5, 9.5], [5, 5, 5]], 1.0)
+    >>> torus.pairs().tolist(), torus.query_point(9.9, 0.1, 0.1).tolist()
+    ([[0, 1]], [0, 1])
+    >>> torus.period
+    (10.0, 10.0, 10.0)
     """
 
     _t: _core.Tree3
@@ -152,6 +175,8 @@ class LinearOctree(_TreeCasts):
         margin : float, optional
         workers : int, optional
         touching : bool, optional
+        period : float or sequence of (float or None), optional
+            As the constructor's.
 
         Returns
         -------

@@ -110,6 +110,29 @@ class LinearQuadtree(_TreeQueries, _TreeFrames, _TreeCasts):
         one).  :meth:`boxes` gives the boxes as inserted, -0.0 included;
         :meth:`locate` and :meth:`stats` see the stored boxes (a box
         ending on a split line straddles it).  Default ``False``.
+    period : float or sequence of 2 (float or None), optional
+        A periodic domain for the tree's life (its copies too), as in
+        :func:`broadphase.find_pairs`: the period per axis, ``None`` for an
+        open axis, one number for both.  Two objects collide when some
+        copy of one, shifted by whole periods, overlaps the other; each
+        pair once, exactly; coordinates may lie anywhere (``bounds`` only
+        lays out the cells).  An object may span at most half the period
+        on a periodic axis (a box's width, a circle's diameter): a wider
+        one is refused by :meth:`insert`, :meth:`move` (and the circle
+        calls) with a ``ValueError`` naming the argument and the row, and
+        changes nothing.  Inserting, moving and removing are as in an
+        open domain; :meth:`pairs`, :meth:`update`, :meth:`touching` and
+        the queries search the live objects as the static calls do (a
+        search over all of them per change, kept until the next change:
+        no incremental speed-up yet).  A periodic tree holds boxes or
+        circles at one time, not both (inserting the other kind raises
+        ``ValueError`` while it holds any); :meth:`query` and
+        :meth:`query_many` take boxes only (a region against a circle's
+        copies has no exact test yet: ``ValueError`` in a tree of
+        circles) and regions up to half the period wide;
+        :meth:`query_point` takes both.  :meth:`cast_rays`,
+        :meth:`swept_pairs` and ``touching=True`` are refused
+        (``ValueError``).  Default ``None``: an open domain.
 
     Notes
     -----
@@ -152,6 +175,20 @@ class LinearQuadtree(_TreeQueries, _TreeFrames, _TreeCasts):
     >>> h = tiles.insert([[0, 0, 10, 10], [10, 0, 20, 10], [20, 10, 30, 20]])
     >>> tiles.pairs().tolist(), tiles.query_point(10, 5).tolist()
     ([[0, 1], [1, 2]], [0, 1])
+
+    With ``period=(10, None)`` the x axis wraps around every 10 (y stays
+    open): a box reaching past x = 10 meets one near x = 0, and so does a
+    box far outside ``[0, 10)``:
+
+    >>> ring = bp.LinearQuadtree((0, 0, 10, 10), depth=3, period=(10, None))
+    >>> h = ring.insert([[9, 0, 11, 1], [0.5, 0, 1.5, 1], [5, 5, 6, 6]])
+    >>> ring.pairs().tolist(), ring.query([-0.5, 0, 0.25, 1]).tolist()
+    ([[0, 1]], [0])
+    >>> ring.move(h[2], [40.25, 0.5, 40.75, 2])   # 0.25..0.75 on the ring
+    >>> [e.tolist() for e in ring.update()], ring.touching(h[2]).tolist()
+    ([[[0, 1], [0, 2], [1, 2]], []], [0, 1])
+    >>> ring
+    LinearQuadtree(bounds=(0.0, 0.0, 10.0, 10.0), depth=3, period=(10.0, None)) with 3 objects
     """
 
     def __init__(self, bounds: ArrayLike, depth: int, *, margin: float = 0.0,
