@@ -132,7 +132,9 @@ class LinearQuadtree(_TreeQueries, _TreeFrames, _TreeCasts):
         circles) and regions up to half the period wide;
         :meth:`query_point` takes both.  :meth:`cast_rays`,
         :meth:`swept_pairs` and ``touching=True`` are refused
-        (``ValueError``).  Default ``None``: an open domain.
+        (``ValueError``); :meth:`stats` counts the cells, its
+        ``candidate_tests``, ``pairs`` and ``rebuilt`` stay those of no
+        search.  Default ``None``: an open domain.
 
     Notes
     -----
