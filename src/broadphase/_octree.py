@@ -103,6 +103,19 @@ class LinearOctree(_TreeCasts):
         a corner collide, a region or a point touching a box finds it; a
         max of float64's largest value is refused, and spheres, ray casts
         and swept pairs are refused (``ValueError``).  Default ``False``.
+    period : float or sequence of 3 (float or None), optional
+        A periodic domain for the tree's life (its copies too), as in
+        :class:`broadphase.LinearQuadtree`: the period per axis (``None``
+        open, one number for all); objects collide when some copy of one,
+        shifted by whole periods, overlaps the other, exactly.  An object
+        spans at most half the period on a periodic axis (a wider one is
+        refused, naming the argument and the row).  A periodic tree holds
+        boxes or spheres at one time, not both; :meth:`query` and
+        :meth:`query_many` take boxes only and regions up to half the
+        period; :meth:`cast_rays`, :meth:`swept_pairs` and
+        ``touching=True`` are refused (``ValueError``).  Its answers come
+        from a search over all its objects after each change (no
+        incremental speed-up yet).  Default ``None``: an open domain.
 
     Examples
     --------
@@ -118,24 +131,37 @@ class LinearOctree(_TreeCasts):
     >>> h = closed.insert([[0, 0, 0, 10, 10, 10], [10, 10, 10, 20, 20, 20]])
     >>> closed.pairs().tolist()   # a shared corner
     [[0, 1]]
+
+    A periodic box 10 wide on every axis: spheres near opposite corners
+    are neighbours.
+
+    >>> torus = bp.LinearOctree((0, 0, 0, 10, 10, 10), depth=2, period=10)
+    >>> h = torus.insert_spheres([[0.5, 0.5, 0.5], [9.5, 9.5, 9.5], [5, 5, 5]], 1.0)
+    >>> torus.pairs().tolist(), torus.query_point(9.9, 0.1, 0.1).tolist()
+    ([[0, 1]], [0, 1])
+    >>> torus.period
+    (10.0, 10.0, 10.0)
     """
 
     _t: _core.Tree3
     _BALL = "sphere"
 
     def __init__(self, bounds: ArrayLike, depth: int, *, margin: float = 0.0,
-                 workers: int | None = None, touching: bool = False) -> None:
+                 workers: int | None = None, touching: bool = False,
+                 period: ArrayLike | float | None = None) -> None:
         self._bounds = _exact.world(bounds, _DIMS)
         self._depth = _check_depth(depth)
         self._margin = _check_margin(margin)
         self._closed = _cast.touching(touching)
+        self._periodic_setting(period, 3, self._closed)
         self._signed = {}
         self._t = _core.Tree3(self._world(self._bounds), self._depth, self._margin,
                               _cast.workers(workers))
 
     @classmethod
     def for_objects(cls, bounds: ArrayLike, typical_size: float, *, margin: float = 0.0,
-                    workers: int | None = None, touching: bool = False) -> LinearOctree:
+                    workers: int | None = None, touching: bool = False,
+                    period: ArrayLike | float | None = None) -> LinearOctree:
         """An octree for a world of objects of about ``typical_size``: its depth chosen for them.
 
         The depth is :func:`broadphase.suggest_depth` ``(bounds, typical_size)``.
@@ -149,6 +175,8 @@ class LinearOctree(_TreeCasts):
         margin : float, optional
         workers : int, optional
         touching : bool, optional
+        period : float or sequence of (float or None), optional
+            As the constructor's.
 
         Returns
         -------
@@ -162,7 +190,7 @@ class LinearOctree(_TreeCasts):
         """
         _exact.world(bounds, _DIMS)  # a 3D world, or the error naming bounds
         return cls(bounds, suggest_depth(bounds, typical_size), margin=margin, workers=workers,
-                   touching=touching)
+                   touching=touching, period=period)
 
     def __len__(self) -> int:
         """Live objects."""
@@ -175,6 +203,7 @@ class LinearOctree(_TreeCasts):
 
     def __repr__(self) -> str:
         touching = ", touching=True" if self._closed else ""
+        touching += self._period_repr()
         return (f"LinearOctree(bounds={self._bounds}, depth={self._depth}, "
                 f"margin={self._margin}{touching}, objects={len(self)})")
 
@@ -230,6 +259,8 @@ class LinearOctree(_TreeCasts):
         """
         arr = _boxes(boxes)
         filters = _cast.filters(arr.shape[0], groups, categories, masks)
+        if self._p is not None:
+            return self._insert_periodic(BOX, arr, arr, filters, "insert")
         arr, signed = self._stored(arr, "boxes")
         h = self._t.insert(arr, None, **filters)
         if type(h) is _core.BadRow:  # a row written by another thread since it was checked
@@ -268,6 +299,8 @@ class LinearOctree(_TreeCasts):
         self._open_only("insert_spheres")
         xyzr, bxs = _spheres(centers, radii)
         filters = _cast.filters(xyzr.shape[0], groups, categories, masks)
+        if self._p is not None:
+            return self._insert_periodic(CIRCLE, xyzr, bxs, filters, "insert_spheres", radii)
         h = self._t.insert(bxs, xyzr, **filters)
         if type(h) is _core.BadRow:  # a row written by another thread since it was checked
             self._raise(h, None, CIRCLE, xyzr, "centers")
@@ -294,6 +327,8 @@ class LinearOctree(_TreeCasts):
         """
         h = _handle_array(handles)
         arr = _boxes(boxes)
+        if self._p is not None:
+            return self._move_periodic(h, BOX, arr, instead="move_spheres moves spheres")
         if arr.shape[0] != h.shape[0]:
             self._check(h, BOX, instead="move_spheres moves spheres")
             _same_length(h, arr, "boxes")
@@ -329,6 +364,8 @@ class LinearOctree(_TreeCasts):
         self._check(h, CIRCLE, instead="move moves boxes")
         xyzr, _ = _spheres(centers, self._t.radii(h) if radii is None else radii)
         _same_length(h, xyzr, "centers")
+        if self._p is not None:
+            return self._move_periodic(h, CIRCLE, xyzr, radii, instead="move moves boxes")
         problem = self._t.move_spheres(h, xyzr)
         if problem is not None:
             self._raise(problem, h, CIRCLE, xyzr, "centers", instead="move moves boxes")
@@ -345,6 +382,8 @@ class LinearOctree(_TreeCasts):
         1
         """
         h = _handle_array(handles)
+        if self._p is not None:
+            return self._remove_periodic(h)
         problem = self._t.remove(h)
         if problem is not None:
             self._raise(problem, h, -1)
@@ -361,6 +400,8 @@ class LinearOctree(_TreeCasts):
         >>> tree.pairs().tolist()   # 0 and 2 only touch at a corner
         [[0, 1], [1, 2]]
         """
+        if self._p is not None:
+            return self._p.pairs(self._t.workers)
         return self._t.pairs()
 
     def update(self) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
@@ -376,6 +417,8 @@ class LinearOctree(_TreeCasts):
         >>> tree.move(h[1], [5, 5, 5, 6, 6, 6]); [e.tolist() for e in tree.update()]
         [[], [[0, 1]]]
         """
+        if self._p is not None:
+            return self._p.update(self._t.workers)
         return self._t.update()
 
     def touching(self, handle: int) -> NDArray[np.intp]:
@@ -389,6 +432,8 @@ class LinearOctree(_TreeCasts):
         >>> tree.touching(1).tolist()
         [0]
         """
+        if self._p is not None:
+            return self._p.touching(self._one(handle), self._t.workers)
         return self._t.touching(self._one(handle))
 
     def query(self, box: ArrayLike) -> NDArray[np.intp]:
@@ -409,6 +454,8 @@ class LinearOctree(_TreeCasts):
         if q.shape[0] != 1:
             raise ValueError(f"box: expected one box (minx, miny, minz, maxx, maxy, maxz), "
                              f"found {q.shape[0]} rows")
+        if self._p is not None:
+            return self._regions_periodic(q, "query", "box")[:, 1].copy()
         return self._t.query(self._region(q)[0].tolist())
 
     def cast_rays(self, origins: ArrayLike, directions: ArrayLike, *,
@@ -447,6 +494,7 @@ class LinearOctree(_TreeCasts):
         ([1, 0], [2.0, 6.0])
         """
         self._open_only("cast_rays")
+        self._no_period("cast_rays")
         return self._cast(origins, directions, max_t, hits, ray_categories, ray_masks, ignore,
                           workers, 3)
 
@@ -474,6 +522,7 @@ class LinearOctree(_TreeCasts):
         ([], [[[0, 1]], [0.4]])
         """
         self._open_only("swept_pairs")
+        self._no_period("swept_pairs")
         return _core.tree_swept_pairs(self._t)
 
     def query_many(self, boxes: ArrayLike, *, max_rows: int | None = None) -> NDArray[np.intp]:
@@ -499,6 +548,9 @@ class LinearOctree(_TreeCasts):
         >>> tree.query_many([[0.5, 0.5, 0.5, 5.5, 5.5, 5.5], [2, 2, 2, 3, 3, 3]]).tolist()
         [[0, 0], [0, 1]]
         """
+        if self._p is not None:
+            return self._regions_periodic(_boxes(boxes), "query_many", "boxes",
+                                          _max_rows(max_rows))
         q = self._region(_boxes(boxes))
         found = self._t.query_many(q, _max_rows(max_rows))
         if type(found) is _core.BadRow:  # a row written by another thread since it was checked
@@ -522,6 +574,8 @@ class LinearOctree(_TreeCasts):
         point = _exact.real(x, "x"), _exact.real(y, "y"), _exact.real(z, "z")
         if self._closed:
             return self._point_region(*point)
+        if self._p is not None:
+            return self._p.point(point, self._t.workers)
         return self._t.query_point(*point)
 
     def boxes(self, handles: ArrayLike) -> NDArray[np.float64]:

@@ -110,6 +110,31 @@ class LinearQuadtree(_TreeQueries, _TreeFrames, _TreeCasts):
         one).  :meth:`boxes` gives the boxes as inserted, -0.0 included;
         :meth:`locate` and :meth:`stats` see the stored boxes (a box
         ending on a split line straddles it).  Default ``False``.
+    period : float or sequence of 2 (float or None), optional
+        A periodic domain for the tree's life (its copies too), as in
+        :func:`broadphase.find_pairs`: the period per axis, ``None`` for an
+        open axis, one number for both.  Two objects collide when some
+        copy of one, shifted by whole periods, overlaps the other; each
+        pair once, exactly; coordinates may lie anywhere (``bounds`` only
+        lays out the cells).  An object may span at most half the period
+        on a periodic axis (a box's width, a circle's diameter): a wider
+        one is refused by :meth:`insert`, :meth:`move` (and the circle
+        calls) with a ``ValueError`` naming the argument and the row, and
+        changes nothing.  Inserting, moving and removing are as in an
+        open domain; :meth:`pairs`, :meth:`update`, :meth:`touching` and
+        the queries search the live objects as the static calls do (a
+        search over all of them per change, kept until the next change:
+        no incremental speed-up yet).  A periodic tree holds boxes or
+        circles at one time, not both (inserting the other kind raises
+        ``ValueError`` while it holds any); :meth:`query` and
+        :meth:`query_many` take boxes only (a region against a circle's
+        copies has no exact test yet: ``ValueError`` in a tree of
+        circles) and regions up to half the period wide;
+        :meth:`query_point` takes both.  :meth:`cast_rays`,
+        :meth:`swept_pairs` and ``touching=True`` are refused
+        (``ValueError``); :meth:`stats` counts the cells, its
+        ``candidate_tests``, ``pairs`` and ``rebuilt`` stay those of no
+        search.  Default ``None``: an open domain.
 
     Notes
     -----
@@ -152,21 +177,38 @@ class LinearQuadtree(_TreeQueries, _TreeFrames, _TreeCasts):
     >>> h = tiles.insert([[0, 0, 10, 10], [10, 0, 20, 10], [20, 10, 30, 20]])
     >>> tiles.pairs().tolist(), tiles.query_point(10, 5).tolist()
     ([[0, 1], [1, 2]], [0, 1])
+
+    With ``period=(10, None)`` the x axis wraps around every 10 (y stays
+    open): a box reaching past x = 10 meets one near x = 0, and so does a
+    box far outside ``[0, 10)``:
+
+    >>> ring = bp.LinearQuadtree((0, 0, 10, 10), depth=3, period=(10, None))
+    >>> h = ring.insert([[9, 0, 11, 1], [0.5, 0, 1.5, 1], [5, 5, 6, 6]])
+    >>> ring.pairs().tolist(), ring.query([-0.5, 0, 0.25, 1]).tolist()
+    ([[0, 1]], [0])
+    >>> ring.move(h[2], [40.25, 0.5, 40.75, 2])   # 0.25..0.75 on the ring
+    >>> [e.tolist() for e in ring.update()], ring.touching(h[2]).tolist()
+    ([[[0, 1], [0, 2], [1, 2]], []], [0, 1])
+    >>> ring
+    LinearQuadtree(bounds=(0.0, 0.0, 10.0, 10.0), depth=3, period=(10.0, None)) with 3 objects
     """
 
     def __init__(self, bounds: ArrayLike, depth: int, *, margin: float = 0.0,
-                 workers: int | None = None, touching: bool = False) -> None:
+                 workers: int | None = None, touching: bool = False,
+                 period: ArrayLike | float | None = None) -> None:
         self._bounds = _exact.world(bounds)
         self._depth = _check_depth(depth)
         self._margin = _check_margin(margin)
         self._closed = _cast.touching(touching)
+        self._periodic_setting(period, 2, self._closed)
         self._signed = {}
         self._t = _core.Tree(self._world(self._bounds), self._depth, self._margin,
                              _cast.workers(workers))
 
     @classmethod
     def for_objects(cls, bounds: ArrayLike, typical_size: float, *, margin: float = 0.0,
-                    workers: int | None = None, touching: bool = False) -> LinearQuadtree:
+                    workers: int | None = None, touching: bool = False,
+                    period: ArrayLike | float | None = None) -> LinearQuadtree:
         """A tree for a world of objects of about ``typical_size``: its depth chosen for them.
 
         The depth is :func:`broadphase.suggest_depth` ``(bounds, typical_size)``:
@@ -184,6 +226,8 @@ class LinearQuadtree(_TreeQueries, _TreeFrames, _TreeCasts):
         margin : float, optional
         workers : int, optional
         touching : bool, optional
+        period : float or sequence of (float or None), optional
+            As the constructor's.
 
         Returns
         -------
@@ -197,7 +241,7 @@ class LinearQuadtree(_TreeQueries, _TreeFrames, _TreeCasts):
         (6, 0.0)
         """
         return cls(bounds, suggest_depth(bounds, typical_size), margin=margin, workers=workers,
-                   touching=touching)
+                   touching=touching, period=period)
 
     def __len__(self) -> int:
         """The number of objects in the tree (boxes and circles).
@@ -215,6 +259,7 @@ class LinearQuadtree(_TreeQueries, _TreeFrames, _TreeCasts):
     def __repr__(self) -> str:
         margin = f", margin={self._margin}" if self._margin else ""
         margin += ", touching=True" if self._closed else ""
+        margin += self._period_repr()
         return (f"LinearQuadtree(bounds={self._bounds}, depth={self._depth}{margin}) "
                 f"with {len(self)} objects")
 
@@ -246,6 +291,7 @@ class LinearQuadtree(_TreeQueries, _TreeFrames, _TreeCasts):
         new = object.__new__(type(self))
         new.__dict__.update(self.__dict__)
         new._signed = dict(self._signed)  # the rows themselves are never changed
+        new._p = None if self._p is None else self._p.copy()
         new._t = self._t.copy()
         return new
 
@@ -296,12 +342,15 @@ class LinearQuadtree(_TreeQueries, _TreeFrames, _TreeCasts):
         >>> tree.insert([1, 1, 2, 2]).tolist(), tree.insert([[3, 3, 4, 4]], groups=5).tolist()
         ([0], [1])
         """
-        if groups is None and categories is None and masks is None and not self._closed:
+        if (groups is None and categories is None and masks is None and not self._closed
+                and self._p is None):
             h = _core.tree_insert(self._t, boxes)  # None: not one box read directly
             if h is not None:
                 return h
         arr, _ = _cast.boxes(_one_or_many(boxes, 4))
         filters = _cast.filters(arr.shape[0], groups, categories, masks)
+        if self._p is not None:
+            return self._insert_periodic(BOX, arr, arr, filters, "insert")
         arr, signed = self._stored(arr, "boxes")
         h = self._t.insert(arr, None, **filters)
         if type(h) is _core.BadRow:  # a row written by another thread since it was checked
@@ -339,12 +388,15 @@ class LinearQuadtree(_TreeQueries, _TreeFrames, _TreeCasts):
         [[0, 1]]
         """
         self._open_only("insert_circles")
-        if groups is None and categories is None and masks is None and radii is not None:
+        if (groups is None and categories is None and masks is None and radii is not None
+                and self._p is None):
             h = _core.tree_insert_circle(self._t, centers, radii)  # None: not read directly
             if h is not None:
                 return h
         xyr, bxs = _cast.tree_circles(_one_or_many(centers, 2), radii)
         filters = _cast.filters(xyr.shape[0], groups, categories, masks)
+        if self._p is not None:
+            return self._insert_periodic(CIRCLE, xyr, bxs, filters, "insert_circles", radii)
         h = self._t.insert(bxs, xyr, **filters)
         if type(h) is _core.BadRow:  # a row written by another thread since it was checked
             self._raise(h, None, CIRCLE, xyr, "centers")
@@ -373,6 +425,9 @@ class LinearQuadtree(_TreeQueries, _TreeFrames, _TreeCasts):
         """
         if self._closed:
             return self._move_closed(handles, boxes)
+        if self._p is not None:
+            arr = _cast.box_rows(_one_or_many(boxes, 4), "boxes", None)
+            return self._move_periodic(_handle_array(handles), BOX, arr)
         if _core.tree_move(self._t, handles, boxes):
             return  # one live box object and one box, read directly
         if (type(handles) is np.ndarray and handles.dtype == _INT64 and handles.ndim == 1
@@ -432,13 +487,15 @@ class LinearQuadtree(_TreeQueries, _TreeFrames, _TreeCasts):
         >>> tree.pairs().tolist()
         [[0, 1]]
         """
-        if _core.tree_move_circle(self._t, handles, centers, radii):
+        if self._p is None and _core.tree_move_circle(self._t, handles, centers, radii):
             return
         h = _handle_array(handles)
         self._check(h, CIRCLE)
         c, r = _cast.center_rows(_one_or_many(centers, 2), radii)
         _same_length(h, c, "centers")
         xyr, _ = _cast.tree_circles(c, self._t.radii(h) if r is None else r)
+        if self._p is not None:
+            return self._move_periodic(h, CIRCLE, xyr, radii)
         problem = self._t.move_circles(h, xyr)
         if problem is not None:
             self._raise(problem, h, CIRCLE, xyr, "centers")
@@ -460,9 +517,11 @@ class LinearQuadtree(_TreeQueries, _TreeFrames, _TreeCasts):
         >>> tree.remove(h[0]); len(tree), tree.insert([1, 1, 2, 2]).tolist()
         (1, [0])
         """
-        if not self._closed and _core.tree_remove(self._t, handles):
+        if not self._closed and self._p is None and _core.tree_remove(self._t, handles):
             return  # one live handle, read directly
         h = _handle_array(handles)
+        if self._p is not None:
+            return self._remove_periodic(h)
         problem = self._t.remove(h)
         if problem is not None:
             self._raise(problem, h, -1)

@@ -14,6 +14,11 @@ same way (:func:`._cast.closed_region`).  What the tree gives back is lowered
 again (:meth:`_TreeBase._as_given`); a max of -0.0 is the one value that
 does not come back from its raised value (0.0 does), so the boxes with one
 are kept here as given, by handle.
+
+A tree made with ``period=`` keeps a copy of its objects by handle
+(:class:`._tree_periodic.PeriodicObjects`, ``self._p``) and answers its
+pair and region questions by the static periodic search; ``self._p`` is
+``None`` in an open domain.
 """
 
 from __future__ import annotations
@@ -21,8 +26,9 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from . import _cast, _core
-from ._tree_args import _handle_array
+from . import _cast, _core, _periodic
+from ._tree_args import _handle_array, _same_length
+from ._tree_periodic import PeriodicObjects, refuse_wide_objects, refuse_wide_regions, shown
 
 __all__: list[str] = []
 
@@ -39,6 +45,8 @@ class _TreeBase:
     _closed: bool = False
     #: In a closed tree, the rows as given of the boxes with a max of -0.0, by handle.
     _signed: dict[int, np.ndarray]
+    #: In a periodic tree, its objects by handle and its searches; ``None``: an open domain.
+    _p: PeriodicObjects | None = None
 
     def _world(self, bounds: tuple[float, ...]) -> tuple[float, ...]:
         """The world the core is given: in a closed tree, its maxima raised as the boxes' are.
@@ -57,6 +65,94 @@ class _TreeBase:
             raise ValueError(f"{call}: this tree was made with touching=True, which holds "
                              f"boxes only and answers pairs and box queries; a tree without "
                              f"it holds {self._BALL}s, casts rays and finds swept pairs")
+
+    def _no_period(self, call: str) -> None:
+        """Refuse ``call`` on a periodic tree: it has no periodic version yet."""
+        if self._p is not None:
+            raise ValueError(f"{call}: not supported on a periodic tree (made with period=); "
+                             f"its pairs, events, touching and region queries are")
+
+    def _periodic_setting(self, period, dims: int, touching: bool) -> None:
+        """Read ``period=`` for a tree of ``dims`` dimensions (``self._p``)."""
+        per = _periodic.period(period, dims)
+        _periodic.open_boxes_only(per, touching)
+        self._p = None if per is None else PeriodicObjects(per, self._BALL)
+
+    @property
+    def period(self) -> tuple[float | None, ...] | None:
+        """The period per axis given at construction (``None`` where open), or ``None``."""
+        return None if self._p is None else shown(self._p.per)
+
+    def _period_repr(self) -> str:
+        """``, period=...`` for the ``repr`` of a periodic tree, else nothing."""
+        return "" if self._p is None else f", period={shown(self._p.per)}"
+
+    def _insert_periodic(self, kind: int, rows: np.ndarray, boxes: np.ndarray, filters: dict,
+                         call: str, radii=None) -> NDArray[np.intp]:
+        """Insert valid objects into a periodic tree: its kind admitted, their widths checked.
+
+        ``rows`` are boxes (``kind`` ``BOX``, ``boxes`` the same) or balls
+        (``boxes`` their boxes, ``radii`` the radii argument as given).
+        """
+        p = self._p
+        p.admit(kind, call)
+        ball = kind == CIRCLE
+        refuse_wide_objects(rows, p.per, "boxes", ball, radii)
+        h = self._t.insert(boxes, rows if ball else None, **filters)
+        if type(h) is _core.BadRow:  # a row written by another thread since it was checked
+            self._raise(h, None, kind, rows, "centers" if ball else "boxes")
+        p.inserted(h, kind, rows, filters)
+        return h
+
+    def _move_periodic(self, h: NDArray[np.int64], kind: int, rows: np.ndarray, radii=None,
+                       instead: str | None = None) -> None:
+        """Move objects ``h`` of a periodic tree to the rows ``rows`` (boxes or balls).
+
+        The handles first, then the rows (a box's values, as the core scans
+        them), then their widths, as the open tree's move names them.
+        """
+        p = self._p
+        self._check(h, kind, instead=instead)
+        ball = kind == CIRCLE
+        _same_length(h, rows, "centers" if ball else "boxes")
+        if not ball:
+            scan = _core.scan_boxes(rows, None)
+            if type(scan) is _core.BadRow:
+                self._raise(scan, h, kind, rows, "boxes")
+        refuse_wide_objects(rows, p.per, "boxes", ball, radii)
+        if not ball:
+            problem = self._t.move_boxes(h, rows)
+        elif hasattr(self._t, "move_circles"):
+            problem = self._t.move_circles(h, rows)
+        else:
+            problem = self._t.move_spheres(h, rows)
+        if problem is not None:
+            self._raise(problem, h, kind, rows, "centers" if ball else "boxes", instead=instead)
+        p.moved(h, kind, rows)
+
+    def _remove_periodic(self, h: NDArray[np.int64]) -> None:
+        """Take objects ``h`` out of a periodic tree (checked first: all or nothing)."""
+        problem = self._t.remove(h)
+        if problem is not None:
+            self._raise(problem, h, -1)
+        self._p.removed(h)
+
+    def _regions_periodic(self, q: np.ndarray, call: str, name: str,
+                          max_rows: int | None = None) -> NDArray[np.intp]:
+        """Rows ``(region, handle)`` of a periodic tree's boxes overlapping the valid regions ``q``.
+
+        Refused in a tree of balls (no exact periodic test of a box against
+        a ball yet) and for a region wider than half the period (``name``
+        and the row named, or ``name`` alone for :meth:`query`'s one box).
+        """
+        p = self._p
+        if p.holds() == CIRCLE:
+            raise ValueError(f"{call}: region queries of a periodic tree of {self._BALL}s are "
+                             f"not supported (a box against a {self._BALL}'s periodic copies "
+                             f"has no exact test yet); query_point, pairs, update and "
+                             f"touching are")
+        refuse_wide_regions(q, p.per, name, one=call == "query")
+        return p.query_many(q, self._t.workers, max_rows)
 
     def _stored(self, arr: np.ndarray, name: str) -> tuple[np.ndarray, dict[int, np.ndarray]]:
         """The rows the core stores for the valid boxes ``arr``, and the rows given with a -0.0 max.

@@ -116,6 +116,7 @@ class _TreeCasts(_TreeBase):
         [False]
         """
         self._open_only("cast_rays")
+        self._no_period("cast_rays")
         if ray_categories is None and ray_masks is None and workers is None:
             # a few rays of Python numbers (a line of sight, a shot): read directly
             out = _core.tree_cast_few(self._t, origins, directions, max_t, hits, ignore)
@@ -128,6 +129,7 @@ class _TreeCasts(_TreeBase):
               workers, dims: int) -> CastResult:
         """:meth:`cast_rays` of rays in ``dims`` dimensions, checked, through the core."""
         self._open_only("cast_rays")
+        self._no_period("cast_rays")
         nthreads = _cast.workers(workers) if workers is not None else None
         hits = _ray_args.hits(hits)
         rays = _ray_args.rays(origins, directions, max_t, ray_categories, ray_masks, None, 0,
@@ -184,4 +186,5 @@ class _TreeCasts(_TreeBase):
         ([[0, 1]], [0.4])
         """
         self._open_only("swept_pairs")
+        self._no_period("swept_pairs")
         return _core.tree_swept_pairs(self._t)

@@ -79,6 +79,8 @@ class _TreeFrames(_TreeBase):
         >>> tree.pairs().tolist()  # 0 and 2 only touch; the circle just misses 1's corner
         [[0, 1]]
         """
+        if self._p is not None:
+            return self._p.pairs(self._t.workers)
         return self._t.pairs()
 
     def update(self) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
@@ -112,6 +114,8 @@ class _TreeFrames(_TreeBase):
         >>> [a.tolist() for a in tree.update()]
         [[[1, 2]], [[0, 1]]]
         """
+        if self._p is not None:
+            return self._p.update(self._t.workers)
         return self._t.update()
 
 
@@ -172,5 +176,7 @@ class _TreeFrames(_TreeBase):
         >>> h = tree.insert([[0, 0, 1, 1], [3.9, 3.9, 4.1, 4.1]]); tree.validate()
         """
         problem = self._t.validate()
+        if problem is None and self._p is not None:
+            problem = self._p.agrees(self._t)
         if problem is not None:
             raise AssertionError(problem)

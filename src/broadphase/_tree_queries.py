@@ -65,6 +65,8 @@ class _TreeQueries(_TreeBase):
         >>> tree.touching(h[0]).tolist(), tree.touching(h[2]).tolist()
         ([1, 2], [0, 1])
         """
+        if self._p is not None:
+            return self._p.touching(self._one(handle), self._t.workers)
         found = _core.tree_touching(self._t, handle)  # None: not a live handle read directly
         return self._t.touching(self._one(handle)) if found is None else found
 
@@ -89,7 +91,7 @@ class _TreeQueries(_TreeBase):
         >>> tree.query([0.5, 0.5, 1.5, 1.5]).tolist(), tree.query([1, 0, 3, 1]).tolist()
         ([0, 1], [])
         """
-        if not self._closed:
+        if not self._closed and self._p is None:
             found = _core.tree_query(self._t, box)  # None: not one box read directly
             if found is not None:
                 return found
@@ -97,6 +99,8 @@ class _TreeQueries(_TreeBase):
         if q.shape[0] != 1:
             raise ValueError(f"box: expected one box (minx, miny, maxx, maxy), found "
                              f"{q.shape[0]} rows")
+        if self._p is not None:
+            return self._regions_periodic(q, "query", "box")[:, 1].copy()
         return self._t.query(self._region(q)[0].tolist())
 
     def query_many(self, boxes: ArrayLike, *, max_rows: int | None = None) -> NDArray[np.intp]:
@@ -137,6 +141,8 @@ class _TreeQueries(_TreeBase):
         [[0, 0], [0, 1], [2, 2]]
         """
         q, _ = _cast.boxes(boxes, "boxes")
+        if self._p is not None:
+            return self._regions_periodic(q, "query_many", "boxes", _max_rows(max_rows))
         q = self._region(q)
         # MemoryError: counts the region rows
         found = _core.tree_query_many(self._t, q, _max_rows(max_rows))
@@ -164,6 +170,8 @@ class _TreeQueries(_TreeBase):
         """
         if self._closed:  # the closed box of the point: its edges' points count
             return self._point_region(_real(x, "x"), _real(y, "y"))
+        if self._p is not None:
+            return self._p.point((_real(x, "x"), _real(y, "y")), self._t.workers)
         found = _core.tree_query_point(self._t, x, y)  # None: not two numbers read directly
         if found is not None:
             return found
