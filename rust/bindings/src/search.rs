@@ -9,9 +9,7 @@ use crate::{method, owned, rows, Boxes};
 use broadphase_core::check::{self, BadRow};
 use broadphase_core::pairs::TooMany;
 use broadphase_core::par::Exec;
-use broadphase_core::periodic::{
-    find_periodic_pairs, find_with_vectors, measure, Periodic, Refused,
-};
+use broadphase_core::periodic::{find_periodic_pairs, measure, Periodic, Refused};
 use broadphase_core::scratch::Pooled;
 use broadphase_core::{Method, Narrow, Search, Shapes};
 use numpy::ndarray::Array2;
@@ -31,22 +29,6 @@ enum Outcome {
 /// A measure of the pairs of a search of balls ([`measure::distances`],
 /// [`measure::vectors`]).
 type Measure<const C: usize> = fn(&[[f64; C]], &[f64], &[isize], &Exec) -> Vec<f64>;
-
-/// The outcome of pairs `flat` found with their vectors `vecs` (the first
-/// `d` values of each), as `measure` asks: distances, vectors or both.
-fn measured(flat: Vec<isize>, vecs: &[[f64; 3]], measure: u8, d: usize, ex: &Exec) -> Outcome {
-    let distances = (measure & DISTANCES != 0).then(|| {
-        let mut out = Vec::new();
-        ex.for_work(vecs.len(), 1 << 16)
-            .collect_into(&mut out, vecs.len(), 1 << 15, |p| {
-                vecs[p][..d].iter().map(|x| x * x).sum::<f64>().sqrt()
-            });
-        out
-    });
-    let vectors = (measure & VECTORS != 0)
-        .then(|| vecs.iter().flat_map(|v| v[..d].iter().copied()).collect());
-    Outcome::Pairs(flat, distances, vectors)
-}
 
 /// `measure` bit: the distances of the pairs.
 const DISTANCES: u8 = 1;
@@ -199,20 +181,6 @@ where
             method: args.method,
             max_pairs: args.max_pairs,
         };
-        // balls of one radius: the cell list measures the pairs as it finds them
-        let listed = if args.measure != 0 {
-            find_with_vectors(&search, args.period.as_deref(), ex)
-        } else {
-            None
-        };
-        if let Some(found) = listed {
-            broadphase_core::scratch::give(owned);
-            return Ok(match found {
-                Ok((flat, vecs)) => measured(flat, &vecs, args.measure, N / 2, ex),
-                Err(Refused::TooMany(t)) => Outcome::TooMany(t),
-                Err(Refused::Bad(b)) => Outcome::Bad(b),
-            });
-        }
         let found = match &args.period {
             Some(p) => find_periodic_pairs(&search, p, ex),
             None => broadphase_core::find_pairs(&search, ex).map_err(Refused::TooMany),

@@ -26,7 +26,6 @@
 use crate::narrow::{Imaged, Narrow, Shapes};
 use crate::pairs::{canonical, finish, Buckets, Budget, Sink, TooMany};
 
-mod rows;
 mod walk;
 
 use crate::par::{balanced, chunk_count, Exec, MAX_CHUNKS};
@@ -101,36 +100,6 @@ pub fn find<const D: usize, B: AsRef<[f64]> + Sync>(
     let sinks = results.into_iter().map(|r| r.0).collect();
     let out = finish(sinks).map(|stored| canonical(&stored, list.objects, ex));
     Some((out, tests))
-}
-
-/// [`find`], and each pair's vector from the centre of `i` to that of `j`
-/// (by the copies that met, for periodic images), computed as the pair is
-/// found ([`rows`]).
-#[allow(clippy::type_complexity)]
-pub fn find_vectors<const D: usize, B: AsRef<[f64]> + Sync>(
-    balls: &[B],
-    r: f64,
-    narrow: &Narrow,
-    budget: &Budget,
-    ex: &Exec,
-) -> Option<Result<(Vec<isize>, Vec<[f64; 3]>), TooMany>> {
-    let Some(list) = List::<D>::of(balls, r, narrow)? else {
-        return Some(Ok((Vec::new(), Vec::new())));
-    };
-    let walk = list.walk(narrow);
-    let bounds = list.chunks();
-    let parts = ex.fold(
-        bounds.len() - 1,
-        || rows::Collect::new(list.objects, ex),
-        |out, c| {
-            walk.cells_range(out, bounds[c], bounds[c + 1]);
-        },
-    );
-    let k: usize = parts.iter().map(rows::Collect::len).sum();
-    if k as u64 > budget.limit() {
-        return Some(Err(TooMany(k as u64)));
-    }
-    Some(Ok(rows::canonical(&parts, list.objects, ex)))
 }
 
 /// A cell list made: the centres in cell order, with their objects (and
@@ -364,44 +333,6 @@ mod tests {
             let groups: Vec<i64> = (0..700).map(|k| (k % 3) as i64).collect();
             agree::<3, 2, 4>(&pts, Some(&groups), |b| Shapes::Circles(b));
         }
-    }
-
-    #[test]
-    fn vectors_come_with_the_same_pairs() {
-        let mut rnd = lcg(9);
-        let pts: Vec<[f64; 4]> = (0..3000)
-            .map(|_| {
-                [
-                    rnd() * 30.0,
-                    rnd() * 30.0,
-                    (rnd() * 120.0).round() / 4.0,
-                    0.5,
-                ]
-            })
-            .collect();
-        let narrow = Narrow {
-            shapes: Shapes::Spheres(&pts),
-            ..Narrow::default()
-        };
-        let budget = Budget::new(u64::MAX);
-        for w in [1, 2] {
-            let ex = Exec::new(Some(w));
-            let (pairs, _) = find::<3, _>(&pts, 0.5, &narrow, &budget, &ex).unwrap();
-            let (flat, vecs) = find_vectors::<3, _>(&pts, 0.5, &narrow, &budget, &ex)
-                .unwrap()
-                .unwrap();
-            assert_eq!(flat, pairs.unwrap());
-            assert!(!vecs.is_empty());
-            for (p, v) in vecs.iter().enumerate() {
-                let (i, j) = (flat[2 * p] as usize, flat[2 * p + 1] as usize);
-                let want: [f64; 3] = std::array::from_fn(|k| pts[j][k] - pts[i][k]);
-                assert_eq!(*v, want, "pair {i} {j}");
-            }
-        }
-        // over budget: the count
-        let small = Budget::new(10);
-        let got = find_vectors::<3, _>(&pts, 0.5, &narrow, &small, &Exec::serial()).unwrap();
-        assert!(matches!(got, Err(TooMany(k)) if k > 10));
     }
 
     #[test]

@@ -2,43 +2,9 @@
 //! neighbours, the float distance filter, then the exact test, the image
 //! rules and the filters (the derivation is the parent module's).
 
-use super::{rows, Cells};
+use super::Cells;
 use crate::narrow::{ball_overlap, Imaged, Narrow};
 use crate::pairs::{Sink, LOOK_EVERY};
-
-/// Where a walk's pairs go: a pair sink, or records with their vectors.
-pub(super) trait Out {
-    /// Keep the pair of objects `a` and `b`; `v` gives the vector from
-    /// `a` to `b` when asked.
-    fn put(&mut self, a: u32, b: u32, v: impl FnOnce() -> [f64; 3]);
-    /// Unwind if stopped, every so many candidate tests.
-    fn look(&self, tests: u64, next: &mut u64);
-}
-
-impl Out for Sink<'_> {
-    #[inline(always)]
-    fn put(&mut self, a: u32, b: u32, _: impl FnOnce() -> [f64; 3]) {
-        self.emit(true, a, b);
-    }
-    #[inline(always)]
-    fn look(&self, tests: u64, next: &mut u64) {
-        self.check_stop_at(tests, next);
-    }
-}
-
-impl Out for rows::Collect<'_> {
-    #[inline(always)]
-    fn put(&mut self, a: u32, b: u32, v: impl FnOnce() -> [f64; 3]) {
-        rows::Collect::put(self, a, b, v());
-    }
-    #[inline(always)]
-    fn look(&self, tests: u64, next: &mut u64) {
-        if tests >= *next {
-            self.check_stop();
-            *next = tests + LOOK_EVERY;
-        }
-    }
-}
 
 pub(super) struct Walk<'a, const D: usize> {
     pub(super) cells: &'a Cells<D>,
@@ -55,7 +21,7 @@ pub(super) struct Walk<'a, const D: usize> {
 impl<const D: usize> Walk<'_, D> {
     /// The pairs of cells `c0..c1` with themselves and their later
     /// neighbours into `out`; the candidate tests.
-    pub(super) fn cells_range<O: Out>(&self, out: &mut O, c0: usize, c1: usize) -> u64 {
+    pub(super) fn cells_range(&self, out: &mut Sink, c0: usize, c1: usize) -> u64 {
         let dims = self.cells.dims;
         let offsets = later_neighbours::<D>();
         let mut tests = 0u64;
@@ -65,7 +31,7 @@ impl<const D: usize> Walk<'_, D> {
             if a0 == a1 {
                 continue;
             }
-            out.look(tests, &mut next);
+            out.check_stop_at(tests, &mut next);
             let at = coords(c, &dims);
             for u in a0..a1 {
                 tests += (a1 - u - 1) as u64;
@@ -92,7 +58,7 @@ impl<const D: usize> Walk<'_, D> {
     /// Centres `u` and `v` (cell order): the float distance test, then the
     /// exact one, the image rules and the filters.
     #[inline(always)]
-    fn test<O: Out>(&self, out: &mut O, u: usize, v: usize) {
+    fn test(&self, out: &mut Sink, u: usize, v: usize) {
         let (p, q) = (&self.pts[u], &self.pts[v]);
         let mut d2 = 0.0;
         for k in 0..D {
@@ -120,13 +86,7 @@ impl<const D: usize> Walk<'_, D> {
         };
         // filters by image, as every search over images ([`Imaged`])
         if meet && self.narrow.filters.pass(i, j) {
-            out.put(oi as u32, oj as u32, || {
-                let mut d = [0.0; 3];
-                for k in 0..D {
-                    d[k] = q[k] - p[k];
-                }
-                d
-            });
+            out.emit(true, oi as u32, oj as u32);
         }
     }
 }

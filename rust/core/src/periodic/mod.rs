@@ -96,8 +96,6 @@ pub trait Periodic<const N: usize>: Width<N> {
     /// [`find_periodic_pairs`] of balls (`s.narrow.shapes` this width's
     /// balls, else a caller's error: panic).
     fn balls(s: &Search<N>, period: &[f64], ex: &Exec) -> Result<Vec<isize>, Refused>;
-    /// [`find_with_vectors`] at this width.
-    fn vectors(s: &Search<N>, period: Option<&[f64]>, ex: &Exec) -> Option<Measured>;
 }
 
 impl Periodic<4> for [f64; 4] {
@@ -108,20 +106,11 @@ impl Periodic<4> for [f64; 4] {
         let list = |b: &[[f64; 3]], r, nar: &Narrow, bud: &Budget| {
             cutoff::find::<2, _>(b, r, nar, bud, ex).map(|f| f.0)
         };
-        if let Some(found) = points::by_cutoff::<3, 4, _>(s, c, Some(period), ex, list) {
+        if let Some(found) = points::by_cutoff::<3, 4, _>(s, c, period, ex, list) {
             return found;
         }
         let im = images::of_balls::<3, 4>(c, period, true, ex).map_err(Refused::Bad)?;
         search(s, period, &im, c, Shapes::Circles(&im.balls), ex)
-    }
-    fn vectors(s: &Search<4>, period: Option<&[f64]>, ex: &Exec) -> Option<Measured> {
-        let Shapes::Circles(c) = s.narrow.shapes else {
-            return None;
-        };
-        let list = |b: &[[f64; 3]], r, nar: &Narrow, bud: &Budget| {
-            cutoff::find_vectors::<2, _>(b, r, nar, bud, ex)
-        };
-        points::by_cutoff::<3, 4, _>(s, c, period, ex, list)
     }
 }
 
@@ -133,42 +122,12 @@ impl Periodic<6> for [f64; 6] {
         let list = |b: &[[f64; 4]], r, nar: &Narrow, bud: &Budget| {
             cutoff::find::<3, _>(b, r, nar, bud, ex).map(|f| f.0)
         };
-        if let Some(found) = points::by_cutoff::<4, 6, _>(s, c, Some(period), ex, list) {
+        if let Some(found) = points::by_cutoff::<4, 6, _>(s, c, period, ex, list) {
             return found;
         }
         let im = images::of_balls::<4, 6>(c, period, true, ex).map_err(Refused::Bad)?;
         search(s, period, &im, c, Shapes::Spheres(&im.balls), ex)
     }
-    fn vectors(s: &Search<6>, period: Option<&[f64]>, ex: &Exec) -> Option<Measured> {
-        let Shapes::Spheres(c) = s.narrow.shapes else {
-            return None;
-        };
-        let list = |b: &[[f64; 4]], r, nar: &Narrow, bud: &Budget| {
-            cutoff::find_vectors::<3, _>(b, r, nar, bud, ex)
-        };
-        points::by_cutoff::<4, 6, _>(s, c, period, ex, list)
-    }
-}
-
-/// Pairs with their vectors (flat pairs, and per pair the vector from `i`
-/// to `j` by the copies that met; the first `D` values of each), or why
-/// there are none.
-pub type Measured = Result<(Vec<isize>, Vec<[f64; 3]>), Refused>;
-
-/// The pairs of a search of balls of one radius (`Auto`), periodic or
-/// open (`period` `None`), with their vectors found with them by the cell
-/// list; `None` when the cell list does not take the search (other shapes,
-/// radii or method, or declined): measure the pairs afterwards
-/// ([`measure`]).
-pub fn find_with_vectors<const N: usize>(
-    s: &Search<N>,
-    period: Option<&[f64]>,
-    ex: &Exec,
-) -> Option<Measured>
-where
-    [f64; N]: Periodic<N>,
-{
-    <[f64; N]>::vectors(s, period, ex)
 }
 
 /// The search over the images `im` of the objects of `s` (`balls` their

@@ -1,7 +1,6 @@
-//! Balls of one radius: the cell list of [`crate::cutoff`] over the
-//! objects' centres, or over their images' centres in a periodic domain
-//! (which then need no boxes), for the `Auto` searches beyond brute force's
-//! range.
+//! Balls of one radius in a periodic domain: the cell list of
+//! [`crate::cutoff`] over their images' centres (which then need no
+//! boxes), for the `Auto` searches beyond brute force's range.
 
 use super::{exact, gathered, images, Refused};
 use crate::narrow::{Filters, Imaged, Narrow, Shapes};
@@ -9,14 +8,14 @@ use crate::pairs::{Budget, TooMany};
 use crate::par::Exec;
 use crate::search::{Method, Search, Width, BRUTE_BELOW};
 
-/// `list(balls, r, narrow, budget)` (a cell list's run) over the balls of
-/// `s` (`balls`, all of radius `r`), or over their images when `period` is
-/// given; `None` when `s` is not such a search (another method, radii that
-/// differ, few balls) or the cell list declined.
+/// `list(balls, r, narrow, budget)` (a cell list's run) over the images of
+/// the balls of `s` (`balls`, all of radius `r`) in the domain of period
+/// `period`; `None` when `s` is not such a search (another method, radii
+/// that differ, few balls) or the cell list declined.
 pub(super) fn by_cutoff<const C: usize, const N: usize, T>(
     s: &Search<N>,
     balls: &[[f64; C]],
-    period: Option<&[f64]>,
+    period: &[f64],
     ex: &Exec,
     list: impl FnOnce(&[[f64; C]], f64, &Narrow, &Budget) -> Option<Result<T, TooMany>>,
 ) -> Option<Result<T, Refused>>
@@ -29,9 +28,6 @@ where
         return None;
     }
     let budget = Budget::of(s.max_pairs).stopped_with(ex);
-    let Some(period) = period else {
-        return list(balls, r, &s.narrow, &budget).map(|f| f.map_err(Refused::TooMany));
-    };
     let im = match images::of_balls::<C, N>(balls, period, false, ex) {
         Ok(im) => im,
         Err(bad) => return Some(Err(Refused::Bad(bad))),
