@@ -29,6 +29,7 @@ use crate::pairs::{canonical, finish, Buckets, Budget, Sink, TooMany};
 mod walk;
 
 use crate::par::{balanced, chunk_count, Exec, MAX_CHUNKS};
+use crate::scratch::{self, Pooled};
 use walk::Walk;
 
 /// Most grid cells per centre before the cells are made coarser.
@@ -85,7 +86,10 @@ pub fn find<const D: usize, B: AsRef<[f64]> + Sync>(
     narrow: &Narrow,
     budget: &Budget,
     ex: &Exec,
-) -> Option<(Result<Vec<isize>, TooMany>, u64)> {
+) -> Option<(Result<Vec<isize>, TooMany>, u64)>
+where
+    [f64; D]: Pooled,
+{
     let Some(list) = List::<D>::of(balls, r, narrow)? else {
         return Some((Ok(Vec::new()), 0));
     };
@@ -99,6 +103,7 @@ pub fn find<const D: usize, B: AsRef<[f64]> + Sync>(
     let tests = results.iter().map(|r| r.1).sum();
     let sinks = results.into_iter().map(|r| r.0).collect();
     let out = finish(sinks).map(|stored| canonical(&stored, list.objects, ex));
+    list.give_back();
     Some((out, tests))
 }
 
@@ -116,7 +121,10 @@ struct List<'a, const D: usize> {
     reach: f64,
 }
 
-impl<'a, const D: usize> List<'a, D> {
+impl<'a, const D: usize> List<'a, D>
+where
+    [f64; D]: Pooled,
+{
     /// The cell list of `balls` of radius `r`: `None` if declined,
     /// `Some(None)` if no pair can meet.
     fn of<B: AsRef<[f64]>>(balls: &[B], r: f64, narrow: &Narrow<'a>) -> Option<Option<Self>> {
@@ -137,31 +145,38 @@ impl<'a, const D: usize> List<'a, D> {
         let cells = grid::<D, B>(balls, cut + slack)?;
         let ncells: usize = cells.dims.iter().product();
         // counting sort of the centres by cell
-        let cell_of: Vec<u32> = balls.iter().map(|b| cells.of(b.as_ref()) as u32).collect();
+        let mut cell_of: Vec<u32> = scratch::take(n);
+        cell_of.extend(balls.iter().map(|b| cells.of(b.as_ref()) as u32));
         let mut start = vec![0u32; ncells + 1];
         for &c in &cell_of {
             start[c as usize + 1] += 1;
         }
         let crowd: f64 = start.iter().map(|&k| f64::from(k) * f64::from(k)).sum();
         if crowd > CROWDED * n as f64 + 1e6 {
+            scratch::give(cell_of);
             return None;
         }
         for c in 0..ncells {
             start[c + 1] += start[c];
         }
         let mut fill = start.clone();
-        let mut order = vec![0u32; n];
+        let mut order: Vec<u32> = scratch::filled(n, 0);
         for (k, &c) in cell_of.iter().enumerate() {
             order[fill[c as usize] as usize] = k as u32;
             fill[c as usize] += 1;
         }
-        let pts: Vec<[f64; D]> = order
-            .iter()
-            .map(|&k| std::array::from_fn(|a| balls[k as usize].as_ref()[a]))
-            .collect();
-        let tags: Vec<u64> = images.map_or(Vec::new(), |im| {
-            order.iter().map(|&k| im.tags[k as usize]).collect()
-        });
+        scratch::give(cell_of);
+        let mut pts: Vec<[f64; D]> = scratch::take(n);
+        pts.extend(
+            order
+                .iter()
+                .map(|&k| std::array::from_fn(|a| balls[k as usize].as_ref()[a])),
+        );
+        let mut tags: Vec<u64> = Vec::new();
+        if let Some(im) = images {
+            tags = scratch::take(n);
+            tags.extend(order.iter().map(|&k| im.tags[k as usize]));
+        }
         let objects = images.map_or(n, |im| {
             im.tags
                 .iter()
@@ -181,6 +196,13 @@ impl<'a, const D: usize> List<'a, D> {
             r,
             reach,
         }))
+    }
+
+    /// Give the list's buffers back to the scratch pools.
+    fn give_back(self) {
+        scratch::give(self.pts);
+        scratch::give(self.order);
+        scratch::give(self.tags);
     }
 
     /// The walk over this list, with the filters of `narrow`.
@@ -273,6 +295,7 @@ mod tests {
         shapes: fn(&[[f64; C]]) -> Shapes,
     ) where
         [f64; N]: Row,
+        [f64; D]: Pooled,
     {
         let r = balls[0][D];
         let boxes: Vec<[f64; N]> = balls.iter().map(crate::check::ball_box).collect();

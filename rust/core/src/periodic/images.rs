@@ -34,9 +34,11 @@ use crate::check::{ball_box, BadRow, Problem};
 use crate::dim::Row;
 use crate::narrow::{two_sum, Imaged};
 use crate::par::{chunk_count, even_bounds, split_at_bounds, Exec, MAX_CHUNKS};
+use crate::scratch::{self, Pooled};
 
 /// The images of `n` objects: their boxes for the search, their balls
-/// (none for boxes), and their tags ([`Imaged::tag`]).
+/// (none for boxes), and their tags ([`Imaged::tag`]).  Their memory comes
+/// from the scratch pools and goes back with [`Images::give_back`].
 pub struct Images<const N: usize, const C: usize> {
     /// The images' boxes: exact, or containing the true image.
     pub boxes: Vec<[f64; N]>,
@@ -44,6 +46,20 @@ pub struct Images<const N: usize, const C: usize> {
     pub balls: Vec<[f64; C]>,
     /// The images' tags.
     pub tags: Vec<u64>,
+}
+
+impl<const N: usize, const C: usize> Images<N, C> {
+    /// Give the images' memory back to the scratch pools (kept for the next
+    /// search of about this size: `crate::scratch`).
+    pub fn give_back(self)
+    where
+        [f64; N]: Pooled,
+        [f64; C]: Pooled,
+    {
+        scratch::give(self.boxes);
+        scratch::give(self.balls);
+        scratch::give(self.tags);
+    }
 }
 
 /// Where `x` lies on an axis of period `l`: `(r0, turns)` with `x ≡ r0 +
@@ -126,27 +142,15 @@ const GRAIN: usize = 1 << 14;
 /// says what is wrong with it.  Canonical images are written in place, in
 /// chunks fixed by `n`; the first bad row is the least over the chunks.
 fn build<const N: usize, const C: usize, F>(
-    n: usize,
-    (with_boxes, with_balls): (bool, bool),
+    mut out: Images<N, C>,
     ex: &Exec,
     image: F,
 ) -> Result<Images<N, C>, BadRow>
 where
     F: Fn(usize, &mut Ghosts<N, C>) -> Result<([f64; N], [f64; C], u64), Problem> + Sync,
 {
-    let mut out = Images {
-        boxes: if with_boxes {
-            vec![[0.0; N]; n]
-        } else {
-            Vec::new()
-        },
-        balls: if with_balls {
-            vec![[0.0; C]; n]
-        } else {
-            Vec::new()
-        },
-        tags: vec![0; n],
-    };
+    let n = out.tags.len();
+    let (with_boxes, with_balls) = (!out.boxes.is_empty(), !out.balls.is_empty());
     let bounds = even_bounds(n, chunk_count(n, GRAIN, MAX_CHUNKS));
     let tags = split_at_bounds(&mut out.tags, &bounds);
     let mut boxes = if with_boxes {
@@ -201,10 +205,16 @@ pub fn of_boxes<const N: usize>(
     ex: &Exec,
 ) -> Result<Images<N, 0>, BadRow>
 where
-    [f64; N]: Row,
+    [f64; N]: Row + Pooled,
 {
     let d = N / 2;
-    build(boxes.len(), (true, false), ex, |k, ghosts| {
+    let n = boxes.len();
+    let out = Images {
+        boxes: scratch::filled(n, [0.0; N]),
+        balls: Vec::new(),
+        tags: scratch::filled(n, 0),
+    };
+    build(out, ex, |k, ghosts| {
         let b = &boxes[k];
         let mut img = *b;
         let mut exact = true;
@@ -257,12 +267,23 @@ pub fn of_balls<const C: usize, const N: usize>(
     ex: &Exec,
 ) -> Result<Images<N, C>, BadRow>
 where
-    [f64; N]: Row,
+    [f64; N]: Row + Pooled,
+    [f64; C]: Pooled,
 {
     let d = N / 2;
     // a partner's radius widens the band of ghosts (module doc)
     let most = balls.iter().fold(0.0f64, |m, c| m.max(c[C - 1]));
-    build(balls.len(), (with_boxes, true), ex, |k, ghosts| {
+    let n = balls.len();
+    let out = Images {
+        boxes: if with_boxes {
+            scratch::filled(n, [0.0; N])
+        } else {
+            Vec::new()
+        },
+        balls: scratch::filled(n, [0.0; C]),
+        tags: scratch::filled(n, 0),
+    };
+    build(out, ex, |k, ghosts| {
         let c = &balls[k];
         let r = c[C - 1];
         let mut img = *c;

@@ -14,6 +14,7 @@
 use super::place;
 use crate::hints::prefetch;
 use crate::par::Exec;
+use crate::scratch::{self, Pooled};
 
 /// Pairs per chunk.
 const GRAIN: usize = 1 << 14;
@@ -25,47 +26,71 @@ fn wrapped(x: f64, l: f64) -> f64 {
     r0 + f64::from(turns) * l
 }
 
-/// The vector from centre `a` to centre `b`, minimum image: the wrapped
-/// difference lies in `(-L, L)`, one period off where it passes `L / 2`.
-#[inline(always)]
-fn between<const C: usize>(a: &[f64; C], b: &[f64; C], period: &[f64]) -> [f64; 3] {
-    let mut v = [0.0; 3];
-    for k in 0..C - 1 {
-        let l = period[k];
-        v[k] = if l.is_finite() {
-            let d = wrapped(b[k], l) - wrapped(a[k], l);
-            if d > 0.5 * l {
-                d - l
-            } else if d < -0.5 * l {
-                d + l
-            } else {
-                d
+/// The centres of `balls`, each moved into `[0, L]` on the periodic axes
+/// (one pass over the objects, so that a pair reads two short rows).
+fn wrapped_centres<const C: usize>(balls: &[[f64; C]], period: &[f64], ex: &Exec) -> Vec<[f64; 3]> {
+    let mut out = scratch::take(balls.len());
+    ex.for_work(balls.len(), 2 * GRAIN)
+        .collect_into(&mut out, balls.len(), GRAIN, |k| {
+            let mut c = [0.0; 3];
+            for (a, x) in c.iter_mut().enumerate().take(C - 1) {
+                let l = period[a];
+                *x = if l.is_finite() {
+                    wrapped(balls[k][a], l)
+                } else {
+                    balls[k][a]
+                };
             }
-        } else {
-            b[k] - a[k]
-        };
-    }
-    v
+            c
+        });
+    out
 }
 
-/// The vector of pair `p` of `flat`, the centre of a pair a little ahead
-/// asked for first (the pairs come sorted by `i`: `j` jumps about).
+/// The vector from wrapped centre `a` to wrapped centre `b`, minimum image:
+/// their difference lies in `(-L, L)`, one period off where it passes
+/// `L / 2`.
 #[inline(always)]
-fn of_pair<const C: usize>(
-    balls: &[[f64; C]],
-    period: &[f64],
-    flat: &[isize],
-    p: usize,
-) -> [f64; 3] {
-    if let Some(&ahead) = flat.get(2 * (p + AHEAD) + 1) {
-        prefetch(&balls[ahead as usize]);
-    }
-    let (i, j) = (flat[2 * p] as usize, flat[2 * p + 1] as usize);
-    between(&balls[i], &balls[j], period)
+fn between(a: &[f64; 3], b: &[f64; 3], half: &[f64; 3], period: &[f64; 3]) -> [f64; 3] {
+    std::array::from_fn(|k| {
+        let d = b[k] - a[k];
+        if d > half[k] {
+            d - period[k]
+        } else if d < -half[k] {
+            d + period[k]
+        } else {
+            d
+        }
+    })
 }
 
 /// Pairs ahead whose second centre is asked for.
 const AHEAD: usize = 48;
+
+/// `f(p, vector of pair p)` for every pair of `flat`, collected.
+fn each_pair<const C: usize, T: Send + Pooled>(
+    balls: &[[f64; C]],
+    period: &[f64],
+    flat: &[isize],
+    ex: &Exec,
+    f: impl Fn([f64; 3]) -> T + Sync + Send,
+) -> Vec<T> {
+    let centres = wrapped_centres(balls, period, ex);
+    // open axes: an infinite half period never shifts
+    let per: [f64; 3] = std::array::from_fn(|k| period.get(k).copied().unwrap_or(f64::INFINITY));
+    let half = per.map(|l| 0.5 * l);
+    let k = flat.len() / 2;
+    let mut out = Vec::new();
+    ex.for_work(k, 2 * GRAIN)
+        .collect_into(&mut out, k, GRAIN, |p| {
+            // the pairs come sorted by `i`: `j` jumps about, asked for ahead
+            if let Some(&ahead) = flat.get(2 * (p + AHEAD) + 1) {
+                prefetch(&centres[ahead as usize]);
+            }
+            let (i, j) = (flat[2 * p] as usize, flat[2 * p + 1] as usize);
+            f(between(&centres[i], &centres[j], &half, &per))
+        });
+    out
+}
 
 /// The vectors `centre(j) - centre(i)` (minimum image) of the pairs `flat`
 /// (`[i0, j0, i1, j1, ...]`) of balls `balls` (rows of `C = D + 1`), as
@@ -76,10 +101,7 @@ pub fn vectors<const C: usize>(
     flat: &[isize],
     ex: &Exec,
 ) -> Vec<f64> {
-    let k = flat.len() / 2;
-    let mut out: Vec<[f64; 3]> = Vec::new();
-    ex.for_work(k, 2 * GRAIN)
-        .collect_into(&mut out, k, GRAIN, |p| of_pair(balls, period, flat, p));
+    let out = each_pair(balls, period, flat, ex, |v| v);
     if C == 4 {
         return out.into_flattened();
     }
@@ -96,12 +118,7 @@ pub fn distances<const C: usize>(
     flat: &[isize],
     ex: &Exec,
 ) -> Vec<f64> {
-    let k = flat.len() / 2;
-    let mut out = Vec::new();
-    ex.for_work(k, 2 * GRAIN)
-        .collect_into(&mut out, k, GRAIN, |p| {
-            let v = of_pair(balls, period, flat, p);
-            v[..C - 1].iter().map(|x| x * x).sum::<f64>().sqrt()
-        });
-    out
+    each_pair(balls, period, flat, ex, |v| {
+        (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt()
+    })
 }

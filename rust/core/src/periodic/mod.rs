@@ -51,6 +51,7 @@ use crate::narrow::{Filters, Imaged, Narrow, Shapes};
 use crate::pairs::Budget;
 use crate::pairs::{pack, unpack, TooMany};
 use crate::par::Exec;
+use crate::scratch::Pooled;
 use crate::search::{find_pairs, Search, Width};
 
 /// Why a periodic search returned no pairs.
@@ -83,7 +84,9 @@ where
     match s.narrow.shapes {
         Shapes::Boxes => {
             let im = images::of_boxes(s.boxes, period, ex).map_err(Refused::Bad)?;
-            search::<N, 0>(s, period, &im, &[], Shapes::Boxes, ex)
+            let found = search::<N, 0>(s, period, &im, &[], Shapes::Boxes, ex);
+            im.give_back();
+            found
         }
         _ => <[f64; N]>::balls(s, period, ex),
     }
@@ -92,7 +95,7 @@ where
 /// A row width a periodic search runs at: its balls' search (circles in
 /// 2D, spheres in 3D; stable Rust cannot name a ball row of a generic
 /// width, so each width names its own).
-pub trait Periodic<const N: usize>: Width<N> {
+pub trait Periodic<const N: usize>: Width<N> + Pooled {
     /// [`find_periodic_pairs`] of balls (`s.narrow.shapes` this width's
     /// balls, else a caller's error: panic).
     fn balls(s: &Search<N>, period: &[f64], ex: &Exec) -> Result<Vec<isize>, Refused>;
@@ -110,7 +113,9 @@ impl Periodic<4> for [f64; 4] {
             return found;
         }
         let im = images::of_balls::<3, 4>(c, period, true, ex).map_err(Refused::Bad)?;
-        search(s, period, &im, c, Shapes::Circles(&im.balls), ex)
+        let found = search(s, period, &im, c, Shapes::Circles(&im.balls), ex);
+        im.give_back();
+        found
     }
 }
 
@@ -126,7 +131,9 @@ impl Periodic<6> for [f64; 6] {
             return found;
         }
         let im = images::of_balls::<4, 6>(c, period, true, ex).map_err(Refused::Bad)?;
-        search(s, period, &im, c, Shapes::Spheres(&im.balls), ex)
+        let found = search(s, period, &im, c, Shapes::Spheres(&im.balls), ex);
+        im.give_back();
+        found
     }
 }
 

@@ -6,6 +6,7 @@ use super::{exact, gathered, images, Refused};
 use crate::narrow::{Filters, Imaged, Narrow, Shapes};
 use crate::pairs::{Budget, TooMany};
 use crate::par::Exec;
+use crate::scratch::Pooled;
 use crate::search::{Method, Search, Width, BRUTE_BELOW};
 
 /// `list(balls, r, narrow, budget)` (a cell list's run) over the images of
@@ -20,7 +21,8 @@ pub(super) fn by_cutoff<const C: usize, const N: usize, T>(
     list: impl FnOnce(&[[f64; C]], f64, &Narrow, &Budget) -> Option<Result<T, TooMany>>,
 ) -> Option<Result<T, Refused>>
 where
-    [f64; N]: Width<N>,
+    [f64; N]: Width<N> + Pooled,
+    [f64; C]: Pooled,
 {
     let r = balls.first()?[C - 1];
     if s.method != Method::Auto || balls.len() < BRUTE_BELOW || balls.iter().any(|b| b[C - 1] != r)
@@ -53,5 +55,7 @@ where
             masks: masks.as_deref(),
         },
     };
-    list(&im.balls, r, &narrow, &budget).map(|f| f.map_err(Refused::TooMany))
+    let found = list(&im.balls, r, &narrow, &budget);
+    im.give_back();
+    found.map(|f| f.map_err(Refused::TooMany))
 }

@@ -281,6 +281,7 @@ fn by_cutoff<const N: usize, const D: usize>(
 ) -> Option<Found>
 where
     [f64; N]: Row + Balls,
+    [f64; D]: Pooled,
 {
     if s.method != Method::Auto || method == Method::Brute {
         return None;
