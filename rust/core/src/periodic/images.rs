@@ -303,11 +303,22 @@ where
             img[a] = x;
             inexact_axes |= u32::from(e != 0.0) << a;
         }
-        let bx = image_box::<C, N>(&img, inexact_axes, period);
+        // reaches past `L` with a partner: `c + r + r_max > L`, with a
+        // margin above its two roundings (and the pad of a rounded centre)
         let reach = (0..d).fold(0u32, |m, a| {
-            m | u32::from(bx[d + a] + most > period[a]) << a
+            let l = period[a];
+            let p = if inexact_axes >> a & 1 == 1 {
+                pad(img[a], r, l)
+            } else {
+                0.0
+            };
+            m | u32::from(img[a] + (r + most) + p > l * (1.0 - 1e-15)) << a
         });
-        let bx = if with_boxes { bx } else { [0.0; N] };
+        let bx = if with_boxes {
+            image_box::<C, N>(&img, inexact_axes, period)
+        } else {
+            [0.0; N]
+        };
         for shifts in subsets(reach) {
             let mut g = img;
             let mut inexact = inexact_axes;
