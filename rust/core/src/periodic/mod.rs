@@ -21,7 +21,8 @@
 //! is `-1`, `0` or `1` on each axis, and `k = -1` needs `i` to reach past
 //! `L` (else `i`'s shifted copy ends at or below 0, where `j` starts; a
 //! ball's canonical centre is in `[0, L)` but its box may start below 0,
-//! so for balls "reach" counts the largest radius too, [`images`]): then `i`'s ghost shifted on the axes where `k = -1` meets `j`'s image
+//! so for balls "reach" counts the largest radius too, [`images`]): then
+//! `i`'s ghost shifted on the axes where `k = -1` meets `j`'s image
 //! shifted on those where `k = 1`.  So a plain search over the images
 //! finds every colliding pair as two images whose shifted axes are
 //! disjoint; two images shifted alike on an axis repeat the pair shifted on
@@ -32,6 +33,10 @@
 //! (objects already in `[0, L)`, and their ghosts: Sterbenz) are decided
 //! by the plain exact predicates on those coordinates; the others, rounded
 //! and widened to contain the truth, by [`exact`].
+//!
+//! **Balls of one radius** (points within a cutoff) go through the cell
+//! list of [`crate::cutoff`] over the images' centres, which needs no boxes
+//! and reports pairs of objects directly (`points`).
 //!
 //! **Order.**  The search returns canonical pairs of images; image `k < n`
 //! is object `k`, so a pair of two canonical images is already the pair of
