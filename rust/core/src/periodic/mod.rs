@@ -15,13 +15,13 @@
 //!
 //! **Images.**  Each object gets a canonical image with its low side (a
 //! ball: its centre) in `[0, L)` on every periodic axis, and ghosts shifted
-//! by `-L` where the canonical image reaches past `L` ([`images`]).  If
+//! by `-L` where the canonical image reaches past `L` (`images`).  If
 //! copies of `i` and `j` overlap, with both canonical low sides in `[0,
 //! L)` and extents at most `L / 2`, the shift `k` of `i` relative to `j`
 //! is `-1`, `0` or `1` on each axis, and `k = -1` needs `i` to reach past
 //! `L` (else `i`'s shifted copy ends at or below 0, where `j` starts; a
 //! ball's canonical centre is in `[0, L)` but its box may start below 0,
-//! so for balls "reach" counts the largest radius too, [`images`]): then
+//! so for balls "reach" counts the largest radius too, `images`): then
 //! `i`'s ghost shifted on the axes where `k = -1` meets `j`'s image
 //! shifted on those where `k = 1`.  So a plain search over the images
 //! finds every colliding pair as two images whose shifted axes are
@@ -32,16 +32,16 @@
 //! **Exactness.**  Images whose coordinates are the true shifted ones
 //! (objects already in `[0, L)`, and their ghosts: Sterbenz) are decided
 //! by the plain exact predicates on those coordinates; the others, rounded
-//! and widened to contain the truth, by [`exact`].
+//! and widened to contain the truth, by `exact`.
 //!
 //! **Balls of one radius** (points within a cutoff) go through the cell
-//! list of [`crate::cutoff`] over the images' centres, which needs no boxes
+//! list of `crate::cutoff` over the images' centres, which needs no boxes
 //! and reports pairs of objects directly (`points`).
 //!
 //! **Order.**  The search returns canonical pairs of images; image `k < n`
 //! is object `k`, so a pair of two canonical images is already the pair of
 //! objects in order.  The pairs with a ghost are mapped to their objects,
-//! sorted and merged in ([`fold`]).
+//! sorted and merged in (`fold`).
 
 mod exact;
 mod images;
