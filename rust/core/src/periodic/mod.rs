@@ -155,6 +155,32 @@ fn search<const N: usize, const C: usize>(
 where
     [f64; N]: Width<N>,
 {
+    let mut flat = over_images(s, period, im, balls, shapes, |narrow| {
+        let over = Search {
+            boxes: &im.boxes,
+            bounds: crate::check::bounds_of(&im.boxes),
+            narrow,
+            method: s.method,
+            max_pairs: s.max_pairs,
+        };
+        find_pairs(&over, ex).map_err(Refused::TooMany)
+    })?;
+    fold(&mut flat, &im.tags, s.boxes.len());
+    Ok(flat)
+}
+
+/// `f(narrow)` with the narrow phase of a search over the images `im` of
+/// the objects of `s` (`balls` their balls, if any; `shapes` the images'
+/// own): the image rules of [`Imaged`] with the exact test of
+/// `exact::Judge`, and the objects' filters by image.
+fn over_images<const N: usize, const C: usize, R>(
+    s: &Search<N>,
+    period: &[f64],
+    im: &images::Images<N, C>,
+    balls: &[[f64; C]],
+    shapes: Shapes,
+    f: impl FnOnce(Narrow) -> R,
+) -> R {
     let judge = exact::Judge {
         boxes: s.boxes,
         balls,
@@ -168,24 +194,14 @@ where
         exact: &test,
     };
     let (groups, categories, masks) = gathered(&s.narrow.filters, &im.tags);
-    let filters = Filters {
-        groups: groups.as_deref(),
-        categories: categories.as_deref(),
-        masks: masks.as_deref(),
-    };
-    let over = Search {
-        boxes: &im.boxes,
-        bounds: crate::check::bounds_of(&im.boxes),
-        narrow: Narrow {
-            shapes: Shapes::Imaged(&imaged),
-            filters,
+    f(Narrow {
+        shapes: Shapes::Imaged(&imaged),
+        filters: Filters {
+            groups: groups.as_deref(),
+            categories: categories.as_deref(),
+            masks: masks.as_deref(),
         },
-        method: s.method,
-        max_pairs: s.max_pairs,
-    };
-    let mut flat = find_pairs(&over, ex).map_err(Refused::TooMany)?;
-    fold(&mut flat, &im.tags, s.boxes.len());
-    Ok(flat)
+    })
 }
 
 /// The filters of the objects, by image (`None` where not given).

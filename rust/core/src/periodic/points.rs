@@ -2,8 +2,8 @@
 //! [`crate::cutoff`] over their images' centres (which then need no
 //! boxes), for the `Auto` searches beyond brute force's range.
 
-use super::{exact, gathered, images, Refused};
-use crate::narrow::{Filters, Imaged, Narrow, Shapes};
+use super::{images, over_images, Refused};
+use crate::narrow::{Narrow, Shapes};
 use crate::pairs::{Budget, TooMany};
 use crate::par::Exec;
 use crate::scratch::Pooled;
@@ -34,28 +34,9 @@ where
         Ok(im) => im,
         Err(bad) => return Some(Err(Refused::Bad(bad))),
     };
-    let judge = exact::Judge::<N, C> {
-        boxes: &[],
-        balls,
-        period,
-        tags: &im.tags,
-    };
-    let test = |p: usize, q: usize| judge.meet(p, q);
-    let imaged = Imaged {
-        tags: &im.tags,
-        shapes: Shapes::Boxes,
-        exact: &test,
-    };
-    let (groups, categories, masks) = gathered(&s.narrow.filters, &im.tags);
-    let narrow = Narrow {
-        shapes: Shapes::Imaged(&imaged),
-        filters: Filters {
-            groups: groups.as_deref(),
-            categories: categories.as_deref(),
-            masks: masks.as_deref(),
-        },
-    };
-    let found = list(&im.balls, r, &narrow, &budget);
+    let found = over_images(s, period, &im, balls, Shapes::Boxes, |narrow| {
+        list(&im.balls, r, &narrow, &budget)
+    });
     im.give_back();
     found.map(|f| f.map_err(Refused::TooMany))
 }
