@@ -2,9 +2,12 @@
 
 Usage::
 
-    python benchmarks/periodic.py                # n = 1e6 points in 3D
-    python benchmarks/periodic.py --n 100000     # a quicker run
-    python benchmarks/periodic.py --dims 2
+    OPENBLAS_NUM_THREADS=1 python benchmarks/periodic.py               # n = 1e6 points in 3D
+    OPENBLAS_NUM_THREADS=1 python benchmarks/periodic.py --n 100000    # a quicker run
+    OPENBLAS_NUM_THREADS=1 python benchmarks/periodic.py --dims 2
+
+(``OPENBLAS_NUM_THREADS=1``: NumPy's BLAS threads spin for a while after a
+call and would share the cores with the searches timed.)
 
 The scene: ``n`` points uniform in the unit cube (square), periodic on every
 axis, and the cutoff that gives about ``--neighbours`` neighbours per point.
