@@ -26,7 +26,7 @@ use crate::hints::prefetch;
 use crate::narrow::{Filters, Narrow, Shapes};
 use crate::pairs::TooMany;
 use crate::par::{chunk_count, even_bounds, split_at_bounds, Exec, MAX_CHUNKS};
-use crate::param::{linear, quadratic, shapes};
+use crate::param::{quadratic, shapes};
 use crate::scratch::{self, Pooled};
 use crate::search::{find_pairs, Method, Search, Width};
 
@@ -62,8 +62,7 @@ where
     [f64; N]: Width<N> + Pooled,
 {
     candidates_then([m.start, m.end], m.filters, [m.start, m.end], ex, |i, j| {
-        shapes::swept_boxes(&m.start[i], &m.end[i], &m.start[j], &m.end[j])
-            .map(|e| linear::entry_f64(&e))
+        shapes::swept_boxes_t(&m.start[i], &m.end[i], &m.start[j], &m.end[j])
     })
 }
 

@@ -20,7 +20,7 @@
 //! take one more addition per axis ([`super::quadratic`] counts them).
 
 use super::ends;
-use super::linear::{self, Lin};
+use super::linear::{self, Lin, Quick};
 use super::quadratic::{self, Quad};
 use super::slab;
 use super::{exact_sum, Sum};
@@ -78,6 +78,79 @@ where
     )
 }
 
+/// Two boxes moving over the frame, `a` from `a0` to `a1` and `b` from `b0`
+/// to `b1`, read as the `2 D` gap constraints of [`swept_boxes`].
+struct MovingBoxes<'a, const N: usize> {
+    a: [&'a [f64; N]; 2],
+    b: [&'a [f64; N]; 2],
+}
+
+impl<const N: usize> MovingBoxes<'_, N>
+where
+    [f64; N]: Row,
+{
+    /// Constraint `k`'s (hi, lo) at the end `e` (0 or 1): axis `k / 2`, the
+    /// hi of `b` above the lo of `a` for even `k`, the other way for odd.
+    #[inline(always)]
+    fn pick(&self, k: usize, e: usize) -> (f64, f64) {
+        let (a, b, x) = (self.a[e], self.b[e], k / 2);
+        match k % 2 {
+            0 => (hi(b, x), lo(a, x)),
+            _ => (hi(a, x), lo(b, x)),
+        }
+    }
+
+    /// The gaps `hi - lo` at the end `e`, each correctly rounded (see
+    /// `ends`).
+    #[inline(always)]
+    fn gaps(&self, e: usize) -> [f64; N] {
+        std::array::from_fn(|k| {
+            let (h, l) = self.pick(k, e);
+            h - l
+        })
+    }
+
+    /// Constraint `k`, exact.
+    #[inline(always)]
+    fn lin(&self, k: usize) -> Lin {
+        let ((h0, l0), (h1, l1)) = (self.pick(k, 0), self.pick(k, 1));
+        Lin {
+            a: Sum::diff(h0, l0),
+            b: Sum::motion(h0, h1, l0, l1),
+        }
+    }
+
+    /// What the gaps tell: [`Quick::Zero`] when every gap is open at the
+    /// start (`N` exact comparisons), else [`ends::quick`].
+    #[inline(always)]
+    fn quick(&self) -> Quick {
+        let g0 = self.gaps(0);
+        if g0.iter().fold(true, |all, &g| all & (g > 0.0)) {
+            return Quick::Zero;
+        }
+        ends::quick(g0, self.gaps(1))
+    }
+
+    /// The set exactly, for what [`Self::quick`] leaves: read in floating
+    /// point when both motions `hi1 - hi0` and `lo1 - lo0` are doubles
+    /// (TwoSum; then `b` has at most two terms, as [`Sum::motion`] builds
+    /// it), and compared exactly when still too close.  Rare: out of line.
+    #[cold]
+    #[inline(never)]
+    fn exact(&self) -> Option<linear::Entry> {
+        linear::solve_with::<N>(
+            |k| {
+                let ((h0, l0), (h1, l1)) = (self.pick(k, 0), self.pick(k, 1));
+                let (dh, dl) = (exact_sum(h1, -h0)?, exact_sum(l1, -l0)?);
+                let (a, b) = (h0 - l0, dh - dl);
+                (a.is_finite() && b.is_finite()).then_some((a, b))
+            },
+            |k| self.lin(k),
+            1.0,
+        )
+    }
+}
+
 /// When boxes moving from `a0` to `a1` and from `b0` to `b1` (2D or 3D)
 /// first overlap strictly (`s` in `[0, 1]`), or `None`.
 ///
@@ -98,52 +171,37 @@ pub fn swept_boxes<const N: usize>(
 where
     [f64; N]: Row,
 {
-    // (hi, lo) boxes of constraint k
-    let pick = |k: usize, a: &'_ [f64; N], b: &'_ [f64; N]| -> (f64, f64) {
-        let x = k / 2;
-        match k % 2 {
-            0 => (hi(b, x), lo(a, x)),
-            _ => (hi(a, x), lo(b, x)),
-        }
+    let m = MovingBoxes {
+        a: [a0, a1],
+        b: [b0, b1],
     };
-    // the constraints' gaps at both ends of the frame (see `ends`); all
-    // open at the start: the boxes overlap there (`boxes_overlap`)
-    let gaps = |a: &[f64; N], b: &[f64; N]| -> [f64; N] {
-        std::array::from_fn(|k| {
-            let (h, l) = pick(k, a, b);
-            h - l
-        })
+    linear::decided(m.quick(), |k| m.lin(k)).unwrap_or_else(|| m.exact())
+}
+
+/// [`swept_boxes`]'s infimum as a double, correctly rounded
+/// ([`linear::entry_f64`]): the same decision, with no [`linear::Entry`]
+/// built and returned for the candidates the gaps decide (the common
+/// path of a sweep stays in registers).
+#[inline(always)]
+pub fn swept_boxes_t<const N: usize>(
+    a0: &[f64; N],
+    a1: &[f64; N],
+    b0: &[f64; N],
+    b1: &[f64; N],
+) -> Option<f64>
+where
+    [f64; N]: Row,
+{
+    let m = MovingBoxes {
+        a: [a0, a1],
+        b: [b0, b1],
     };
-    let g0 = gaps(a0, b0);
-    if g0.iter().fold(true, |all, &g| all & (g > 0.0)) {
-        return Some(linear::Entry::Zero);
+    match m.quick() {
+        Quick::Empty => None,
+        Quick::Zero => Some(0.0),
+        Quick::Root(k) => Some(linear::root_f64(&m.lin(k))),
+        Quick::Unsure => m.exact().map(|e| linear::entry_f64(&e)),
     }
-    let quick = ends::quick(g0, gaps(a1, b1));
-    // (hi at 0, hi at 1, lo at 0, lo at 1)
-    let sides = |k: usize| {
-        let ((h0, l0), (h1, l1)) = (pick(k, a0, b0), pick(k, a1, b1));
-        (h0, h1, l0, l1)
-    };
-    let lin = |k: usize| {
-        let (h0, h1, l0, l1) = sides(k);
-        Lin {
-            a: Sum::diff(h0, l0),
-            b: Sum::motion(h0, h1, l0, l1),
-        }
-    };
-    if let Some(set) = linear::decided(quick, lin) {
-        return set;
-    }
-    linear::solve_with::<N>(
-        |k| {
-            let (h0, h1, l0, l1) = sides(k);
-            let (dh, dl) = (exact_sum(h1, -h0)?, exact_sum(l1, -l0)?);
-            let (a, b) = (h0 - l0, dh - dl);
-            (a.is_finite() && b.is_finite()).then_some((a, b))
-        },
-        lin,
-        1.0,
-    )
 }
 
 /// The constraint of the ray `o + s d` in the ball `c` (`x, y, r` or

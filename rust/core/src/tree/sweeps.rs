@@ -32,7 +32,7 @@ use crate::dim::{BallRow, Row};
 use crate::narrow::CIRCLE;
 use crate::pairs::TooMany;
 use crate::par::Exec;
-use crate::param::{linear, quadratic, rounded, shapes};
+use crate::param::{quadratic, rounded, shapes};
 use crate::swept::{candidates_then, SweptPairs};
 
 /// Where each slot's object was at the last [`Tree::swept_pairs`].
@@ -146,8 +146,7 @@ where
                 [&start, &end],
                 ex,
                 |i, j| match (is_circle(i), is_circle(j)) {
-                    (false, false) => shapes::swept_boxes(&start[i], &end[i], &start[j], &end[j])
-                        .map(|e| linear::entry_f64(&e)),
+                    (false, false) => shapes::swept_boxes_t(&start[i], &end[i], &start[j], &end[j]),
                     (true, true) => shapes::swept_balls(&c0[i], &c1[i], &c0[j], &c1[j])
                         .map(|e| quadratic::entry_f64(&e)),
                     (false, true) => rounded::swept_box_ball(&start[i], &end[i], &c0[j], &c1[j]),

@@ -92,9 +92,12 @@ where
     let a1 = if still & 1 == 1 { a0 } else { r[2] };
     let b1 = if still & 2 == 2 { b0 } else { r[3] };
     let cons = swept_constraints(&a0, &a1, &b0, &b1);
+    let exact = linear::solve_exact(&cons, 1.0);
+    prop_assert_eq!(swept_boxes(&a0, &a1, &b0, &b1), exact);
+    // the double the sweeps read: the exact entry, correctly rounded
     prop_assert_eq!(
-        swept_boxes(&a0, &a1, &b0, &b1),
-        linear::solve_exact(&cons, 1.0)
+        swept_boxes_t(&a0, &a1, &b0, &b1).map(f64::to_bits),
+        exact.map(|e| linear::entry_f64(&e).to_bits())
     );
     Ok(())
 }
@@ -218,6 +221,8 @@ where
     let got = swept_boxes(&f(&a0), &f(&a1), &f(&b0), &f(&b1));
     let want = rational_inf(&swept_ints(&a0, &a1, &b0, &b1), Some(1));
     prop_assert_eq!(got.map(|e| linear::entry_f64(&e)), want.map(to_f64));
+    let t = swept_boxes_t(&f(&a0), &f(&a1), &f(&b0), &f(&b1));
+    prop_assert_eq!(t, want.map(to_f64));
     Ok(())
 }
 
