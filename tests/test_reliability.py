@@ -294,6 +294,32 @@ def test_result_arrays_own_memory_numpy_may_write():
         np.testing.assert_array_equal(bp.find_pairs(b), want)
 
 
+@pytest.mark.parametrize("dims", [2, 3])
+def test_distance_and_vector_arrays_own_memory_numpy_may_write(dims):
+    rng = np.random.default_rng(6)
+    for n in (50, 60_000):  # small results, and big ones from the scratch pool
+        pts = rng.uniform(0, 1, (n, dims))
+        cut = 0.04 if n == 50 else 0.012
+        pairs, d, v = bp.find_point_pairs(pts, cut, period=1.0, return_distances=True,
+                                          return_vectors=True)
+        # the minimum image by NumPy, from the pairs
+        want_v = pts[pairs[:, 1]] - pts[pairs[:, 0]]
+        want_v -= np.round(want_v)
+        assert d.shape == (len(pairs),) and v.shape == (len(pairs), dims)
+        assert d.flags.writeable and v.flags.writeable and v.flags.c_contiguous
+        np.testing.assert_allclose(v, want_v, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(d, np.sqrt((want_v ** 2).sum(1)), rtol=0, atol=1e-12)
+        d[:] = -1.0  # NumPy may write them; later results are not disturbed
+        v[:] = -1.0
+        _, d2, v2 = bp.find_point_pairs(pts, cut, period=1.0, return_distances=True,
+                                        return_vectors=True)
+        np.testing.assert_allclose(v2, want_v, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(d2, np.sqrt((want_v ** 2).sum(1)), rtol=0, atol=1e-12)
+        del d, v
+        _, d3 = bp.find_point_pairs(pts, cut, period=1.0, return_distances=True)
+        np.testing.assert_array_equal(d3, d2)
+
+
 @linux_only
 @pytest.mark.parametrize("call", ["insert", "move", "pairs", "update"])
 def test_ctrl_c_stops_a_tree_call_and_leaves_the_tree_valid(call):

@@ -188,7 +188,7 @@ def sort_pairs(pairs: _IP, lo: int, hi: int) -> _IP:
     """Pairs whose first value is in ``[lo, hi)``, in canonical order (a new array)."""
 @final
 class PairMemory:
-    """The memory under a big pair array (its ``base``).
+    """The memory under a big result array: pairs, distances or vectors (its ``base``).
 
     Given back to the core's scratch pool when NumPy frees the array, so the
     next search of about that size writes into pages it already has.

@@ -4,8 +4,8 @@
 
 use broadphase_core::check;
 use broadphase_core::pairs::TooMany;
-use numpy::ndarray::{Array2, ArrayView2};
-use numpy::{IntoPyArray, PyArray2};
+use numpy::ndarray::{Array1, Array2, ArrayView, Dimension, Ix1, Ix2};
+use numpy::{Element, IntoPyArray, PyArray};
 use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 use std::cell::UnsafeCell;
@@ -95,15 +95,24 @@ pub fn too_many_rows(TooMany(count): TooMany, max_rows: Option<u64>) -> PyErr {
     })
 }
 
-/// The memory of a big result array: it goes back to the core's scratch
-/// pool when NumPy frees the array, so the next search of about that size
-/// writes its pairs into pages it already has (`scratch::result`).
+/// The memory of a big result array (pairs, or their distances and
+/// vectors): it goes back to the core's scratch pool when NumPy frees the
+/// array, so the next search of about that size writes into pages it
+/// already has (`scratch::result`).
 #[pyclass(frozen, module = "broadphase._core")]
 pub struct PairMemory {
     /// Written through the array (NumPy may write a result), never from
     /// Rust while the object lives: the cell makes those writes legal, and
     /// the vector is never reallocated, so the array's pointer stays valid.
-    flat: UnsafeCell<Vec<isize>>,
+    held: UnsafeCell<Held>,
+}
+
+/// The vector under a result array.
+enum Held {
+    /// Flat pairs `[i0, j0, ...]`.
+    Pairs(Vec<isize>),
+    /// Values of the pairs (distances, vectors).
+    Values(Vec<f64>),
 }
 
 // SAFETY: Rust never reads or writes the vector while the object lives
@@ -112,7 +121,62 @@ unsafe impl Sync for PairMemory {}
 
 impl Drop for PairMemory {
     fn drop(&mut self) {
-        broadphase_core::scratch::give(std::mem::take(self.flat.get_mut()));
+        match std::mem::replace(self.held.get_mut(), Held::Values(Vec::new())) {
+            Held::Pairs(v) => broadphase_core::scratch::give(v),
+            Held::Values(v) => broadphase_core::scratch::give(v),
+        }
+    }
+}
+
+/// A `shape` array that owns `v` (moved into a [`PairMemory`], its base:
+/// see the safety note) and that NumPy may write; `held` wraps the vector.
+fn owning_array<T: Element, D: Dimension>(
+    py: Python<'_>,
+    mut v: Vec<T>,
+    shape: D,
+    held: fn(Vec<T>) -> Held,
+) -> PyResult<Py<PyAny>> {
+    if shape.size() != v.len() {
+        return Err(PyValueError::new_err("result: its size is not its shape's"));
+    }
+    // A pointer that may be written through (NumPy writes a result): taken
+    // from the vector mutably, not from a shared borrow of it.
+    let ptr = v.as_mut_ptr().cast_const();
+    let owner = Bound::new(
+        py,
+        PairMemory {
+            held: UnsafeCell::new(held(v)),
+        },
+    )?;
+    // SAFETY: `ptr` points at the `shape.size()` elements of the vector
+    // that `owner` holds, moved there without reallocating; `owner` becomes
+    // the array's base, which NumPy keeps alive as long as the array and any
+    // view of it.  The vector sits in an `UnsafeCell` and nothing in Rust
+    // touches it while `owner` lives, so NumPy's writes through the array
+    // alias nothing.  It is given back only when the last reference drops.
+    // Tested in tests/test_runtime.py (results stay intact while later
+    // searches run, a freed result's memory is reused, results are
+    // writeable).
+    let view = unsafe { ArrayView::from_shape_ptr(shape, ptr) };
+    let arr = unsafe { PyArray::borrow_from_array(&view, owner.into_any()) };
+    Ok(arr.into_any().unbind())
+}
+
+/// Values of the pairs, `(k,)` when `cols` is 1, else `(k, cols)`, as an
+/// array that owns them (from the scratch pool when big: see [`PairMemory`]).
+pub fn values_array(py: Python<'_>, v: Vec<f64>, cols: usize) -> PyResult<Py<PyAny>> {
+    let k = v.len() / cols.max(1);
+    let small = !broadphase_core::scratch::worth_keeping(&v);
+    let bad = |e: numpy::ndarray::ShapeError| PyValueError::new_err(format!("values: {e}"));
+    match (cols, small) {
+        (1, true) => Ok(Array1::from_vec(v).into_pyarray(py).into_any().unbind()),
+        (_, true) => Ok(Array2::from_shape_vec((k, cols), v)
+            .map_err(bad)?
+            .into_pyarray(py)
+            .into_any()
+            .unbind()),
+        (1, false) => owning_array(py, v, Ix1(k), Held::Values),
+        (_, false) => owning_array(py, v, Ix2(k, cols), Held::Values),
     }
 }
 
@@ -126,24 +190,5 @@ pub fn pairs_array(py: Python<'_>, mut flat: Vec<isize>) -> PyResult<Py<PyAny>> 
         let arr = Array2::from_shape_vec((k, 2), flat).map_err(bad)?;
         return Ok(arr.into_pyarray(py).into_any().unbind());
     }
-    // A pointer that may be written through (NumPy writes a result): taken
-    // from the vector mutably, not from a shared borrow of it.
-    let ptr = flat.as_mut_ptr().cast_const();
-    let owner = Bound::new(
-        py,
-        PairMemory {
-            flat: UnsafeCell::new(flat),
-        },
-    )?;
-    // SAFETY: `ptr` points at the `2 * k` elements of the vector that `owner`
-    // holds, moved there without reallocating; `owner` becomes the array's
-    // base, which NumPy keeps alive as long as the array and any view of it.
-    // The vector sits in an `UnsafeCell` and nothing in Rust touches it while
-    // `owner` lives, so NumPy's writes through the array alias nothing.  It is
-    // given back only when the last reference drops.  Tested in
-    // tests/test_runtime.py (results stay intact while later searches run, a
-    // freed result's memory is reused, results are writeable).
-    let view = unsafe { ArrayView2::from_shape_ptr((k, 2), ptr) };
-    let arr = unsafe { PyArray2::borrow_from_array(&view, owner.into_any()) };
-    Ok(arr.into_any().unbind())
+    owning_array(py, flat, Ix2(k, 2), Held::Pairs)
 }

@@ -3,7 +3,7 @@
 //! pairs' distances and vectors (balls).
 
 use crate::filters::FilterArgs;
-use crate::results::{bad_row, pairs_array, too_many};
+use crate::results::{bad_row, pairs_array, too_many, values_array};
 use crate::watch::{self, Watch};
 use crate::{method, owned, rows, Boxes};
 use broadphase_core::check::{self, BadRow};
@@ -12,8 +12,7 @@ use broadphase_core::par::Exec;
 use broadphase_core::periodic::{find_periodic_pairs, measure, Periodic, Refused};
 use broadphase_core::scratch::Pooled;
 use broadphase_core::{Method, Narrow, Search, Shapes};
-use numpy::ndarray::Array2;
-use numpy::{IntoPyArray, PyReadonlyArray1, PyUntypedArrayMethods};
+use numpy::{PyReadonlyArray1, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
@@ -207,17 +206,9 @@ where
     match result {
         Outcome::Pairs(flat, None, None) if args.measure == 0 => pairs_array(py, flat),
         Outcome::Pairs(flat, d, v) => {
-            let k = flat.len() / 2;
             let pairs = pairs_array(py, flat)?;
-            let d = d.map(|d| d.into_pyarray(py).into_any().unbind());
-            let v = match v {
-                Some(v) => {
-                    let arr = Array2::from_shape_vec((k, N / 2), v)
-                        .map_err(|e| PyValueError::new_err(format!("vectors: {e}")))?;
-                    Some(arr.into_pyarray(py).into_any().unbind())
-                }
-                None => None,
-            };
+            let d = d.map(|d| values_array(py, d, 1)).transpose()?;
+            let v = v.map(|v| values_array(py, v, N / 2)).transpose()?;
             Ok(PyTuple::new(py, [Some(pairs), d, v])?.into_any().unbind())
         }
         Outcome::Bad(b) => bad_row(py, b),

@@ -12,7 +12,7 @@
 //! depend on the thread count.
 
 use super::place;
-use crate::hints::prefetch;
+use crate::hints::prefetch_slice;
 use crate::par::Exec;
 use crate::scratch::{self, Pooled};
 
@@ -79,12 +79,14 @@ fn each_pair<const C: usize, T: Send + Pooled>(
     let per: [f64; 3] = std::array::from_fn(|k| period.get(k).copied().unwrap_or(f64::INFINITY));
     let half = per.map(|l| 0.5 * l);
     let k = flat.len() / 2;
-    let mut out = Vec::new();
+    // a result that leaves the core: pages an earlier one gave back
+    let mut out = scratch::result(k);
     ex.for_work(k, 2 * GRAIN)
         .collect_into(&mut out, k, GRAIN, |p| {
             // the pairs come sorted by `i`: `j` jumps about, asked for ahead
+            // (both lines of a row that straddles two)
             if let Some(&ahead) = flat.get(2 * (p + AHEAD) + 1) {
-                prefetch(&centres[ahead as usize]);
+                prefetch_slice(std::slice::from_ref(&centres[ahead as usize]));
             }
             let (i, j) = (flat[2 * p] as usize, flat[2 * p + 1] as usize);
             f(between(&centres[i], &centres[j], &half, &per))
@@ -101,13 +103,11 @@ pub fn vectors<const C: usize>(
     flat: &[isize],
     ex: &Exec,
 ) -> Vec<f64> {
-    let out = each_pair(balls, period, flat, ex, |v| v);
-    if C == 4 {
-        return out.into_flattened();
+    // rows of D values written straight in (the result's pages pooled)
+    match C {
+        3 => each_pair(balls, period, flat, ex, |v| [v[0], v[1]]).into_flattened(),
+        _ => each_pair(balls, period, flat, ex, |v| v).into_flattened(),
     }
-    out.iter()
-        .flat_map(|v| v[..C - 1].iter().copied())
-        .collect()
 }
 
 /// The distances `|centre(j) - centre(i)|` (minimum image) of the pairs
