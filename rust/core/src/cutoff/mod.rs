@@ -177,13 +177,7 @@ where
             tags = scratch::take(n);
             tags.extend(order.iter().map(|&k| im.tags[k as usize]));
         }
-        let objects = images.map_or(n, |im| {
-            im.tags
-                .iter()
-                .map(|&t| Imaged::object(t) + 1)
-                .max()
-                .unwrap_or(0)
-        });
+        let objects = images.map_or(n, |im| im.objects);
         let reach = (cut + slack) * (cut + slack) * (1.0 + 1e-12);
         Some(Some(List {
             cells,

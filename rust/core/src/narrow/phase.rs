@@ -257,6 +257,9 @@ fn plain_meet(shapes: Shapes, i: usize, j: usize) -> bool {
 pub struct Imaged<'a> {
     /// One tag per image ([`Imaged::tag`]).
     pub tags: &'a [u64],
+    /// How many objects the images are of: images `0..objects` are their
+    /// canonical images, in object order (the ghosts follow).
+    pub objects: usize,
     /// The images' own shapes, by image: [`Shapes::Boxes`],
     /// [`Shapes::Circles`] or [`Shapes::Spheres`].
     pub shapes: Shapes<'a>,

@@ -137,17 +137,27 @@ struct Ghosts<const N: usize, const C: usize> {
 /// Objects per chunk of the parallel build.
 const GRAIN: usize = 1 << 14;
 
-/// The images of `n` objects: `image(k, ghosts)` gives object `k`'s
-/// canonical image (its box, its ball, its tag) and pushes its ghosts, or
-/// says what is wrong with it.  Canonical images are written in place, in
-/// chunks fixed by `n`; the first bad row is the least over the chunks.
+/// The slots of one canonical image: its box and its ball (each absent
+/// when the images have none) and its tag.
+struct Slot<'s, const N: usize, const C: usize> {
+    bx: Option<&'s mut [f64; N]>,
+    ball: Option<&'s mut [f64; C]>,
+    tag: &'s mut u64,
+}
+
+/// The images of `n` objects: `image(k, slot, ghosts)` writes object `k`'s
+/// canonical image into `slot` and pushes its ghosts, or says what is wrong
+/// with it.  Canonical images are written in place (the closure writes
+/// through references: returned by value, the three parts went through the
+/// stack unaligned), in chunks fixed by `n`; the first bad row is the least
+/// over the chunks.
 fn build<const N: usize, const C: usize, F>(
     mut out: Images<N, C>,
     ex: &Exec,
     image: F,
 ) -> Result<Images<N, C>, BadRow>
 where
-    F: Fn(usize, &mut Ghosts<N, C>) -> Result<([f64; N], [f64; C], u64), Problem> + Sync,
+    F: Fn(usize, Slot<N, C>, &mut Ghosts<N, C>) -> Result<(), Problem> + Sync,
 {
     let n = out.tags.len();
     let (with_boxes, with_balls) = (!out.boxes.is_empty(), !out.balls.is_empty());
@@ -173,18 +183,17 @@ where
             balls: Vec::new(),
             tags: Vec::new(),
         };
-        for (t, slot) in tg.iter_mut().enumerate() {
-            let (b, ball, tag) = image(lo + t, &mut g).map_err(|problem| BadRow {
+        let (mut bx, mut bl) = (bx.iter_mut(), bl.iter_mut());
+        for (t, tag) in tg.iter_mut().enumerate() {
+            let slot = Slot {
+                bx: bx.next(),
+                ball: bl.next(),
+                tag,
+            };
+            image(lo + t, slot, &mut g).map_err(|problem| BadRow {
                 row: lo + t,
                 problem,
             })?;
-            if let Some(at) = bx.get_mut(t) {
-                *at = b;
-            }
-            if let Some(at) = bl.get_mut(t) {
-                *at = ball;
-            }
-            *slot = tag;
         }
         Ok(g)
     });
@@ -214,7 +223,7 @@ where
         balls: Vec::new(),
         tags: scratch::filled(n, 0),
     };
-    build(out, ex, |k, ghosts| {
+    build(out, ex, |k, slot, ghosts| {
         let b = &boxes[k];
         let mut img = *b;
         let mut exact = true;
@@ -250,7 +259,11 @@ where
             ghosts.boxes.push(g);
             ghosts.tags.push(Imaged::tag(k, shifts, ex));
         }
-        Ok((img, [], Imaged::tag(k, 0, exact)))
+        if let Some(at) = slot.bx {
+            *at = img;
+        }
+        *slot.tag = Imaged::tag(k, 0, exact);
+        Ok(())
     })
 }
 
@@ -283,7 +296,7 @@ where
         balls: scratch::filled(n, [0.0; C]),
         tags: scratch::filled(n, 0),
     };
-    build(out, ex, |k, ghosts| {
+    build(out, ex, |k, slot, ghosts| {
         let c = &balls[k];
         let r = c[C - 1];
         let mut img = *c;
@@ -314,11 +327,6 @@ where
             };
             m | u32::from(img[a] + (r + most) + p > l * (1.0 - 1e-15)) << a
         });
-        let bx = if with_boxes {
-            image_box::<C, N>(&img, inexact_axes, period)
-        } else {
-            [0.0; N]
-        };
         for shifts in subsets(reach) {
             let mut g = img;
             let mut inexact = inexact_axes;
@@ -333,7 +341,14 @@ where
             ghosts.balls.push(g);
             ghosts.tags.push(Imaged::tag(k, shifts, inexact == 0));
         }
-        Ok((bx, img, Imaged::tag(k, 0, inexact_axes == 0)))
+        if let Some(at) = slot.bx {
+            *at = image_box::<C, N>(&img, inexact_axes, period);
+        }
+        if let Some(at) = slot.ball {
+            *at = img;
+        }
+        *slot.tag = Imaged::tag(k, 0, inexact_axes == 0);
+        Ok(())
     })
 }
 

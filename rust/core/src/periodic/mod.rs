@@ -190,6 +190,7 @@ fn over_images<const N: usize, const C: usize, R>(
     let test = |p: usize, q: usize| judge.meet(p, q);
     let imaged = Imaged {
         tags: &im.tags,
+        objects: s.boxes.len(),
         shapes,
         exact: &test,
     };
