@@ -191,6 +191,26 @@ def test_distances_and_vectors_are_the_nearest_copy(d):
         np.testing.assert_allclose(d3, np.sqrt((delta ** 2).sum(1)), atol=1e-12)
 
 
+@pytest.mark.parametrize("d", [2, 3])
+def test_distances_of_centres_inside_the_cell_read_the_centres_only(d):
+    # every coordinate in [0, L): the pairs read the rows as given (no wrapped copies),
+    # whose last value is a radius, never a coordinate
+    rng = np.random.default_rng(21 + d)
+    pts = rng.random((3000, d)) * 10
+    period = [10.0] * (d - 1) + [None]
+    radii = rng.uniform(0.1, 0.4, len(pts))
+    pairs, dist, vec = bp.find_circle_pairs(pts, radii, period=period,
+                                            return_distances=True, return_vectors=True)
+    assert len(pairs)
+    delta = pts[pairs[:, 1]] - pts[pairs[:, 0]]
+    for k, length in enumerate(period):
+        if length is not None:
+            delta[:, k] -= np.round(delta[:, k] / length) * length
+    np.testing.assert_allclose(vec, delta, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(dist, np.sqrt((delta ** 2).sum(1)), rtol=0, atol=1e-12)
+    assert (dist < radii[pairs[:, 0]] + radii[pairs[:, 1]] + 1e-12).all()
+
+
 def test_between_is_periodic_too():
     a = [[9, 0, 11, 1], [4, 4, 5, 5]]
     b = [[0.5, 0.2, 1.5, 0.8], [4.5, 4.5, 4.6, 4.6], [20.5, 0.2, 20.6, 0.3]]

@@ -134,6 +134,16 @@ struct Ghosts<const N: usize, const C: usize> {
     tags: Vec<u64>,
 }
 
+/// `n` copies of `value` in a pooled vector with room for the usual ghosts
+/// after them (a quarter as many again): the ghosts are appended once the
+/// canonical images are built, and a vector without the room would move,
+/// into fresh pages, on every search.
+fn with_room<T: Pooled + Clone>(n: usize, value: T) -> Vec<T> {
+    let mut v = scratch::take(n + n / 4 + 64);
+    v.resize(n, value);
+    v
+}
+
 /// Objects per chunk of the parallel build.
 const GRAIN: usize = 1 << 14;
 
@@ -219,9 +229,9 @@ where
     let d = N / 2;
     let n = boxes.len();
     let out = Images {
-        boxes: scratch::filled(n, [0.0; N]),
+        boxes: with_room(n, [0.0; N]),
         balls: Vec::new(),
-        tags: scratch::filled(n, 0),
+        tags: with_room(n, 0),
     };
     build(out, ex, |k, slot, ghosts| {
         let b = &boxes[k];
@@ -289,12 +299,12 @@ where
     let n = balls.len();
     let out = Images {
         boxes: if with_boxes {
-            scratch::filled(n, [0.0; N])
+            with_room(n, [0.0; N])
         } else {
             Vec::new()
         },
-        balls: scratch::filled(n, [0.0; C]),
-        tags: scratch::filled(n, 0),
+        balls: with_room(n, [0.0; C]),
+        tags: with_room(n, 0),
     };
     build(out, ex, |k, slot, ghosts| {
         let c = &balls[k];

@@ -26,6 +26,24 @@ fn wrapped(x: f64, l: f64) -> f64 {
     r0 + f64::from(turns) * l
 }
 
+/// Whether every centre of `balls` already lies in `[0, L)` on every
+/// periodic axis: wrapping then changes nothing, and the pairs read the
+/// balls' own rows (the common case of coordinates kept in the box).
+fn inside<const C: usize>(balls: &[[f64; C]], period: &[f64], ex: &Exec) -> bool {
+    let chunk = GRAIN;
+    let parts = balls.len().div_ceil(chunk);
+    ex.for_work(balls.len(), 2 * GRAIN)
+        .map(parts, |c| {
+            balls[c * chunk..((c + 1) * chunk).min(balls.len())]
+                .iter()
+                .all(|b| {
+                    (0..C - 1).all(|a| !period[a].is_finite() || (0.0..period[a]).contains(&b[a]))
+                })
+        })
+        .into_iter()
+        .all(|x| x)
+}
+
 /// The centres of `balls`, each moved into `[0, L]` on the periodic axes
 /// (one pass over the objects, so that a pair reads two short rows).
 fn wrapped_centres<const C: usize>(balls: &[[f64; C]], period: &[f64], ex: &Exec) -> Vec<[f64; 3]> {
@@ -66,7 +84,9 @@ fn between(a: &[f64; 3], b: &[f64; 3], half: &[f64; 3], period: &[f64; 3]) -> [f
 /// Pairs ahead whose second centre is asked for.
 const AHEAD: usize = 48;
 
-/// `f(p, vector of pair p)` for every pair of `flat`, collected.
+/// `f(p, vector of pair p)` for every pair of `flat`, collected: over the
+/// balls' own rows when they lie inside the cell ([`inside`]), else over
+/// wrapped copies of their centres (given back after).
 fn each_pair<const C: usize, T: Send + Pooled>(
     balls: &[[f64; C]],
     period: &[f64],
@@ -74,10 +94,31 @@ fn each_pair<const C: usize, T: Send + Pooled>(
     ex: &Exec,
     f: impl Fn([f64; 3]) -> T + Sync + Send,
 ) -> Vec<T> {
+    if inside(balls, period, ex) {
+        return over_rows(balls, C - 1, period, flat, ex, f);
+    }
     let centres = wrapped_centres(balls, period, ex);
+    let out = over_rows(&centres, C - 1, period, flat, ex, f);
+    scratch::give(centres);
+    out
+}
+
+/// [`each_pair`] over rows whose first `d` values are the centres, each in
+/// `[0, L]` on the periodic axes.
+fn over_rows<const W: usize, T: Send + Pooled>(
+    rows: &[[f64; W]],
+    d: usize,
+    period: &[f64],
+    flat: &[isize],
+    ex: &Exec,
+    f: impl Fn([f64; 3]) -> T + Sync + Send,
+) -> Vec<T> {
     // open axes: an infinite half period never shifts
     let per: [f64; 3] = std::array::from_fn(|k| period.get(k).copied().unwrap_or(f64::INFINITY));
     let half = per.map(|l| 0.5 * l);
+    // in 2D the third coordinate is 0 (and its axis open): no part
+    let centre =
+        |k: usize| -> [f64; 3] { std::array::from_fn(|a| if a < d { rows[k][a] } else { 0.0 }) };
     let k = flat.len() / 2;
     // a result that leaves the core: pages an earlier one gave back
     let mut out = scratch::result(k);
@@ -86,10 +127,10 @@ fn each_pair<const C: usize, T: Send + Pooled>(
             // the pairs come sorted by `i`: `j` jumps about, asked for ahead
             // (both lines of a row that straddles two)
             if let Some(&ahead) = flat.get(2 * (p + AHEAD) + 1) {
-                prefetch_slice(std::slice::from_ref(&centres[ahead as usize]));
+                prefetch_slice(std::slice::from_ref(&rows[ahead as usize]));
             }
             let (i, j) = (flat[2 * p] as usize, flat[2 * p + 1] as usize);
-            f(between(&centres[i], &centres[j], &half, &per))
+            f(between(&centre(i), &centre(j), &half, &per))
         });
     out
 }
