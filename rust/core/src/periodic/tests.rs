@@ -305,4 +305,11 @@ fn distances_and_vectors_take_the_nearest_copy() {
     assert_eq!(v, vec![-1.0, 1.0, 0.0, -4.5]);
     let d = measure::distances(&balls, &period, &flat, &Exec::serial());
     assert_eq!(d, vec![2f64.sqrt(), 4.5]);
+    // every centre inside [0, L): read from the rows, radii left out
+    let inside = [[0.5, 9.5, 0.25], [9.5, 0.5, 3.0], [5.0, 5.0, 1.0]];
+    let flat = [0, 1, 1, 2];
+    let v = measure::vectors(&inside, &period, &flat, &Exec::serial());
+    assert_eq!(v, vec![-1.0, 1.0, -4.5, 4.5]);
+    let d = measure::distances(&inside, &period, &flat, &Exec::serial());
+    assert_eq!(d, vec![2f64.sqrt(), 40.5f64.sqrt()]);
 }
