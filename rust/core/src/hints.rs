@@ -52,6 +52,17 @@ pub fn prefetch_slice<T>(v: &[T]) {
     let _ = v;
 }
 
+/// Hint that `v`, at most a cache line long, will be read soon: the line
+/// of its first byte and that of its last (the same unless it straddles
+/// two), with no loop.
+#[inline(always)]
+pub fn prefetch_row<T>(v: &T) {
+    const { assert!(std::mem::size_of::<T>() <= 64, "a row within two lines") };
+    let first = v as *const T as *const u8;
+    prefetch_ptr(first);
+    prefetch_ptr(first.wrapping_add(std::mem::size_of::<T>().saturating_sub(1)));
+}
+
 /// Ask for huge pages under the (untouched) capacity of `v`.
 pub fn advise_huge<T>(v: &mut Vec<T>) {
     const HUGE: usize = 2 << 20;

@@ -12,7 +12,7 @@
 //! depend on the thread count.
 
 use super::place;
-use crate::hints::prefetch_slice;
+use crate::hints::prefetch_row;
 use crate::par::Exec;
 use crate::scratch::{self, Pooled};
 
@@ -69,15 +69,13 @@ fn wrapped_centres<const C: usize>(balls: &[[f64; C]], period: &[f64], ex: &Exec
 /// `L / 2`.
 #[inline(always)]
 fn between(a: &[f64; 3], b: &[f64; 3], half: &[f64; 3], period: &[f64; 3]) -> [f64; 3] {
+    // selections, not branches: a pair across the boundary comes as the
+    // data has it
     std::array::from_fn(|k| {
         let d = b[k] - a[k];
-        if d > half[k] {
-            d - period[k]
-        } else if d < -half[k] {
-            d + period[k]
-        } else {
-            d
-        }
+        let down = if d > half[k] { period[k] } else { 0.0 };
+        let up = if d < -half[k] { period[k] } else { 0.0 };
+        (d - down) + up
     })
 }
 
@@ -95,19 +93,35 @@ fn each_pair<const C: usize, T: Send + Pooled>(
     f: impl Fn([f64; 3]) -> T + Sync + Send,
 ) -> Vec<T> {
     if inside(balls, period, ex) {
-        return over_rows(balls, C - 1, period, flat, ex, f);
+        return over_rows_of(balls, period, flat, ex, f);
     }
     let centres = wrapped_centres(balls, period, ex);
-    let out = over_rows(&centres, C - 1, period, flat, ex, f);
+    let out = match C {
+        3 => over_rows::<3, 2, T>(&centres, period, flat, ex, f),
+        _ => over_rows::<3, 3, T>(&centres, period, flat, ex, f),
+    };
     scratch::give(centres);
     out
 }
 
-/// [`each_pair`] over rows whose first `d` values are the centres, each in
+/// [`over_rows`] of ball rows (`C = D + 1`: the centre, then the radius).
+fn over_rows_of<const C: usize, T: Send + Pooled>(
+    balls: &[[f64; C]],
+    period: &[f64],
+    flat: &[isize],
+    ex: &Exec,
+    f: impl Fn([f64; 3]) -> T + Sync + Send,
+) -> Vec<T> {
+    match C {
+        3 => over_rows::<C, 2, T>(balls, period, flat, ex, f),
+        _ => over_rows::<C, 3, T>(balls, period, flat, ex, f),
+    }
+}
+
+/// [`each_pair`] over rows whose first `D` values are the centres, each in
 /// `[0, L]` on the periodic axes.
-fn over_rows<const W: usize, T: Send + Pooled>(
+fn over_rows<const W: usize, const D: usize, T: Send + Pooled>(
     rows: &[[f64; W]],
-    d: usize,
     period: &[f64],
     flat: &[isize],
     ex: &Exec,
@@ -118,7 +132,7 @@ fn over_rows<const W: usize, T: Send + Pooled>(
     let half = per.map(|l| 0.5 * l);
     // in 2D the third coordinate is 0 (and its axis open): no part
     let centre =
-        |k: usize| -> [f64; 3] { std::array::from_fn(|a| if a < d { rows[k][a] } else { 0.0 }) };
+        |k: usize| -> [f64; 3] { std::array::from_fn(|a| if a < D { rows[k][a] } else { 0.0 }) };
     let k = flat.len() / 2;
     // a result that leaves the core: pages an earlier one gave back
     let mut out = scratch::result(k);
@@ -127,7 +141,7 @@ fn over_rows<const W: usize, T: Send + Pooled>(
             // the pairs come sorted by `i`: `j` jumps about, asked for ahead
             // (both lines of a row that straddles two)
             if let Some(&ahead) = flat.get(2 * (p + AHEAD) + 1) {
-                prefetch_slice(std::slice::from_ref(&rows[ahead as usize]));
+                prefetch_row(&rows[ahead as usize]);
             }
             let (i, j) = (flat[2 * p] as usize, flat[2 * p + 1] as usize);
             f(between(&centre(i), &centre(j), &half, &per))
