@@ -133,6 +133,7 @@ fn search_rows<const N: usize, const C: usize>(
 ) -> PyResult<Py<PyAny>>
 where
     [f64; N]: Periodic<N> + Pooled,
+    [f64; C]: Pooled,
 {
     if args.period.as_ref().is_some_and(|p| p.len() != N / 2) {
         return Err(PyValueError::new_err(format!(
@@ -150,7 +151,9 @@ where
     let result = watch::watched(py, n, &ex, Watch::Stateless, |ex| {
         // Only copies are read from here on (`owned`).
         let filters = filter_args.copy(ex)?;
-        let circ = circ.map(|c| owned::copy(c, "circles", ex)).transpose()?;
+        let circ = circ
+            .map(|c| owned::copy_pooled(c, "circles", ex))
+            .transpose()?;
         // the boxes searched and their bounds: the balls' bounding boxes,
         // or a copy of the boxes, scanned
         let (owned, bounds) = match (&circ, given) {
@@ -201,6 +204,9 @@ where
             of(DISTANCES, measure::distances),
             of(VECTORS, measure::vectors),
         );
+        if let Some(c) = circ {
+            broadphase_core::scratch::give(c);
+        }
         Ok::<_, PyErr>(Outcome::Pairs(flat, d, v))
     })??;
     match result {
