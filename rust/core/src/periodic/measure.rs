@@ -93,28 +93,27 @@ fn each_pair<const C: usize, T: Send + Pooled>(
     f: impl Fn([f64; 3]) -> T + Sync + Send,
 ) -> Vec<T> {
     if inside(balls, period, ex) {
-        return over_rows_of(balls, period, flat, ex, f);
+        return in_dims(balls, C - 1, period, flat, ex, f);
     }
     let centres = wrapped_centres(balls, period, ex);
-    let out = match C {
-        3 => over_rows::<3, 2, T>(&centres, period, flat, ex, f),
-        _ => over_rows::<3, 3, T>(&centres, period, flat, ex, f),
-    };
+    let out = in_dims(&centres, C - 1, period, flat, ex, f);
     scratch::give(centres);
     out
 }
 
-/// [`over_rows`] of ball rows (`C = D + 1`: the centre, then the radius).
-fn over_rows_of<const C: usize, T: Send + Pooled>(
-    balls: &[[f64; C]],
+/// [`over_rows`] of rows whose first `dims` values (2 or 3) are the
+/// centres: the dimension made a constant of the pass.
+fn in_dims<const W: usize, T: Send + Pooled>(
+    rows: &[[f64; W]],
+    dims: usize,
     period: &[f64],
     flat: &[isize],
     ex: &Exec,
     f: impl Fn([f64; 3]) -> T + Sync + Send,
 ) -> Vec<T> {
-    match C {
-        3 => over_rows::<C, 2, T>(balls, period, flat, ex, f),
-        _ => over_rows::<C, 3, T>(balls, period, flat, ex, f),
+    match dims {
+        2 => over_rows::<W, 2, T>(rows, period, flat, ex, f),
+        _ => over_rows::<W, 3, T>(rows, period, flat, ex, f),
     }
 }
 
