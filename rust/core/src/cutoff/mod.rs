@@ -39,6 +39,8 @@ const MOST_PER_AXIS: f64 = (1u64 << 21) as f64;
 /// Declined when the same-cell pairs exceed this many per centre (the grid
 /// is too coarse for the data).
 const CROWDED: f64 = 64.0;
+/// Centres per chunk of the list's parallel passes.
+const GATHER: usize = 1 << 14;
 
 /// The balls a cell list takes: the ball rows (centre, then radius) of a
 /// search's shapes, or of its images, when every radius is the same.
@@ -90,7 +92,7 @@ pub fn find<const D: usize, B: AsRef<[f64]> + Sync>(
 where
     [f64; D]: Pooled,
 {
-    let Some(list) = List::<D>::of(balls, r, narrow)? else {
+    let Some(list) = List::<D>::of(balls, r, narrow, ex)? else {
         return Some((Ok(Vec::new()), 0));
     };
     let walk = list.walk(narrow);
@@ -126,8 +128,15 @@ where
     [f64; D]: Pooled,
 {
     /// The cell list of `balls` of radius `r`: `None` if declined,
-    /// `Some(None)` if no pair can meet.
-    fn of<B: AsRef<[f64]>>(balls: &[B], r: f64, narrow: &Narrow<'a>) -> Option<Option<Self>> {
+    /// `Some(None)` if no pair can meet.  The passes over the centres (each
+    /// one's cell, the gathers in cell order) run in chunks fixed by `n`;
+    /// the counting sort between them is one serial pass.
+    fn of<B: AsRef<[f64]> + Sync>(
+        balls: &[B],
+        r: f64,
+        narrow: &Narrow<'a>,
+        ex: &Exec,
+    ) -> Option<Option<Self>> {
         let n = balls.len();
         let cut = 2.0 * r;
         if r == 0.0 || n < 2 {
@@ -145,8 +154,11 @@ where
         let cells = grid::<D, B>(balls, cut + slack)?;
         let ncells: usize = cells.dims.iter().product();
         // counting sort of the centres by cell
+        let ex = ex.for_work(n, 2 * GATHER);
         let mut cell_of: Vec<u32> = scratch::take(n);
-        cell_of.extend(balls.iter().map(|b| cells.of(b.as_ref()) as u32));
+        ex.collect_into(&mut cell_of, n, GATHER, |k| {
+            cells.of(balls[k].as_ref()) as u32
+        });
         let mut start = vec![0u32; ncells + 1];
         for &c in &cell_of {
             start[c as usize + 1] += 1;
@@ -167,15 +179,14 @@ where
         }
         scratch::give(cell_of);
         let mut pts: Vec<[f64; D]> = scratch::take(n);
-        pts.extend(
-            order
-                .iter()
-                .map(|&k| std::array::from_fn(|a| balls[k as usize].as_ref()[a])),
-        );
+        ex.collect_into(&mut pts, n, GATHER, |p| {
+            let b = balls[order[p] as usize].as_ref();
+            std::array::from_fn(|a| b[a])
+        });
         let mut tags: Vec<u64> = Vec::new();
         if let Some(im) = images {
             tags = scratch::take(n);
-            tags.extend(order.iter().map(|&k| im.tags[k as usize]));
+            ex.collect_into(&mut tags, n, GATHER, |p| im.tags[order[p] as usize]);
         }
         let objects = images.map_or(n, |im| im.objects);
         let reach = (cut + slack) * (cut + slack) * (1.0 + 1e-12);
