@@ -1,10 +1,10 @@
 """The base of ``LinearQuadtree`` and its mixins: the core's tree, its findings worded as errors.
 
 Every part of :class:`broadphase.LinearQuadtree` (``_tree.py`` and the
-mixins in ``_tree_frames.py``, ``_tree_queries.py``, ``_tree_casts.py``)
-holds the core's tree as ``self._t`` and reports what the core finds wrong
-(``_core.BadHandle``, ``_core.BadRow``) through this one class: an error
-naming the argument and the row or the handle.  The shape codes of the
+mixins in ``_tree_edits.py``, ``_tree_frames.py``, ``_tree_queries.py``,
+``_tree_casts.py``) holds the core's tree as ``self._t`` and reports what
+the core finds wrong (``_core.BadHandle``, ``_core.BadRow``) through this
+one class: an error naming the argument and the row or the handle.  The shape codes of the
 core (``narrow::BOX``, ``narrow::CIRCLE``) are named here once.
 
 A tree made with ``touching=True`` holds closed boxes: the core stores each
