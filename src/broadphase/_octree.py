@@ -21,7 +21,7 @@ import numbers
 
 from numpy.typing import ArrayLike
 
-from . import _cast, _core, _exact
+from . import _cast_options, _cast_touching, _core, _exact
 from ._depth import suggest_depth
 from ._octree_args import _DIMS, MAX_DEPTH_3D, _check_depth
 from ._octree_casts import _OctreeCasts
@@ -121,11 +121,11 @@ class LinearOctree(_OctreeEdits, _OctreeQueries, _OctreeCasts):
         self._bounds = _exact.world(bounds, _DIMS)
         self._depth = _check_depth(depth)
         self._margin = _check_margin(margin)
-        self._closed = _cast.touching(touching)
+        self._closed = _cast_touching.touching(touching)
         self._periodic_setting(period, 3, self._closed)
         self._signed = {}
         self._t = _core.Tree3(self._world(self._bounds), self._depth, self._margin,
-                              _cast.workers(workers))
+                              _cast_options.workers(workers))
 
     @classmethod
     def for_objects(cls, bounds: ArrayLike, typical_size: float, *, margin: float = 0.0,

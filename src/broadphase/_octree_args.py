@@ -4,7 +4,7 @@ Checked and converted here, every error naming the argument, as
 :mod:`._tree_args` does for :class:`broadphase.LinearQuadtree` (whose
 handles, single rows and settings the octree shares): the deepest level
 the octree allows, and boxes and spheres read as 3D rows through
-:mod:`._cast`.
+:mod:`._cast` and :mod:`._cast_circles`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import numbers
 
 import numpy as np
 
-from . import _cast, _core
+from . import _cast, _cast_circles, _core
 from ._tree_args import _one_or_many
 
 __all__ = ["MAX_DEPTH_3D"]
@@ -47,7 +47,7 @@ def _boxes(value, name: str = "boxes") -> np.ndarray:
 
 def _spheres(centers, radii) -> tuple[np.ndarray, np.ndarray]:
     """Validated ``(x, y, z, r)`` rows and their outward-rounded (finite) boxes."""
-    xyzr, bxs = _cast.circles(_one_or_many(centers, 3), radii, _DIMS)
+    xyzr, bxs = _cast_circles.circles(_one_or_many(centers, 3), radii, _DIMS)
     bad = np.flatnonzero(~np.isfinite(bxs).all(axis=1))
     if bad.size:
         k = int(bad[0])

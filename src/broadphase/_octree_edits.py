@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from . import _cast, _core
+from . import _cast_options, _core
 from ._octree_args import _boxes, _spheres
 from ._tree_args import _handle_array, _same_length
 from ._tree_base import BOX, CIRCLE, _TreeBase
@@ -53,7 +53,7 @@ class _OctreeEdits(_TreeBase):
         (0, 2)
         """
         arr = _boxes(boxes)
-        filters = _cast.filters(arr.shape[0], groups, categories, masks)
+        filters = _cast_options.filters(arr.shape[0], groups, categories, masks)
         if self._p is not None:
             return self._insert_periodic(BOX, arr, arr, filters, "insert")
         arr, signed = self._stored(arr, "boxes")
@@ -93,7 +93,7 @@ class _OctreeEdits(_TreeBase):
         """
         self._open_only("insert_spheres")
         xyzr, bxs = _spheres(centers, radii)
-        filters = _cast.filters(xyzr.shape[0], groups, categories, masks)
+        filters = _cast_options.filters(xyzr.shape[0], groups, categories, masks)
         if self._p is not None:
             return self._insert_periodic(CIRCLE, xyzr, bxs, filters, "insert_spheres", radii)
         h = self._t.insert(bxs, xyzr, **filters)

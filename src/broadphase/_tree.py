@@ -22,7 +22,7 @@ import copy
 
 from numpy.typing import ArrayLike
 
-from . import _cast, _core, _exact
+from . import _cast_options, _cast_touching, _core, _exact
 from ._depth import suggest_depth
 from ._tree_args import MAX_DEPTH, _check_depth, _check_margin
 from ._tree_casts import _TreeCasts
@@ -190,11 +190,11 @@ class LinearQuadtree(_TreeEdits, _TreeQueries, _TreeFrames, _TreeCasts):
         self._bounds = _exact.world(bounds)
         self._depth = _check_depth(depth)
         self._margin = _check_margin(margin)
-        self._closed = _cast.touching(touching)
+        self._closed = _cast_touching.touching(touching)
         self._periodic_setting(period, 2, self._closed)
         self._signed = {}
         self._t = _core.Tree(self._world(self._bounds), self._depth, self._margin,
-                             _cast.workers(workers))
+                             _cast_options.workers(workers))
 
     @classmethod
     def for_objects(cls, bounds: ArrayLike, typical_size: float, *, margin: float = 0.0,

@@ -1,8 +1,8 @@
 """The arguments of ``LinearQuadtree``: handles, single rows, settings.
 
 Checked and converted here, every error naming the argument; the numbers
-themselves go through :mod:`._exact` (the one refusal rule) and the boxes
-and circles through :mod:`._cast`.
+themselves go through :mod:`._exact` (the one refusal rule), the boxes
+through :mod:`._cast` and the circles through :mod:`._cast_circles`.
 """
 
 from __future__ import annotations

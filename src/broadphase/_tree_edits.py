@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from . import _cast, _core
+from . import _cast, _cast_circles, _cast_options, _core
 from ._tree_args import _handle_array, _one_or_many, _same_length
 from ._tree_base import BOX, CIRCLE, _TreeBase
 
@@ -61,7 +61,7 @@ class _TreeEdits(_TreeBase):
             if h is not None:
                 return h
         arr, _ = _cast.boxes(_one_or_many(boxes, 4))
-        filters = _cast.filters(arr.shape[0], groups, categories, masks)
+        filters = _cast_options.filters(arr.shape[0], groups, categories, masks)
         if self._p is not None:
             return self._insert_periodic(BOX, arr, arr, filters, "insert")
         arr, signed = self._stored(arr, "boxes")
@@ -106,8 +106,8 @@ class _TreeEdits(_TreeBase):
             h = _core.tree_insert_circle(self._t, centers, radii)  # None: not read directly
             if h is not None:
                 return h
-        xyr, bxs = _cast.tree_circles(_one_or_many(centers, 2), radii)
-        filters = _cast.filters(xyr.shape[0], groups, categories, masks)
+        xyr, bxs = _cast_circles.tree_circles(_one_or_many(centers, 2), radii)
+        filters = _cast_options.filters(xyr.shape[0], groups, categories, masks)
         if self._p is not None:
             return self._insert_periodic(CIRCLE, xyr, bxs, filters, "insert_circles", radii)
         h = self._t.insert(bxs, xyr, **filters)
@@ -204,9 +204,9 @@ class _TreeEdits(_TreeBase):
             return
         h = _handle_array(handles)
         self._check(h, CIRCLE)
-        c, r = _cast.center_rows(_one_or_many(centers, 2), radii)
+        c, r = _cast_circles.center_rows(_one_or_many(centers, 2), radii)
         _same_length(h, c, "centers")
-        xyr, _ = _cast.tree_circles(c, self._t.radii(h) if r is None else r)
+        xyr, _ = _cast_circles.tree_circles(c, self._t.radii(h) if r is None else r)
         if self._p is not None:
             return self._move_periodic(h, CIRCLE, xyr, radii)
         problem = self._t.move_circles(h, xyr)

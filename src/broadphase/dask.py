@@ -74,7 +74,7 @@ from dask.base import tokenize
 from dask.core import flatten
 from dask.highlevelgraph import HighLevelGraph, MaterializedLayer
 
-from . import _cast, _geoparquet, morton
+from . import _cast_touching, _geoparquet, morton
 from . import _dask_inputs as _inputs
 from . import _dask_tasks as _tasks
 
@@ -148,7 +148,7 @@ def find_pairs(boxes, groups=None, categories=None, masks=None, *, tile_rows: in
     >>> bpd.find_pairs(da.from_array(cubes, chunks=2)).compute().tolist()
     [[0, 1]]
     """
-    closed = _cast.touching(touching)
+    closed = _cast_touching.touching(touching)
     arr, extra = _inputs.columns(boxes, groups, categories, masks)
     n = arr.shape[0]
     if n == 0:
