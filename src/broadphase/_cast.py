@@ -29,7 +29,7 @@ import itertools
 
 import numpy as np
 
-from . import _core, _exact, _tables
+from . import _core, _exact, _tables, _tables_read
 
 
 def rows(value, name: str, width: int, columns: str) -> np.ndarray:
@@ -130,7 +130,7 @@ def box_rows(value, name: str, format: str | None, dims: tuple[int, ...] = (2,))
     if format is not None and (not isinstance(format, str) or format not in _tables.FORMATS):
         raise ValueError(f"format: expected one of {', '.join(map(repr, _tables.FORMATS))}, "
                          f"found {format!r}")
-    table = _tables._table(value, name)
+    table = _tables_read._table(value, name)
     if table is not None:
         picked = _tables.pick_columns(table.labels, "boxes", name, format, dims)
         if picked is None:
@@ -139,7 +139,7 @@ def box_rows(value, name: str, format: str | None, dims: tuple[int, ...] = (2,))
         else:
             layout, positions = picked
             format = "xywh" if layout in ("xywh", "xywh3d") else "corners"
-            arr = _tables._table_rows(table, positions, name)
+            arr = _tables_read._table_rows(table, positions, name)
             _tables.y_up(arr, [table.labels[k] for k in positions], name)
         if format == "corners":
             return arr

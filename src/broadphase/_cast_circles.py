@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _core, _exact, _geo, _tables
+from . import _core, _exact, _geo, _tables, _tables_read
 from ._cast import _layouts, _shapes, circle_problem, shaped_rows
 
 
@@ -62,7 +62,7 @@ def center_rows(centers, radii=None, dims: tuple[int, ...] = (2,)) -> tuple[np.n
         raise TypeError(f"centers: expected centres, found a {type(centers).__name__}, which "
                         "is read as boxes (its bounds) where boxes are taken; for points as "
                         "centres pass their coordinates (gs.get_coordinates())")
-    table = _tables._table(centers, "centers")
+    table = _tables_read._table(centers, "centers")
     if table is None:
         return shaped_rows(centers, "centers", _shapes("centers", dims)), radii
     picked = _tables.pick_columns(table.labels, "centers", "centers", dims=dims)
@@ -70,13 +70,13 @@ def center_rows(centers, radii=None, dims: tuple[int, ...] = (2,)) -> tuple[np.n
         return _tables._unnamed_rows(table, "centers", _layouts("centers", dims)), radii
     layout, positions = picked
     ncoord = 3 if layout in ("centers3d", "spheres") else 2
-    c = _tables._table_rows(table, positions[:ncoord], "centers")
+    c = _tables_read._table_rows(table, positions[:ncoord], "centers")
     if layout in ("circles", "spheres"):
         label = table.labels[positions[ncoord]]
         if radii is not None:
             raise ValueError(f"radii: given twice, as radii and as the column {label!r} of "
                              f"centers; expected one of them")
-        radii = _tables._column(table, positions[ncoord], "centers")
+        radii = _tables_read._column(table, positions[ncoord], "centers")
         bad = np.flatnonzero(~(radii >= 0) | ~np.isfinite(radii))
         if bad.size:
             k = int(bad[0])

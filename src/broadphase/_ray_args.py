@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _cast, _cast_options, _exact, _tables
+from . import _cast, _cast_options, _exact, _tables_read
 
 _HITS = ("first", "all", "any")
 
@@ -21,7 +21,7 @@ def dims_of(origins) -> int:
 
     What a cast at no objects reads its dimension from.
     """
-    table = _tables._table(origins)
+    table = _tables_read._table(origins)
     if table is not None:
         return 3 if "z" in [str(v).lower() for v in table.labels] else 2
     try:
