@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from . import _cast, _core, _periodic
+from . import _cast, _cast_circles, _cast_options, _cast_touching, _core, _periodic
 
 __all__ = ["METHODS", "find_pairs", "find_circle_pairs", "find_pairs_between"]
 
@@ -174,24 +174,25 @@ def find_pairs(
     []
     """
     if (format is None and type(boxes) is np.ndarray and boxes.dtype == _FLOAT64 and boxes.ndim == 2
-            and boxes.shape[1] in (4, 6) and boxes.shape[0] <= _cast.MAX_OBJECTS
+            and boxes.shape[1] in (4, 6) and boxes.shape[0] <= _cast_options.MAX_OBJECTS
             and boxes.flags.c_contiguous and boxes.flags.aligned and type(method) is str
             and method in _CHOICES and groups is None and categories is None and masks is None
             and workers is None and period is None and touching is False):
         # the common call, already in the form the core reads: the same checks, inline
         arr, out = boxes, _core.find_pairs(boxes, method)
     else:
-        nthreads = _cast.workers(workers)
-        if _cast.touching(touching):  # checked as given, then searched with raised maxima
-            arr = _cast.closed(_cast.boxes(boxes, "boxes", nthreads, format, _DIMS)[0], "boxes")
+        nthreads = _cast_options.workers(workers)
+        if _cast_touching.touching(touching):  # checked as given, then searched with raised maxima
+            arr = _cast_touching.closed(_cast.boxes(boxes, "boxes", nthreads, format, _DIMS)[0],
+                                        "boxes")
         else:
             arr = _cast.box_rows(boxes, "boxes", format, _DIMS)
         n = arr.shape[0]
-        method = _cast.method(method, _CHOICES)
-        filters = _cast.filters(n, groups, categories, masks)
+        method = _cast_options.method(method, _CHOICES)
+        filters = _cast_options.filters(n, groups, categories, masks)
         per = _periodic.period(period, arr.shape[1] // 2)
         _periodic.open_boxes_only(per, touching)
-        _cast.count(n, "boxes")
+        _cast_options.count(n, "boxes")
         out = _core.find_pairs(arr, method, workers=nthreads, period=per, **filters)
     if type(out) is _core.BadRow:
         if out.code in _periodic.WIDE:
@@ -287,14 +288,14 @@ def find_circle_pairs(
     >>> pairs.tolist(), d.tolist()
     ([[0, 1]], [1.0])
     """
-    nthreads = _cast.workers(workers)
-    xyr = _cast.circle_rows(centers, radii, _DIMS)
+    nthreads = _cast_options.workers(workers)
+    xyr = _cast_circles.circle_rows(centers, radii, _DIMS)
     n = xyr.shape[0]
-    method = _cast.method(method, _CHOICES)
-    filters = _cast.filters(n, groups, categories, masks)
+    method = _cast_options.method(method, _CHOICES)
+    filters = _cast_options.filters(n, groups, categories, masks)
     per = _periodic.period(period, xyr.shape[1] - 1)
     measure = _measure(return_distances, return_vectors)
-    _cast.count(n, "centers")
+    _cast_options.count(n, "centers")
     out = _core.find_pairs(None, method, circles=xyr, workers=nthreads, period=per,
                            measure=measure, **filters)
     if type(out) is _core.BadRow:
@@ -367,23 +368,23 @@ def find_pairs_between(
     >>> bp.find_pairs_between(drones, rooms).tolist()
     [[0, 0], [0, 1]]
     """
-    nthreads = _cast.workers(workers)
+    nthreads = _cast_options.workers(workers)
     a, _ = _cast.boxes(boxes_a, "boxes_a", nthreads, format, _DIMS)
     b, _ = _cast.boxes(boxes_b, "boxes_b", nthreads, format, _DIMS)
-    if _cast.touching(touching):  # raised maxima: the open search is the closed one
-        a, b = _cast.closed(a, "boxes_a"), _cast.closed(b, "boxes_b")
+    if _cast_touching.touching(touching):  # raised maxima: the open search is the closed one
+        a, b = _cast_touching.closed(a, "boxes_a"), _cast_touching.closed(b, "boxes_b")
     na, nb = a.shape[0], b.shape[0]
     if a.shape[1] != b.shape[1] and na and nb:
         da, db = a.shape[1] // 2, b.shape[1] // 2
         raise ValueError(f"boxes_a and boxes_b: expected boxes of one dimension, found "
                          f"{da}D boxes_a of shape {a.shape} and {db}D boxes_b of shape "
                          f"{b.shape}")
-    method = _cast.method(method, _CHOICES)
+    method = _cast_options.method(method, _CHOICES)
     per = _periodic.period(period, (a if na else b).shape[1] // 2)
     _periodic.open_boxes_only(per, touching)
     if na == 0 or nb == 0:
         return _empty()
-    _cast.count(na + nb, "boxes_a and boxes_b together")
+    _cast_options.count(na + nb, "boxes_a and boxes_b together")
     # One search over both sets; group -1 / -2 keeps pairs within a set out.
     groups = np.concatenate([np.full(na, -1, np.int64), np.full(nb, -2, np.int64)])
     both = np.concatenate([a, b])

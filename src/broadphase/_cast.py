@@ -1,33 +1,37 @@
-"""Input validation for the public API: shapes, boxes, circles, filters, options.
+"""Input validation for the public API: rows of numbers, boxes, and bad rows worded.
 
-Everything the kernels receive comes through here: C-contiguous float64 (or
-int64 / uint64) arrays of the right shape, never the caller's own buffer
-when a conversion is needed (so inputs are never modified).  Every error
-names the argument, what was expected and what was found, and the row for
-bad data.
+Everything the kernels receive comes through here or a sibling ``_cast_*``
+module: C-contiguous float64 (or int64 / uint64) arrays of the right
+shape, never the caller's own buffer when a conversion is needed (so
+inputs are never modified).  Every error names the argument, what was
+expected and what was found, and the row for bad data.
 
 The numbers themselves are converted by :mod:`._exact` (the one refusal
 rule: float64 must hold each value exactly), and tables are read by their
-column names in :mod:`._tables`; this module gives them their meaning:
-``(n, 4)`` boxes as corners or ``x, y, w, h`` (pygame rects included),
-circles as ``(x, y, r)``, one integer per object for ``groups`` /
-``categories`` / ``masks``, ``workers`` and ``method``.  Where a caller takes
-3D (``dims=(2, 3)``: the one-call searches, Dask), ``(n, 6)`` boxes are corners
-``minx, miny, minz, maxx, maxy, maxz`` or ``x, y, z, w, h, d``, and ``(n, 3)``
-centres are spheres' ``x, y, z``.
+column names in :mod:`._tables`; this module gives rows their shape and
+boxes their meaning: ``(n, 4)`` boxes as corners or ``x, y, w, h`` (pygame
+rects included).  Where a caller takes 3D (``dims=(2, 3)``: the one-call
+searches, Dask), ``(n, 6)`` boxes are corners ``minx, miny, minz, maxx,
+maxy, maxz`` or ``x, y, z, w, h, d``.  It also words what the core finds
+wrong in a row of boxes or circles (:func:`box_problem`,
+:func:`circle_problem`).
+
+The other arguments have a module each: circles as ``(x, y, r)`` rows and
+``(n, 3)`` centres as spheres' ``x, y, z`` in :mod:`._cast_circles`; one
+integer per object for ``groups`` / ``categories`` / ``masks``, the object
+count, ``workers`` and ``method`` in :mod:`._cast_options`; ``touching=``
+and the closed boxes it searches in :mod:`._cast_touching`.
 """
 
 from __future__ import annotations
 
 import itertools
-import numbers
-import operator
 
 import numpy as np
 
-from . import _core, _exact, _geo, _tables
+from . import _core, _exact, _tables, _tables_read
 
-_MAX_WORKERS = 2**31 - 1
+
 def rows(value, name: str, width: int, columns: str) -> np.ndarray:
     """An (n, width) float64 C-contiguous array; empty input gives (0, width)."""
     return shaped_rows(value, name, {width: columns})
@@ -126,7 +130,7 @@ def box_rows(value, name: str, format: str | None, dims: tuple[int, ...] = (2,))
     if format is not None and (not isinstance(format, str) or format not in _tables.FORMATS):
         raise ValueError(f"format: expected one of {', '.join(map(repr, _tables.FORMATS))}, "
                          f"found {format!r}")
-    table = _tables._table(value, name)
+    table = _tables_read._table(value, name)
     if table is not None:
         picked = _tables.pick_columns(table.labels, "boxes", name, format, dims)
         if picked is None:
@@ -135,7 +139,7 @@ def box_rows(value, name: str, format: str | None, dims: tuple[int, ...] = (2,))
         else:
             layout, positions = picked
             format = "xywh" if layout in ("xywh", "xywh3d") else "corners"
-            arr = _tables._table_rows(table, positions, name)
+            arr = _tables_read._table_rows(table, positions, name)
             _tables.y_up(arr, [table.labels[k] for k in positions], name)
         if format == "corners":
             return arr
@@ -262,232 +266,3 @@ def _problem(where: str, r: np.ndarray, faults: dict, code: int) -> str:
         return f"{changed}; found valid now: {r.tolist()}"
     named, text = next(iter(faults.values()))
     return f"{changed}; found now: {text if named == where else f'{named}: {text}'}"
-
-
-def circles(centers, radii, dims: tuple[int, ...] = (2,)) -> tuple[np.ndarray, np.ndarray]:
-    """Validated ``(x, y, r)`` rows and their outward-rounded boxes.
-
-    ``dims`` as in :func:`circle_rows`: ``(3,)`` or ``(2, 3)`` take spheres.
-    """
-    xyr = circle_rows(centers, radii, dims)
-    bxs = _core.circle_boxes(xyr)
-    if type(bxs) is _core.BadRow:
-        raise ValueError(circle_problem(xyr, radii, bxs.row, bxs.code))
-    return xyr, bxs
-
-
-def tree_circles(centers, radii) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`circles` for a tree, which holds objects whose box is finite.
-
-    A circle whose centre and radius reach past the largest float64 (its
-    outward-rounded box is infinite) is refused, naming its row; the static
-    searches take such circles.
-    """
-    xyr, bxs = circles(centers, radii)
-    bad = np.flatnonzero(~np.isfinite(bxs).all(axis=1))
-    if bad.size:
-        k = int(bad[0])
-        x, y, r = xyr[k].tolist()
-        raise ValueError(f"centers[{k}]: the circle at ({x}, {y}) of radius {r} reaches past "
-                         "the largest float64; expected a circle whose box is finite (a tree "
-                         "holds finite boxes)")
-    return xyr, bxs
-
-
-def center_rows(centers, radii=None, dims: tuple[int, ...] = (2,)) -> tuple[np.ndarray, object]:
-    """Centres as ``(n, 2)`` float64, and the radii: ``radii``, or a table's ``r`` column.
-
-    A table of centres is read by its column names (``x, y``); a radius
-    column (``r`` or ``radius``) gives the radii (checked here: finite and
-    ``>= 0``, naming the column) unless ``radii`` is given too, which is an
-    error (one of them would be ignored).  The radii come back as given
-    (None if neither).  With ``dims=(2, 3)``, ``(n, 3)`` rows and tables
-    with a column ``z`` are spheres' centres, ``(n, 3)``.
-    """
-    if _geo.is_geo(centers):  # read as boxes elsewhere: points are not guessed here
-        raise TypeError(f"centers: expected centres, found a {type(centers).__name__}, which "
-                        "is read as boxes (its bounds) where boxes are taken; for points as "
-                        "centres pass their coordinates (gs.get_coordinates())")
-    table = _tables._table(centers, "centers")
-    if table is None:
-        return shaped_rows(centers, "centers", _shapes("centers", dims)), radii
-    picked = _tables.pick_columns(table.labels, "centers", "centers", dims=dims)
-    if picked is None:
-        return _tables._unnamed_rows(table, "centers", _layouts("centers", dims)), radii
-    layout, positions = picked
-    ncoord = 3 if layout in ("centers3d", "spheres") else 2
-    c = _tables._table_rows(table, positions[:ncoord], "centers")
-    if layout in ("circles", "spheres"):
-        label = table.labels[positions[ncoord]]
-        if radii is not None:
-            raise ValueError(f"radii: given twice, as radii and as the column {label!r} of "
-                             f"centers; expected one of them")
-        radii = _tables._column(table, positions[ncoord], "centers")
-        bad = np.flatnonzero(~(radii >= 0) | ~np.isfinite(radii))
-        if bad.size:
-            k = int(bad[0])
-            where = _exact._where("centers", radii.shape, k, label)
-            raise ValueError(f"{where}: expected a finite radius >= 0, found {radii[k]}")
-    return c, radii
-
-
-def circle_rows(centers, radii, dims: tuple[int, ...] = (2,)) -> np.ndarray:
-    """``(x, y, r)`` rows of the circles, shapes checked (values checked by the core).
-
-    With ``dims=(2, 3)``, 3D centres give spheres' ``(x, y, z, r)`` rows.
-    """
-    c, radii = center_rows(centers, radii, dims)
-    if radii is None:
-        raise TypeError("radii: expected real numbers, found None (give a radius, one per "
-                        "center, or centers as a table with a column r)")
-    n = c.shape[0]
-    r = _exact._as_float64(_exact._array(radii, "radii"), "radii")
-    if r.ndim == 0:
-        r = np.full(n, r[()])
-    elif r.ndim != 1 or r.shape[0] != n:
-        raise ValueError(
-            f"radii: expected a scalar or shape ({n},) (one per center), found shape {r.shape}"
-        )
-    d = c.shape[1]
-    xyr = np.empty((n, d + 1), np.float64)
-    xyr[:, :d] = c
-    xyr[:, d] = r
-    return xyr
-
-
-def per_object(value, name: str, n: int, dtype, per: str = "object") -> np.ndarray | None:
-    """``groups`` / ``categories`` / ``masks``: a scalar or one integer per ``per`` (object)."""
-    if value is None:
-        return None
-    arr = _exact.integers(value, name, dtype)
-    if arr.ndim == 0:
-        arr = np.full(n, arr.item(), dtype=arr.dtype)
-    if arr.ndim != 1 or arr.shape[0] != n:
-        raise ValueError(
-            f"{name}: expected a scalar or shape ({n},) (one per {per}), found shape {arr.shape}"
-        )
-    if dtype == np.uint64 and arr.dtype.kind == "i" and arr.size and arr.min() < 0:
-        row = int(np.argmin(arr))
-        raise ValueError(
-            f"{name}[{row}]: expected bits as a non-negative integer, found {arr[row]}"
-        )
-    if dtype == np.int64 and arr.dtype == np.uint64 and arr.size and arr.max() >= 2**63:
-        row = int(np.argmax(arr))
-        raise ValueError(f"{name}[{row}]: expected an integer below 2**63, found {arr[row]}")
-    return _exact._aligned(np.ascontiguousarray(arr.astype(dtype, copy=False)))
-
-
-def filters(n: int, groups, categories, masks) -> dict[str, np.ndarray | None]:
-    """The filter arguments of ``n`` objects as the core reads them, by name.
-
-    ``groups`` as int64, ``categories`` and ``masks`` as uint64, each a
-    scalar or one value per object (see :func:`per_object`); ``None`` for
-    one not given (the core's default: group 0, all bits).  Keyword
-    arguments of ``_core.find_pairs`` and ``_core.Tree.insert`` alike.
-
-    Examples
-    --------
-    >>> from broadphase import _cast
-    >>> f = _cast.filters(3, 7, None, [1, 2, 3])
-    >>> f["groups"].tolist(), f["categories"], f["masks"].dtype.name
-    ([7, 7, 7], None, 'uint64')
-    """
-    return {
-        "groups": per_object(groups, "groups", n, np.int64),
-        "categories": per_object(categories, "categories", n, np.uint64),
-        "masks": per_object(masks, "masks", n, np.uint64),
-    }
-
-
-#: Most objects of one call: pair slices hold object indices in 32 bits.
-MAX_OBJECTS = 2**31 - 1
-
-
-def count(n: int, name: str) -> None:
-    """Refuse more objects than :data:`MAX_OBJECTS`, naming the argument."""
-    if n > MAX_OBJECTS:
-        raise ValueError(f"{name}: at most 2**31 - 1 objects supported, found {n}")
-
-
-def workers(value) -> int | None:
-    """``None`` (all threads) or a positive thread count, at most 2**31 - 1.
-
-    More threads than the machine has are allowed (the core uses what there
-    is); counts beyond 2**31 - 1 are refused, naming ``workers``.
-    """
-    if value is None:
-        return None
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"workers: expected None or a positive int, found {value!r}")
-    value = operator.index(value)
-    if not 1 <= value <= _MAX_WORKERS:
-        raise ValueError(f"workers: expected None or a positive int up to 2**31 - 1, "
-                         f"found {value}")
-    return value
-
-
-def method(value, choices: tuple[str, ...]) -> str:
-    if not isinstance(value, str) or value not in choices:
-        listed = ", ".join(repr(c) for c in choices)
-        raise ValueError(f"method: expected one of {listed}; found {value!r}")
-    return value
-
-
-#: float64's largest finite value: a max with ``touching=True`` must be below it.
-LARGEST = float(np.finfo(np.float64).max)
-
-
-def touching(value) -> bool:
-    """A ``touching=`` argument: ``True`` or ``False`` (NumPy booleans too), else TypeError."""
-    if isinstance(value, (bool, np.bool_)):
-        return bool(value)
-    raise TypeError(f"touching: expected True or False, found {value!r}")
-
-
-def closed(arr: np.ndarray, name: str) -> np.ndarray:
-    """Valid boxes ``arr`` (2D or 3D corners) with every max raised one step of float64.
-
-    Two finite values ``a <= d`` exactly when ``a < nextafter(d, inf)``, so
-    the open overlap of the raised boxes (``min_i < max_j`` on every axis,
-    the kernels' rule) is the closed overlap of ``arr`` (``min_i <= max_j``):
-    touching edges, faces and corners count, a point on a box's edge
-    touches it.  A new array (``arr`` is left as it is); a max equal to
-    float64's largest value, which would become infinite, is refused,
-    naming the argument, the row and the column.
-    """
-    out = np.array(arr, np.float64, order="C", copy=True)  # read once: checks and raise agree
-    half = out.shape[1] // 2
-    hi = out[:, half:]
-    top = hi == LARGEST
-    if top.any():
-        k, col = (int(v) for v in np.argwhere(top)[0])
-        cols = _tables.LAYOUTS["corners" if half == 2 else "corners3d"]
-        raise ValueError(f"{name}[{k}]: {cols[half + col]} is {LARGEST!r}, float64's largest "
-                         "value; with touching=True a max must be below it (the search "
-                         "raises each max by one step of float64)")
-    np.nextafter(hi, np.inf, out=hi)
-    return out
-
-
-def lowered(arr: np.ndarray) -> np.ndarray:
-    """The boxes :func:`closed` raised, as they were (but for a max of -0.0, read as 0.0)."""
-    out = np.array(arr, np.float64, copy=True)
-    half = out.shape[-1] // 2
-    np.nextafter(out[..., half:], -np.inf, out=out[..., half:])
-    return out
-
-
-def closed_region(q: np.ndarray) -> np.ndarray:
-    """Query regions for a tree of :func:`closed` boxes: each max raised, the largest kept.
-
-    A region's max of float64's largest value stays: no box of the tree
-    reaches it (their maxima are below it), so every min is below it, as
-    every min at most the region's max is below the raised value.
-    """
-    out = np.array(q, np.float64, order="C", copy=True)
-    half = out.shape[1] // 2
-    hi = out[:, half:]
-    with np.errstate(over="ignore"):  # the largest value's step is infinite: it stays
-        np.nextafter(hi, np.inf, out=hi)
-    np.minimum(hi, LARGEST, out=hi)
-    return out

@@ -23,7 +23,7 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from . import _cast, _core, _ray_args
+from . import _cast, _cast_circles, _cast_options, _core, _ray_args
 
 #: What a cast returns: ``(index, t)`` (``hits="first"``), ``(pairs, t)`` (``"all"``) or a
 #: bool per ray (``"any"``).
@@ -121,10 +121,10 @@ def cast_rays(
     >>> index.tolist(), t.tolist()  # the second ray slides along the cubes' top faces
     ([0, -1], [2.0, inf])
     """
-    nthreads = _cast.workers(workers)
+    nthreads = _cast_options.workers(workers)
     arr = _cast.box_rows(boxes, "boxes", format, _DIMS)
     n = arr.shape[0]
-    _cast.count(n, "boxes")
+    _cast_options.count(n, "boxes")
     dims = arr.shape[1] // 2 if n else _ray_args.dims_of(origins)
     if n == 0:
         arr = np.empty((0, 2 * dims))
@@ -132,9 +132,11 @@ def cast_rays(
     rays = _ray_args.rays(origins, directions, max_t, ray_categories, ray_masks, ignore, n,
                           dims)
     out = _core.cast_rays(arr, rays.pop("origins"), rays.pop("directions"), rays.pop("max_t"),
-                          hits, categories=_cast.per_object(categories, "categories", n, np.uint64),
-                          masks=_cast.per_object(masks, "masks", n, np.uint64), workers=nthreads,
-                          **rays)
+                          hits,
+                          categories=_cast_options.per_object(categories, "categories", n,
+                                                              np.uint64),
+                          masks=_cast_options.per_object(masks, "masks", n, np.uint64),
+                          workers=nthreads, **rays)
     if type(out) is _core.BadRow:
         raise ValueError(_cast.box_problem(arr, "boxes", out.row, out.code))
     return _ray_args.answer(out, hits)
@@ -189,10 +191,10 @@ def cast_rays_circles(
     >>> index.tolist(), t.tolist()
     ([0], [4.0])
     """
-    nthreads = _cast.workers(workers)
-    xyr = _cast.circle_rows(centers, radii, _DIMS)
+    nthreads = _cast_options.workers(workers)
+    xyr = _cast_circles.circle_rows(centers, radii, _DIMS)
     n = xyr.shape[0]
-    _cast.count(n, "centers")
+    _cast_options.count(n, "centers")
     dims = xyr.shape[1] - 1 if n else _ray_args.dims_of(origins)
     if n == 0:
         xyr = np.empty((0, dims + 1))
@@ -201,9 +203,10 @@ def cast_rays_circles(
                           dims)
     out = _core.cast_rays(None, rays.pop("origins"), rays.pop("directions"), rays.pop("max_t"),
                           hits, circles=xyr,
-                          categories=_cast.per_object(categories, "categories", n, np.uint64),
-                          masks=_cast.per_object(masks, "masks", n, np.uint64), workers=nthreads,
-                          **rays)
+                          categories=_cast_options.per_object(categories, "categories", n,
+                                                              np.uint64),
+                          masks=_cast_options.per_object(masks, "masks", n, np.uint64),
+                          workers=nthreads, **rays)
     if type(out) is _core.BadRow:
         raise ValueError(_cast.circle_problem(xyr, radii, out.row, out.code))
     return _ray_args.answer(out, hits)
@@ -281,7 +284,7 @@ def find_swept_pairs(
     >>> pairs.tolist(), t.tolist()  # z < 23 from s = 17 / 40
     ([[0, 1]], [0.425])
     """
-    nthreads = _cast.workers(workers)
+    nthreads = _cast_options.workers(workers)
     a = _cast.box_rows(start, "start", format, _DIMS)
     b = _cast.box_rows(end, "end", format, _DIMS)
     n = a.shape[0]
@@ -293,8 +296,8 @@ def find_swept_pairs(
                              f"{a.shape[1] // 2}D start of shape {a.shape} and "
                              f"{b.shape[1] // 2}D end of shape {b.shape}")
         b = np.empty(a.shape, np.float64)
-    _cast.count(n, "start")
-    filters = _cast.filters(n, groups, categories, masks)
+    _cast_options.count(n, "start")
+    filters = _cast_options.filters(n, groups, categories, masks)
     out = _core.swept_pairs(a, b, workers=nthreads, **filters)
     return _swept(out, lambda which, bad: _cast.box_problem(
         (a, b)[which], ("start", "end")[which], bad.row, bad.code))
@@ -360,17 +363,17 @@ def find_swept_circle_pairs(
     >>> pairs.tolist(), t.tolist()
     ([[0, 1]], [0.4])
     """
-    nthreads = _cast.workers(workers)
-    xyr0 = _cast.circle_rows(start_centers, radii, _DIMS)
+    nthreads = _cast_options.workers(workers)
+    xyr0 = _cast_circles.circle_rows(start_centers, radii, _DIMS)
     n, d = xyr0.shape[0], xyr0.shape[1] - 1
     c1 = _ray_args.points(end_centers, "end_centers", ", ".join("xyz"[:d]))
     if c1.shape[0] != n:
         raise ValueError(f"end_centers: expected {n} rows (one per start centre), "
                          f"found {c1.shape[0]}")
-    _cast.count(n, "start_centers")
+    _cast_options.count(n, "start_centers")
     xyr1 = xyr0.copy()
     xyr1[:, :d] = c1
-    filters = _cast.filters(n, groups, categories, masks)
+    filters = _cast_options.filters(n, groups, categories, masks)
     out = _core.swept_pairs(xyr0, xyr1, circles=True, workers=nthreads, **filters)
 
     def problem(which: int, bad) -> str:

@@ -16,7 +16,7 @@ import dask
 import dask.array as da
 import numpy as np
 
-from . import _cast, _geo, _tables
+from . import _cast, _cast_options, _geo, _tables
 from . import _dask_tasks as _tasks
 
 
@@ -66,11 +66,11 @@ def columns(boxes, groups, categories, masks):
             out.append(None)
             continue
         if _one_for_all(v):
-            _cast.per_object(v, name, 1, dtype)  # checked here; given to every tile
+            _cast_options.per_object(v, name, 1, dtype)  # checked here; given to every tile
             out.append(None)
             continue
         if not isinstance(v, da.Array):
-            v = da.from_array(_cast.per_object(v, name, arr.shape[0], dtype))
+            v = da.from_array(_cast_options.per_object(v, name, arr.shape[0], dtype))
         if v.shape != (arr.shape[0],):
             raise ValueError(f"{name}: expected one value per box ({arr.shape[0]},), "
                              f"found shape {v.shape}")

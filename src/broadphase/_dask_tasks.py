@@ -13,7 +13,7 @@ import re
 
 import numpy as np
 
-from . import _cast, _core, _exact, _geoparquet
+from . import _cast, _cast_touching, _core, _exact, _geoparquet
 from ._api import find_pairs as _find_pairs
 
 #: The boxes' dimensions: 2D rows of 4 values, 3D of 6 (the tiles cut x and y).
@@ -143,16 +143,16 @@ def assign(block, groups, categories, masks, *, start, tiling, closed=False):
 
     A 3D box goes to the tiles its x-y shadow meets (3D tiles are columns).
     With ``closed`` (``touching=True``) the boxes' maxima are raised one
-    step of float64 first (:func:`._cast.closed`): from here on every task
-    sees the raised boxes, whose open overlap is the closed overlap of the
-    boxes given.
+    step of float64 first (:func:`._cast_touching.closed`): from here on
+    every task sees the raised boxes, whose open overlap is the closed
+    overlap of the boxes given.
     The pieces are views of one array per column, so the chunk's copy
     lives until its last piece is consumed or spilled.
     """
     try:
         b, _ = _cast.boxes(block, dims=_DIMS)
         if closed:
-            b = _cast.closed(b, "boxes")
+            b = _cast_touching.closed(b, "boxes")
     except (ValueError, TypeError) as e:
         raise type(e)(global_row(str(e), np.arange(start, start + np.shape(block)[0]))) from None
     order, bounds = _core.split_by_tile(b, *_arrays(tiling))

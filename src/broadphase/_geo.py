@@ -2,7 +2,7 @@
 
 A ``geopandas.GeoSeries``, or a ``GeoDataFrame`` (its active geometry column
 only, never its other columns), passed where boxes are read by name
-(:func:`broadphase._tables._table`) is the table ``minx, miny, maxx, maxy``
+(:func:`broadphase._tables_read._table`) is the table ``minx, miny, maxx, maxy``
 of its geometries' x-y bounds (``.bounds``), row ``k`` for geometry ``k``
 (by position, whatever the index).  An empty or missing geometry has no
 bounds (NaN in GeoPandas): it is refused, naming its row, rather than read

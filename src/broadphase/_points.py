@@ -14,7 +14,7 @@ import numbers
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from . import _api, _cast, _core, _exact, _periodic
+from . import _api, _cast, _cast_circles, _cast_options, _core, _exact, _periodic
 
 __all__ = ["find_point_pairs"]
 
@@ -99,16 +99,16 @@ def find_point_pairs(
     if 0 < cut < _TINY:
         raise ValueError(f"cutoff: expected 0 or at least 2**-1021 (half of it must be "
                          f"exact), found {cutoff!r}")
-    c, radii = _cast.center_rows(points, None, _api._DIMS)
+    c, radii = _cast_circles.center_rows(points, None, _api._DIMS)
     if radii is not None:
         raise ValueError("points: a table with a radius column; find_circle_pairs takes radii")
     n, d = c.shape
-    nthreads = _cast.workers(workers)
-    method = _cast.method(method, _api._CHOICES)
-    filters = _cast.filters(n, groups, categories, masks)
+    nthreads = _cast_options.workers(workers)
+    method = _cast_options.method(method, _api._CHOICES)
+    filters = _cast_options.filters(n, groups, categories, masks)
     per = _periodic.period(period, d)
     measure = _api._measure(return_distances, return_vectors)
-    _cast.count(n, "points")
+    _cast_options.count(n, "points")
     xyr = np.empty((n, d + 1), np.float64)
     xyr[:, :d] = c
     xyr[:, d] = cut / 2

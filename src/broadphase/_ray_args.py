@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _cast, _exact, _tables
+from . import _cast, _cast_options, _exact, _tables_read
 
 _HITS = ("first", "all", "any")
 
@@ -21,7 +21,7 @@ def dims_of(origins) -> int:
 
     What a cast at no objects reads its dimension from.
     """
-    table = _tables._table(origins)
+    table = _tables_read._table(origins)
     if table is not None:
         return 3 if "z" in [str(v).lower() for v in table.labels] else 2
     try:
@@ -74,7 +74,7 @@ def hits(value) -> str:
 
 def ignore_indices(value, m: int, n: int) -> np.ndarray | None:
     """Per ray, the object (an index below ``n``) it ignores (its shooter) or -1."""
-    arr = _cast.per_object(value, "ignore", m, np.int64, per="ray")
+    arr = _cast_options.per_object(value, "ignore", m, np.int64, per="ray")
     if arr is None:
         return None
     bad = np.flatnonzero((arr < -1) | (arr >= n))
@@ -87,7 +87,7 @@ def ignore_indices(value, m: int, n: int) -> np.ndarray | None:
 
 def ignore_handles(value, m: int) -> np.ndarray | None:
     """Per ray, a tree's handle it ignores (its shooter) or -1."""
-    arr = _cast.per_object(value, "ignore", m, np.int64, per="ray")
+    arr = _cast_options.per_object(value, "ignore", m, np.int64, per="ray")
     if arr is None:
         return None
     bad = np.flatnonzero(arr < -1)
@@ -112,14 +112,14 @@ def rays(origins, directions, max_t, ray_categories, ray_masks, ignore, n: int,
     m = o.shape[0]
     if d.shape[0] != m:
         raise ValueError(f"directions: expected {m} rows (one per origin), found {d.shape[0]}")
-    _cast.count(m, "origins")
+    _cast_options.count(m, "origins")
     return {
         "origins": o,
         "directions": d,
         "max_t": max_t_array(max_t, m),
-        "ray_categories": _cast.per_object(ray_categories, "ray_categories", m, np.uint64,
+        "ray_categories": _cast_options.per_object(ray_categories, "ray_categories", m, np.uint64,
                                            per="ray"),
-        "ray_masks": _cast.per_object(ray_masks, "ray_masks", m, np.uint64, per="ray"),
+        "ray_masks": _cast_options.per_object(ray_masks, "ray_masks", m, np.uint64, per="ray"),
         "ignore": ignore_indices(ignore, m, n),
     }
 

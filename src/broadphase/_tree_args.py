@@ -1,8 +1,8 @@
 """The arguments of ``LinearQuadtree``: handles, single rows, settings.
 
 Checked and converted here, every error naming the argument; the numbers
-themselves go through :mod:`._exact` (the one refusal rule) and the boxes
-and circles through :mod:`._cast`.
+themselves go through :mod:`._exact` (the one refusal rule), the boxes
+through :mod:`._cast` and the circles through :mod:`._cast_circles`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import numbers
 import numpy as np
 from numpy.typing import NDArray
 
-from . import _core, _exact, _tables
+from . import _core, _exact, _tables_read
 
 #: Deepest tree: the list heads of all levels, (4**(depth+1) - 1) / 3 cells
 #: of 9 bytes, take 201 MB of address space at depth 12 (zeroed memory,
@@ -75,7 +75,7 @@ def _one_or_many(value, width: int):
         return value[np.newaxis] if value.shape == (width,) else value
     if isinstance(value, (list, tuple)) and len(value) != width:
         return value  # not one row: no need to look at every element
-    if _tables._table(value) is None and np.ndim(value) == 1 and np.shape(value) == (width,):
+    if _tables_read._table(value) is None and np.ndim(value) == 1 and np.shape(value) == (width,):
         return [value]
     return value
 

@@ -1,19 +1,20 @@
 """The base of ``LinearQuadtree`` and its mixins: the core's tree, its findings worded as errors.
 
 Every part of :class:`broadphase.LinearQuadtree` (``_tree.py`` and the
-mixins in ``_tree_frames.py``, ``_tree_queries.py``, ``_tree_casts.py``)
-holds the core's tree as ``self._t`` and reports what the core finds wrong
-(``_core.BadHandle``, ``_core.BadRow``) through this one class: an error
-naming the argument and the row or the handle.  The shape codes of the
+mixins in ``_tree_edits.py``, ``_tree_frames.py``, ``_tree_queries.py``,
+``_tree_casts.py``) holds the core's tree as ``self._t`` and reports what
+the core finds wrong (``_core.BadHandle``, ``_core.BadRow``) through this
+one class: an error naming the argument and the row or the handle.  The shape codes of the
 core (``narrow::BOX``, ``narrow::CIRCLE``) are named here once.
 
 A tree made with ``touching=True`` holds closed boxes: the core stores each
-box with its maxima raised one step of float64 (:func:`._cast.closed`), so
-that its open tests are the closed ones, and a query region is raised the
-same way (:func:`._cast.closed_region`).  What the tree gives back is lowered
-again (:meth:`_TreeBase._as_given`); a max of -0.0 is the one value that
-does not come back from its raised value (0.0 does), so the boxes with one
-are kept here as given, by handle.
+box with its maxima raised one step of float64
+(:func:`._cast_touching.closed`), so that its open tests are the closed
+ones, and a query region is raised the same way
+(:func:`._cast_touching.closed_region`).  What the tree gives back is
+lowered again (:meth:`_TreeBase._as_given`); a max of -0.0 is the one value
+that does not come back from its raised value (0.0 does), so the boxes with
+one are kept here as given, by handle.
 
 A tree made with ``period=`` keeps a copy of its objects by handle
 (:class:`._tree_periodic.PeriodicObjects`, ``self._p``) and answers its
@@ -26,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from . import _cast, _core, _periodic
+from . import _cast, _cast_touching, _core, _periodic
 from ._tree_args import _handle_array, _same_length
 from ._tree_periodic import PeriodicObjects, refuse_wide_objects, refuse_wide_regions, shown
 
@@ -57,7 +58,7 @@ class _TreeBase:
         """
         if not self._closed:
             return bounds
-        return tuple(_cast.closed_region(np.array([bounds], np.float64))[0].tolist())
+        return tuple(_cast_touching.closed_region(np.array([bounds], np.float64))[0].tolist())
 
     def _open_only(self, call: str) -> None:
         """Refuse ``call`` on a closed tree: it holds boxes searched as closed boxes only."""
@@ -167,7 +168,7 @@ class _TreeBase:
         given = np.array(arr, np.float64, copy=True)  # read once: what is stored and kept agree
         hi = given[:, given.shape[1] // 2:]
         signed = np.flatnonzero(((hi == 0) & np.signbit(hi)).any(axis=1))
-        return _cast.closed(given, name), {int(k): given[k].copy() for k in signed}
+        return _cast_touching.closed(given, name), {int(k): given[k].copy() for k in signed}
 
     def _kept(self, h: NDArray[np.intp], signed: dict[int, np.ndarray]) -> None:
         """After boxes were given to the handles ``h``: keep the rows ``signed`` by handle."""
@@ -186,18 +187,18 @@ class _TreeBase:
 
     def _region(self, q: np.ndarray) -> np.ndarray:
         """Valid query regions as the core is asked them: raised in a closed tree."""
-        return _cast.closed_region(q) if self._closed else q
+        return _cast_touching.closed_region(q) if self._closed else q
 
     def _point_region(self, *point: float) -> NDArray[np.intp]:
         """``query_point`` in a closed tree: the objects whose closed box holds the point."""
         q = np.array([point + point], np.float64)
-        return self._t.query(_cast.closed_region(q)[0].tolist())
+        return self._t.query(_cast_touching.closed_region(q)[0].tolist())
 
     def _as_given(self, h: NDArray[np.intp], out: np.ndarray) -> np.ndarray:
         """Stored boxes ``out`` of handles ``h`` as they were given (lowered in a closed tree)."""
         if not self._closed:
             return out
-        out = _cast.lowered(out)
+        out = _cast_touching.lowered(out)
         if self._signed:
             for k, handle in enumerate(np.asarray(h).ravel().tolist()):
                 given = self._signed.get(handle)

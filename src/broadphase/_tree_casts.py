@@ -14,7 +14,7 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from . import _cast, _core, _ray_args
+from . import _cast_options, _core, _ray_args
 from ._casts import CastResult
 from ._tree_base import _TreeBase
 
@@ -130,7 +130,7 @@ class _TreeCasts(_TreeBase):
         """:meth:`cast_rays` of rays in ``dims`` dimensions, checked, through the core."""
         self._open_only("cast_rays")
         self._no_period("cast_rays")
-        nthreads = _cast.workers(workers) if workers is not None else None
+        nthreads = _cast_options.workers(workers) if workers is not None else None
         hits = _ray_args.hits(hits)
         rays = _ray_args.rays(origins, directions, max_t, ray_categories, ray_masks, None, 0,
                               dims)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from . import _cast
+from . import _cast_options
 from ._tree_base import _TreeBase
 
 __all__: list[str] = []
@@ -48,7 +48,7 @@ class _TreeFrames(_TreeBase):
 
     @workers.setter
     def workers(self, value: int | None) -> None:
-        self._t.workers = _cast.workers(value)
+        self._t.workers = _cast_options.workers(value)
 
     def pairs(self) -> NDArray[np.intp]:
         """Every colliding pair of objects, as handles.

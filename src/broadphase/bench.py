@@ -37,7 +37,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from . import _cast, scenarios
+from . import _cast_circles, scenarios
 from ._api import METHODS, find_circle_pairs, find_pairs
 from ._bench_report import BASELINE, Result, machine, plot, read_csv, table, write_csv
 from ._peers import PEERS, NotApplicable, Problem, sprite_pairs
@@ -68,13 +68,13 @@ class _Scene:
         self.step: Callable[[], None] = lambda: None  # advance one frame (moving only)
         if name in scenarios.CIRCLE_NAMES:
             c, r, g = scenarios.make_circles(name, n)
-            xyr, bxs = _cast.circles(c, r)
+            xyr, bxs = _cast_circles.circles(c, r)
             self.problem = lambda: Problem(bxs, xyr, g)
             self.calls = {m: (lambda m=m: find_circle_pairs(c, r, groups=g, method=m,
                                                             workers=workers)) for m in methods}
         elif name in scenarios.SPHERE_NAMES:
             c, r = scenarios.make_spheres(name, n)
-            xyzr, bxs = _cast.circles(c, r, dims=(3,))
+            xyzr, bxs = _cast_circles.circles(c, r, dims=(3,))
             self.problem = lambda: Problem(bxs, xyzr)
             self.calls = {m: (lambda m=m: find_circle_pairs(c, r, method=m, workers=workers))
                           for m in methods}

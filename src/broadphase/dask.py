@@ -7,7 +7,8 @@ Dask does the distribution, :func:`broadphase.find_pairs` the geometry:
    into cells at the y-quantiles of its own sample points, so clustered data
    gives small tiles where it is dense and every tile gets about the same
    number of boxes.  The outer tiles reach to infinity: no box falls
-   outside.  Tiles are numbered in Morton order of their centres.
+   outside.  Tiles are numbered in Morton order of their centres
+   (:mod:`._dask_tiles`).
 2. **Replication.**  A box goes to every tile whose half-open region
    ``[x0, x1) x [y0, y1)`` meets the closed box; a huge box goes to many.
 3. **One search per tile** with :func:`broadphase.find_pairs` (groups,
@@ -74,9 +75,10 @@ from dask.base import tokenize
 from dask.core import flatten
 from dask.highlevelgraph import HighLevelGraph, MaterializedLayer
 
-from . import _cast, _geoparquet, morton
+from . import _cast_touching, _geoparquet
 from . import _dask_inputs as _inputs
 from . import _dask_tasks as _tasks
+from ._dask_tiles import _tiles
 
 __all__ = ["find_pairs", "read_parquet", "COLUMNS", "COLUMNS_3D"]
 
@@ -148,7 +150,7 @@ def find_pairs(boxes, groups=None, categories=None, masks=None, *, tile_rows: in
     >>> bpd.find_pairs(da.from_array(cubes, chunks=2)).compute().tolist()
     [[0, 1]]
     """
-    closed = _cast.touching(touching)
+    closed = _cast_touching.touching(touching)
     arr, extra = _inputs.columns(boxes, groups, categories, masks)
     n = arr.shape[0]
     if n == 0:
@@ -362,51 +364,3 @@ def _count(value, name: str) -> int:
     if value < 1:
         raise ValueError(f"{name}: expected an int >= 1, found {value}")
     return int(value)
-
-
-def _tiles(arr, n: int, tile_rows: int, sample: int):
-    """Strip edges ``xs`` (S + 1), cell edges per strip ``ybounds`` (S, C + 1), and ``rank``.
-
-    ``rank[strip * C + cell]`` is the tile's number: its place in the Morton
-    order of the tile centres (quantized on a 2**16 grid over the sample).
-    The tiles cut x and y, of 2D and 3D boxes alike (``arr`` of 4 or 6
-    columns: the x-y centres of the sample place them).
-    """
-    step = max(1, n // sample)
-    pts = arr[::step].compute()
-    half = pts.shape[1] // 2  # where the high corner starts: maxx, maxy
-    # halves first: the centre of finite corners near float64's largest value stays finite
-    c = np.column_stack([pts[:, 0] / 2 + pts[:, half] / 2,
-                         pts[:, 1] / 2 + pts[:, half + 1] / 2])
-    c = c[np.isfinite(c).all(1)]
-    ntiles = max(1, -(-n // tile_rows))
-    s = max(1, int(math.ceil(math.sqrt(ntiles))))
-    cells = max(1, -(-ntiles // s))
-    if not len(c):  # no finite row sampled: one tile, whose search names the bad rows
-        s = cells = 1
-    q = np.linspace(0, 1, s + 1)[1:-1]
-    inner = np.quantile(c[:, 0], q) if len(c) else np.zeros(0)
-    xs = np.concatenate([[-np.inf], inner, [np.inf]])
-    ybounds = np.empty((s, cells + 1))
-    qy = np.linspace(0, 1, cells + 1)[1:-1]
-    for i in range(s):
-        inside = c[(c[:, 0] >= xs[i]) & (c[:, 0] < xs[i + 1]), 1]
-        if not len(inside):
-            inside = c[:, 1] if len(c) else np.zeros(1)
-        ybounds[i] = np.concatenate([[-np.inf], np.quantile(inside, qy), [np.inf]])
-    return xs, ybounds, _morton_rank(xs, ybounds, c)
-
-
-def _morton_rank(xs, ybounds, c) -> np.ndarray:
-    lo = c.min(0) if len(c) else np.zeros(2)
-    hi = c.max(0) if len(c) else np.ones(2)
-    # in halves, so that no sum or difference of finite values overflows
-    half = np.where(hi > lo, hi / 2 - lo / 2, 1.0)
-    fx = np.clip(xs, lo[0], hi[0])
-    cx = fx[:-1] / 2 + fx[1:] / 2
-    fy = np.clip(ybounds, lo[1], hi[1])
-    cy = fy[:, :-1] / 2 + fy[:, 1:] / 2
-    qx = ((np.repeat(cx, cy.shape[1]) / 2 - lo[0] / 2) / half[0] * 65535).astype(np.int64)
-    qy = ((cy.ravel() / 2 - lo[1] / 2) / half[1] * 65535).astype(np.int64)
-    code = morton.encode(qx, qy)
-    return np.argsort(np.argsort(code, kind="stable"), kind="stable")
