@@ -53,15 +53,8 @@ class _OctreeEdits(_TreeBase):
         (0, 2)
         """
         arr = _boxes(boxes)
-        filters = _cast_options.filters(arr.shape[0], groups, categories, masks)
-        if self._p is not None:
-            return self._insert_periodic(BOX, arr, arr, filters, "insert")
-        arr, signed = self._stored(arr, "boxes")
-        h = self._t.insert(arr, None, **filters)
-        if type(h) is _core.BadRow:  # a row written by another thread since it was checked
-            self._raise(h, None, BOX, arr, "boxes")
-        self._kept(h, signed)
-        return h
+        return self._insert_boxes(arr, _cast_options.filters(arr.shape[0], groups, categories,
+                                                             masks))
 
     def insert_spheres(self, centers: ArrayLike, radii: ArrayLike | None = None,
                        groups: ArrayLike | None = None,
@@ -94,12 +87,7 @@ class _OctreeEdits(_TreeBase):
         self._open_only("insert_spheres")
         xyzr, bxs = _spheres(centers, radii)
         filters = _cast_options.filters(xyzr.shape[0], groups, categories, masks)
-        if self._p is not None:
-            return self._insert_periodic(CIRCLE, xyzr, bxs, filters, "insert_spheres", radii)
-        h = self._t.insert(bxs, xyzr, **filters)
-        if type(h) is _core.BadRow:  # a row written by another thread since it was checked
-            self._raise(h, None, CIRCLE, xyzr, "centers")
-        return h
+        return self._insert_balls(xyzr, bxs, filters, "insert_spheres", radii)
 
     def move(self, handles: ArrayLike, boxes: ArrayLike) -> None:
         """Give box objects new boxes.
@@ -176,10 +164,4 @@ class _OctreeEdits(_TreeBase):
         >>> tree.remove(h[0]); len(tree)
         1
         """
-        h = _handle_array(handles)
-        if self._p is not None:
-            return self._remove_periodic(h)
-        problem = self._t.remove(h)
-        if problem is not None:
-            self._raise(problem, h, -1)
-        self._forget(h)
+        self._remove_handles(_handle_array(handles))

@@ -105,6 +105,36 @@ class _TreeBase:
         p.inserted(h, kind, rows, filters)
         return h
 
+    def _insert_boxes(self, arr: np.ndarray, filters: dict) -> NDArray[np.intp]:
+        """Insert valid boxes ``arr`` (either dimension): stored as the tree keeps them."""
+        if self._p is not None:
+            return self._insert_periodic(BOX, arr, arr, filters, "insert")
+        arr, signed = self._stored(arr, "boxes")
+        h = self._t.insert(arr, None, **filters)
+        if type(h) is _core.BadRow:  # a row written by another thread since it was checked
+            self._raise(h, None, BOX, arr, "boxes")
+        self._kept(h, signed)
+        return h
+
+    def _insert_balls(self, rows: np.ndarray, boxes: np.ndarray, filters: dict, call: str,
+                      radii=None) -> NDArray[np.intp]:
+        """Insert valid balls ``rows`` (circles or spheres, ``boxes`` their boxes)."""
+        if self._p is not None:
+            return self._insert_periodic(CIRCLE, rows, boxes, filters, call, radii)
+        h = self._t.insert(boxes, rows, **filters)
+        if type(h) is _core.BadRow:  # a row written by another thread since it was checked
+            self._raise(h, None, CIRCLE, rows, "centers")
+        return h
+
+    def _remove_handles(self, h: NDArray[np.int64]) -> None:
+        """Take objects ``h`` out (checked first by the core: all or nothing)."""
+        if self._p is not None:
+            return self._remove_periodic(h)
+        problem = self._t.remove(h)
+        if problem is not None:
+            self._raise(problem, h, -1)
+        self._forget(h)
+
     def _move_periodic(self, h: NDArray[np.int64], kind: int, rows: np.ndarray, radii=None,
                        instead: str | None = None) -> None:
         """Move objects ``h`` of a periodic tree to the rows ``rows`` (boxes or balls).

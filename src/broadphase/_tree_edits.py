@@ -61,15 +61,8 @@ class _TreeEdits(_TreeBase):
             if h is not None:
                 return h
         arr, _ = _cast.boxes(_one_or_many(boxes, 4))
-        filters = _cast_options.filters(arr.shape[0], groups, categories, masks)
-        if self._p is not None:
-            return self._insert_periodic(BOX, arr, arr, filters, "insert")
-        arr, signed = self._stored(arr, "boxes")
-        h = self._t.insert(arr, None, **filters)
-        if type(h) is _core.BadRow:  # a row written by another thread since it was checked
-            self._raise(h, None, BOX, arr, "boxes")
-        self._kept(h, signed)
-        return h
+        return self._insert_boxes(arr, _cast_options.filters(arr.shape[0], groups, categories,
+                                                             masks))
 
     def insert_circles(self, centers: ArrayLike, radii: ArrayLike | None = None,
                        groups: ArrayLike | None = None,
@@ -108,12 +101,7 @@ class _TreeEdits(_TreeBase):
                 return h
         xyr, bxs = _cast_circles.tree_circles(_one_or_many(centers, 2), radii)
         filters = _cast_options.filters(xyr.shape[0], groups, categories, masks)
-        if self._p is not None:
-            return self._insert_periodic(CIRCLE, xyr, bxs, filters, "insert_circles", radii)
-        h = self._t.insert(bxs, xyr, **filters)
-        if type(h) is _core.BadRow:  # a row written by another thread since it was checked
-            self._raise(h, None, CIRCLE, xyr, "centers")
-        return h
+        return self._insert_balls(xyr, bxs, filters, "insert_circles", radii)
 
     def move(self, handles: ArrayLike, boxes: ArrayLike) -> None:
         """Give box objects new boxes.
@@ -232,10 +220,4 @@ class _TreeEdits(_TreeBase):
         """
         if not self._closed and self._p is None and _core.tree_remove(self._t, handles):
             return  # one live handle, read directly
-        h = _handle_array(handles)
-        if self._p is not None:
-            return self._remove_periodic(h)
-        problem = self._t.remove(h)
-        if problem is not None:
-            self._raise(problem, h, -1)
-        self._forget(h)
+        self._remove_handles(_handle_array(handles))
