@@ -42,6 +42,7 @@ import numpy as np
 from scipy.spatial import cKDTree
 
 import broadphase as bp
+import md_systems  # this folder's: freud's neighbour list as pairs i < j
 
 
 def cutoff_for(n, dims, neighbours):
@@ -66,12 +67,7 @@ def freud_pairs(pts, cut, threads):
     box = freud.box.Box.cube(1.0) if dims == 3 else freud.box.Box.square(1.0)
     p = np.zeros((len(pts), 3), np.float32)
     p[:, :dims] = pts - 0.5
-    nl = freud.locality.AABBQuery(box, p).query(
-        p, {"r_max": cut, "exclude_ii": True}).toNeighborList()
-    q = np.asarray(nl.query_point_indices)
-    r = np.asarray(nl.point_indices)
-    keep = q < r
-    return np.stack([q[keep], r[keep]], 1)
+    return md_systems.freud_pairs(box, p, cut)
 
 
 def as_set(pairs):
