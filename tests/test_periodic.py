@@ -18,6 +18,15 @@ import broadphase as bp
 SPAN = 70  # coordinates within ±35: copies shifted by up to 70 cover every meeting
 
 
+def nearest_copy(pts, pairs, period):
+    """Vectors from ``i`` to ``j`` by the nearest copy, per axis, in NumPy (the reference)."""
+    delta = pts[pairs[:, 1]] - pts[pairs[:, 0]]
+    for k, length in enumerate(period):
+        if length is not None:
+            delta[:, k] -= np.round(delta[:, k] / length) * length
+    return delta
+
+
 def _shifts(length):
     if length is None:
         return (0,)
@@ -159,10 +168,7 @@ def test_distances_and_vectors_are_the_nearest_copy(d):
     pairs, dist, vec = bp.find_point_pairs(pts, 0.6, period=period, return_distances=True,
                                            return_vectors=True)
     assert len(pairs) and dist.shape == (len(pairs),) and vec.shape == (len(pairs), d)
-    delta = pts[pairs[:, 1]] - pts[pairs[:, 0]]
-    for k, length in enumerate(period):
-        if length is not None:
-            delta[:, k] -= np.round(delta[:, k] / length) * length
+    delta = nearest_copy(pts, pairs, period)
     np.testing.assert_allclose(vec, delta, atol=1e-12)
     np.testing.assert_allclose(dist, np.sqrt((delta ** 2).sum(1)), atol=1e-12)
     assert (dist < 0.6 + 1e-12).all()
@@ -175,19 +181,13 @@ def test_distances_and_vectors_are_the_nearest_copy(d):
     radii[0] = 0.2999
     p2, d2, v2 = bp.find_circle_pairs(pts, radii, period=period, return_distances=True,
                                       return_vectors=True)
-    delta = pts[p2[:, 1]] - pts[p2[:, 0]]
-    for k, length in enumerate(period):
-        if length is not None:
-            delta[:, k] -= np.round(delta[:, k] / length) * length
+    delta = nearest_copy(pts, p2, period)
     np.testing.assert_allclose(v2, delta, atol=1e-12)
     np.testing.assert_allclose(d2, np.sqrt((delta ** 2).sum(1)), atol=1e-12)
     # few points (brute force) and a named method take that path too
     for kw in ({"method": "grid"}, {}):
         p3, d3 = bp.find_point_pairs(pts[:50], 3.0, period=period, return_distances=True, **kw)
-        delta = pts[:50][p3[:, 1]] - pts[:50][p3[:, 0]]
-        for k, length in enumerate(period):
-            if length is not None:
-                delta[:, k] -= np.round(delta[:, k] / length) * length
+        delta = nearest_copy(pts[:50], p3, period)
         np.testing.assert_allclose(d3, np.sqrt((delta ** 2).sum(1)), atol=1e-12)
 
 
@@ -202,10 +202,7 @@ def test_distances_of_centres_inside_the_cell_read_the_centres_only(d):
     pairs, dist, vec = bp.find_circle_pairs(pts, radii, period=period,
                                             return_distances=True, return_vectors=True)
     assert len(pairs)
-    delta = pts[pairs[:, 1]] - pts[pairs[:, 0]]
-    for k, length in enumerate(period):
-        if length is not None:
-            delta[:, k] -= np.round(delta[:, k] / length) * length
+    delta = nearest_copy(pts, pairs, period)
     np.testing.assert_allclose(vec, delta, rtol=0, atol=1e-12)
     np.testing.assert_allclose(dist, np.sqrt((delta ** 2).sum(1)), rtol=0, atol=1e-12)
     assert (dist < radii[pairs[:, 0]] + radii[pairs[:, 1]] + 1e-12).all()
