@@ -17,17 +17,20 @@ fn moved(x: f64, k: i32, l: f64) -> Dyadic {
     dy(x) + dy(l) * dy(f64::from(k))
 }
 
+/// The shifts `k` of the copies `x + k l` tried on an axis of period `l`,
+/// and the period to shift by (an open axis: the object itself, `k = 0`).
+fn copies(l: f64) -> (Vec<i32>, f64) {
+    match l.is_finite() {
+        true => ((-SHIFTS..=SHIFTS).collect(), l),
+        false => (vec![0], 0.0),
+    }
+}
+
 /// Whether some copy of box `a` strictly overlaps box `b`.
 fn boxes_meet<const N: usize>(a: &[f64; N], b: &[f64; N], period: &[f64]) -> bool {
     let d = N / 2;
     (0..d).all(|x| {
-        let l = period[x];
-        let ks: Vec<i32> = if l.is_finite() {
-            (-SHIFTS..=SHIFTS).collect()
-        } else {
-            vec![0]
-        };
-        let l = if l.is_finite() { l } else { 0.0 };
+        let (ks, l) = copies(period[x]);
         ks.into_iter().any(|k| {
             (moved(a[x], k, l) - dy(b[d + x])).sign() < 0
                 && (dy(b[x]) - moved(a[d + x], k, l)).sign() < 0
@@ -40,13 +43,7 @@ fn boxes_meet<const N: usize>(a: &[f64; N], b: &[f64; N], period: &[f64]) -> boo
 fn balls_meet<const C: usize>(a: &[f64; C], b: &[f64; C], period: &[f64]) -> bool {
     let mut sum = Dyadic::zero();
     for x in 0..C - 1 {
-        let l = period[x];
-        let ks: Vec<i32> = if l.is_finite() {
-            (-SHIFTS..=SHIFTS).collect()
-        } else {
-            vec![0]
-        };
-        let l = if l.is_finite() { l } else { 0.0 };
+        let (ks, l) = copies(period[x]);
         let least = ks
             .into_iter()
             .map(|k| {
