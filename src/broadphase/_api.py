@@ -193,9 +193,10 @@ def find_pairs(
         per = _periodic.period(period, arr.shape[1] // 2)
         _periodic.open_boxes_only(per, touching)
         _cast_options.count(n, "boxes")
-        out = _core.find_pairs(arr, method, workers=nthreads, period=per, **filters)
+        out = _core.find_pairs(arr, method, workers=nthreads, **_periodic.given(per),
+                               **filters)
     if type(out) is _core.BadRow:
-        if out.code in _periodic.WIDE:
+        if out.code in _periodic.CODES:
             raise ValueError(_periodic.wide_box(arr, "boxes", out.row, out.code, per))
         raise ValueError(_cast.box_problem(arr, "boxes", out.row, out.code))
     return out
@@ -296,10 +297,10 @@ def find_circle_pairs(
     per = _periodic.period(period, xyr.shape[1] - 1)
     measure = _measure(return_distances, return_vectors)
     _cast_options.count(n, "centers")
-    out = _core.find_pairs(None, method, circles=xyr, workers=nthreads, period=per,
+    out = _core.find_pairs(None, method, circles=xyr, workers=nthreads, **_periodic.given(per),
                            measure=measure, **filters)
     if type(out) is _core.BadRow:
-        if out.code in _periodic.WIDE:
+        if out.code in _periodic.CODES:
             raise ValueError(_periodic.wide_ball(xyr, radii, out.row, out.code, per))
         raise ValueError(_cast.circle_problem(xyr, radii, out.row, out.code))
     if measure:
@@ -388,12 +389,13 @@ def find_pairs_between(
     # One search over both sets; group -1 / -2 keeps pairs within a set out.
     groups = np.concatenate([np.full(na, -1, np.int64), np.full(nb, -2, np.int64)])
     both = np.concatenate([a, b])
-    pairs = _core.find_pairs(both, method, groups=groups, workers=nthreads, period=per)
+    pairs = _core.find_pairs(both, method, groups=groups, workers=nthreads,
+                             **_periodic.given(per))
     if type(pairs) is _core.BadRow:  # too wide, or a row written by another thread since
         row, code = pairs.row, pairs.code
         name, at = ("boxes_a", row) if row < na else ("boxes_b", row - na)
         part = both[na * (name == "boxes_b"):]
-        if code in _periodic.WIDE:
+        if code in _periodic.CODES:
             raise ValueError(_periodic.wide_box(part, name, at, code, per))
         raise ValueError(_cast.box_problem(part, name, at, code))
     pairs[:, 1] -= na

@@ -17,6 +17,7 @@ Z_REVERSED: int
 X_WIDE: int
 Y_WIDE: int
 Z_WIDE: int
+FAR: int
 NEGATIVE_RADIUS: int
 MAX_DEPTH: int
 MORTON_MAX_DEPTH: int
@@ -60,13 +61,18 @@ def find_pairs(
     workers: int | None = None,
     max_pairs: int | None = None,
     period: _F64 | None = None,
+    lattice: _F64 | None = None,
     measure: int = 0,
 ) -> NDArray[np.intp] | tuple[NDArray[np.intp], _F64 | None, _F64 | None] | BadRow:
     """Canonical pairs of boxes or balls, or the first bad row.
 
     ``period``: one length per axis (``inf``: an open axis), a periodic
     domain; an object wider than half the period is a ``BadRow`` with code
-    ``X_WIDE``, ``Y_WIDE`` or ``Z_WIDE``.  ``measure`` (balls): bit 1 asks
+    ``X_WIDE``, ``Y_WIDE`` or ``Z_WIDE``.  ``lattice``: a triclinic cell
+    instead, its vectors the rows of a ``(D, D)`` lower-triangular reduced
+    matrix (``ValueError`` naming the entry otherwise); an object wider
+    than half the cell's side ``H[k, k]`` is refused as above, one more
+    than ``2**26`` cells away with code ``FAR``.  ``measure`` (balls): bit 1 asks
     for the pairs' distances, bit 2 for their vectors (minimum image); the
     result is then ``(pairs, distances or None, vectors or None)``.
 

@@ -1,10 +1,17 @@
-"""Periodic domains: reading ``period=``, and the messages for objects too wide for it.
+"""Periodic domains: reading ``period=``, and the messages for objects refused by it.
 
 A period is one length per axis (or one for every axis); ``None`` leaves an
 axis open.  The core takes it as a float64 array with ``inf`` on the open
 axes and searches the objects' periodic images (``rust/core/src/periodic``),
 refusing an object that spans more than half the period on a periodic
 axis with a ``_core.BadRow`` whose code names the axis.
+
+A triclinic cell is a ``(D, D)`` matrix whose rows are the cell's vectors
+(lower triangular, reduced: ``rust/core/src/periodic/lattice.rs``); the
+core takes it as ``lattice=`` and validates it, and refuses objects wider
+than half the cell's side ``H[k, k]`` on an axis, or lying more than
+``2**26`` cells away (``_core.FAR``).  A matrix without tilts is the
+period per axis.
 """
 
 from __future__ import annotations
@@ -18,13 +25,60 @@ from . import _core, _exact
 _AXES = "xyz"
 #: the core's codes for an object wider than half the period, by axis
 WIDE = {_core.X_WIDE: 0, _core.Y_WIDE: 1, _core.Z_WIDE: 2}
+#: every code of an object a periodic domain refuses
+CODES = frozenset({*WIDE, _core.FAR})
 
 
-def period(value, dims: int) -> np.ndarray | None:
-    """``period=`` as the core takes it: ``dims`` lengths, ``inf`` where open.
+def period(value, dims: int, *, cell: bool = True) -> np.ndarray | None:
+    """``period=`` as the core takes it: ``dims`` lengths, ``inf`` where open, or a cell.
 
-    ``None`` (no period) stays ``None``; one number applies to every axis.
+    ``None`` (no period) stays ``None``; one number applies to every axis;
+    a ``(dims, dims)`` matrix is a triclinic cell (refused unless ``cell``),
+    given back as the period per axis when it has no tilt.
     """
+    if value is not None and not isinstance(value, (numbers.Real, np.generic)):
+        try:
+            matrix = np.ndim(value) == 2
+        except (TypeError, ValueError):
+            matrix = False
+        if matrix:
+            return _cell(value, dims, cell)
+    return _lengths(value, dims)
+
+
+def _cell(value, dims: int, allowed: bool) -> np.ndarray:
+    """A triclinic cell's matrix, checked for shape and finiteness (the core checks its form)."""
+    if not allowed:
+        raise ValueError("period: a triclinic cell (a matrix) is taken by find_pairs, "
+                         "find_circle_pairs, find_point_pairs and find_pairs_between; the trees "
+                         "take one period per axis")
+    h = _exact._as_float64(_exact._array(value, "period"), "period")
+    if h.shape != (dims, dims):
+        raise ValueError(f"period: expected a ({dims}, {dims}) matrix of cell vectors (one per "
+                         f"row) for {dims}D objects, found shape {h.shape}")
+    bad = np.argwhere(~np.isfinite(h))
+    if bad.size:
+        r, c = bad[0]
+        raise ValueError(f"period[{r}][{c}]: expected a finite number, found {float(h[r, c])!r}")
+    if not np.any(h - np.diag(np.diagonal(h))):
+        return _lengths(list(np.diagonal(h)), dims)
+    return np.ascontiguousarray(h)
+
+
+def given(per: np.ndarray | None) -> dict:
+    """The core's keyword for ``per``: ``period=`` (per axis) or ``lattice=`` (a cell)."""
+    if per is not None and per.ndim == 2:
+        return {"lattice": per}
+    return {"period": per}
+
+
+def side(per: np.ndarray, axis: int) -> float:
+    """The period on ``axis``, or the cell's side there (``H[axis, axis]``)."""
+    return float(per[axis, axis] if per.ndim == 2 else per[axis])
+
+
+def _lengths(value, dims: int) -> np.ndarray | None:
+    """``period=`` given per axis (or one number for every axis): ``inf`` where open."""
     if value is None:
         return None
     expected = (f"expected a length > 0 or None (open) per axis, {dims} in all, "
@@ -65,20 +119,35 @@ def open_boxes_only(per: np.ndarray | None, touching) -> None:
                          "edge in an open domain)")
 
 
+def far(where: str) -> str:
+    """The message for an object too far from a triclinic cell."""
+    return (f"{where}: lies more than 2**26 cells away from the periodic cell; move it "
+            f"nearer (wrap it) first")
+
+
+def _length(per: np.ndarray) -> str:
+    return "the cell's side" if per.ndim == 2 else "the period"
+
+
 def wide_box(arr: np.ndarray, name: str, row: int, code: int, per: np.ndarray) -> str:
-    """The message for box ``row`` of ``arr`` wider than half the period."""
+    """The message for box ``row`` of ``arr`` refused by the domain (``code`` in ``CODES``)."""
+    if code == _core.FAR:
+        return far(f"{name}[{row}]")
     axis = WIDE[code]
     half = arr.shape[1] // 2
     lo, hi = float(arr[row, axis]), float(arr[row, half + axis])
     return (f"{name}[{row}]: spans {hi - lo!r} on the periodic {_AXES[axis]} axis, more than "
-            f"half the period {float(per[axis])!r}; objects up to half the period are supported")
+            f"half {_length(per)} {side(per, axis)!r}; objects up to half {_length(per)} are "
+            f"supported")
 
 
 def wide_ball(xyr: np.ndarray, radii, row: int, code: int, per: np.ndarray) -> str:
-    """The message for ball ``row`` of ``xyr`` wider than half the period."""
+    """The message for ball ``row`` of ``xyr`` refused by the domain (``code`` in ``CODES``)."""
+    if code == _core.FAR:
+        return far(f"centers[{row}]")
     axis = WIDE[code]
     where = f"radii[{row}]" if np.ndim(radii) else "radii"
     r = float(xyr[row, -1])
-    return (f"{where}: a diameter of {2 * r!r} is more than half the period "
-            f"{float(per[axis])!r} on the periodic {_AXES[axis]} axis; objects up to half "
-            f"the period are supported")
+    return (f"{where}: a diameter of {2 * r!r} is more than half {_length(per)} "
+            f"{side(per, axis)!r} on the periodic {_AXES[axis]} axis; objects up to half "
+            f"{_length(per)} are supported")

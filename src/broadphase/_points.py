@@ -112,13 +112,16 @@ def find_point_pairs(
     xyr = np.empty((n, d + 1), np.float64)
     xyr[:, :d] = c
     xyr[:, d] = cut / 2
-    out = _core.find_pairs(None, method, circles=xyr, workers=nthreads, period=per,
+    out = _core.find_pairs(None, method, circles=xyr, workers=nthreads, **_periodic.given(per),
                            measure=measure, **filters)
     if type(out) is _core.BadRow:
+        if out.code == _core.FAR:
+            raise ValueError(_periodic.far(f"points[{out.row}]"))
         if out.code in _periodic.WIDE:
             axis = _periodic.WIDE[out.code]
-            raise ValueError(f"cutoff: {float(cut)!r} is more than half the period "
-                             f"{float(per[axis])!r} on the periodic {'xyz'[axis]} axis")
+            length = "the cell's side" if per.ndim == 2 else "the period"
+            raise ValueError(f"cutoff: {float(cut)!r} is more than half {length} "
+                             f"{_periodic.side(per, axis)!r} on the periodic {'xyz'[axis]} axis")
         raise ValueError(_cast.circle_problem(xyr, cut / 2, out.row, out.code)
                          .replace("centers[", "points["))
     if measure:

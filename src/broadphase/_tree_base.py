@@ -75,7 +75,7 @@ class _TreeBase:
 
     def _periodic_setting(self, period, dims: int, touching: bool) -> None:
         """Read ``period=`` for a tree of ``dims`` dimensions (``self._p``)."""
-        per = _periodic.period(period, dims)
+        per = _periodic.period(period, dims, cell=False)
         _periodic.open_boxes_only(per, touching)
         self._p = None if per is None else PeriodicObjects(per, self._BALL)
 

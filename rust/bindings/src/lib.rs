@@ -232,6 +232,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("X_WIDE", check::Problem::XWide as u8)?;
     m.add("Y_WIDE", check::Problem::YWide as u8)?;
     m.add("Z_WIDE", check::Problem::ZWide as u8)?;
+    m.add("FAR", check::Problem::Far as u8)?;
     m.add("MAX_DEPTH", broadphase_core::key::MAX_DEPTH)?;
     Ok(())
 }

@@ -9,10 +9,10 @@ use crate::{method, owned, rows, Boxes};
 use broadphase_core::check::{self, BadRow};
 use broadphase_core::pairs::TooMany;
 use broadphase_core::par::Exec;
-use broadphase_core::periodic::{find_periodic_pairs, measure, Periodic, Refused};
+use broadphase_core::periodic::{find_periodic_pairs, measure, Domain, Lattice, Periodic, Refused};
 use broadphase_core::scratch::Pooled;
 use broadphase_core::{Method, Narrow, Search, Shapes};
-use numpy::{PyReadonlyArray1, PyUntypedArrayMethods};
+use numpy::{PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
@@ -27,7 +27,7 @@ enum Outcome {
 
 /// A measure of the pairs of a search of balls ([`measure::distances`],
 /// [`measure::vectors`]).
-type Measure<const C: usize> = fn(&[[f64; C]], &[f64], &[isize], &Exec) -> Vec<f64>;
+type Measure<const C: usize> = fn(&[[f64; C]], Domain, &[isize], &Exec) -> Vec<f64>;
 
 /// `measure` bit: the distances of the pairs.
 const DISTANCES: u8 = 1;
@@ -45,16 +45,18 @@ impl From<BadRow> for Outcome {
 /// and spheres `x, y, z, r` `(n, 4)`.
 ///
 /// `period`: one value per axis, the domain's period there (infinite: an
-/// open axis); `measure` (balls only): bit 1 the distances, bit 2 the
+/// open axis); or `lattice`: a triclinic cell, its vectors as the rows of
+/// a `(D, D)` lower-triangular matrix; `measure` (balls only): bit 1 the distances, bit 2 the
 /// vectors of the pairs, minimum image.
 ///
 /// Returns a `(k, 2)` intp array (with `measure`: a tuple of it, the
 /// distances `(k,)` or None, the vectors `(k, D)` or None), or a `BadRow`
 /// for the first bad row (a code `X_WIDE`, ... for an object wider than
-/// half the period).
+/// half the period, `FAR` for one too far from a triclinic cell).
 #[pyfunction]
 #[pyo3(signature = (boxes, method_name, *, circles=None, groups=None, categories=None,
-                    masks=None, workers=None, max_pairs=None, period=None, measure=0))]
+                    masks=None, workers=None, max_pairs=None, period=None, lattice=None,
+                    measure=0))]
 #[allow(clippy::too_many_arguments)]
 pub fn find_pairs(
     py: Python<'_>,
@@ -67,8 +69,10 @@ pub fn find_pairs(
     workers: Option<usize>,
     max_pairs: Option<u64>,
     period: Option<PyReadonlyArray1<'_, f64>>,
+    lattice: Option<PyReadonlyArray2<'_, f64>>,
     measure: u8,
 ) -> PyResult<Py<PyAny>> {
+    let lattice = lattice.map(|l| cell(&l)).transpose()?;
     let period = period
         .map(|p| p.as_slice().map(<[f64]>::to_vec))
         .transpose()?;
@@ -92,6 +96,7 @@ pub fn find_pairs(
         workers,
         max_pairs,
         period,
+        lattice,
         measure,
     };
     let three = match (&circles, &boxes) {
@@ -121,7 +126,22 @@ struct SearchArgs<'a, 'py> {
     workers: Option<usize>,
     max_pairs: Option<u64>,
     period: Option<Vec<f64>>,
+    lattice: Option<Lattice>,
     measure: u8,
+}
+
+/// The triclinic cell of the rows of `l`, validated.
+fn cell(l: &PyReadonlyArray2<'_, f64>) -> PyResult<Lattice> {
+    let shape = l.shape();
+    if shape[0] != shape[1] || !matches!(shape[0], 2 | 3) {
+        return Err(PyValueError::new_err(format!(
+            "period: expected a (2, 2) or (3, 3) matrix of cell vectors, found {shape:?}"
+        )));
+    }
+    let a = l.as_array();
+    let rows: Vec<Vec<f64>> = a.rows().into_iter().map(|r| r.to_vec()).collect();
+    let rows: Vec<&[f64]> = rows.iter().map(Vec::as_slice).collect();
+    Lattice::new(&rows).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 /// [`find_pairs`] at one dimension: boxes of `N` columns, balls of `C`
@@ -135,12 +155,19 @@ where
     [f64; N]: Periodic<N> + Pooled,
     [f64; C]: Pooled,
 {
-    if args.period.as_ref().is_some_and(|p| p.len() != N / 2) {
+    if args.period.as_ref().is_some_and(|p| p.len() != N / 2)
+        || args.lattice.is_some_and(|l| l.dims() != N / 2)
+    {
         return Err(PyValueError::new_err(format!(
-            "period: expected {} values, one per axis",
+            "period: expected {} values, one per axis, or a ({0}, {0}) cell",
             N / 2
         )));
     }
+    let domain = match (&args.period, &args.lattice) {
+        (Some(p), _) => Some(Domain::Axes(p)),
+        (None, Some(l)) => Some(Domain::Lattice(l)),
+        (None, None) => None,
+    };
     let circ = args.circles.map(|c| rows::<C>(c, "circles")).transpose()?;
     let given = args.boxes.map(|b| rows::<N>(b, "boxes")).transpose()?;
     let n = circ.map_or(given.map_or(0, <[_]>::len), <[_]>::len);
@@ -183,8 +210,8 @@ where
             method: args.method,
             max_pairs: args.max_pairs,
         };
-        let found = match &args.period {
-            Some(p) => find_periodic_pairs(&search, p, ex),
+        let found = match domain {
+            Some(d) => find_periodic_pairs(&search, d, ex),
             None => broadphase_core::find_pairs(&search, ex).map_err(Refused::TooMany),
         };
         broadphase_core::scratch::give(owned);
@@ -194,11 +221,11 @@ where
             Err(Refused::Bad(b)) => return Ok(Outcome::Bad(b)),
         };
         let open = vec![f64::INFINITY; N / 2];
-        let period = args.period.as_deref().unwrap_or(&open);
+        let domain = domain.unwrap_or(Domain::Axes(&open));
         let of = |bit: u8, f: Measure<C>| {
             circ.as_deref()
                 .filter(|_| args.measure & bit != 0)
-                .map(|c| f(c, period, &flat, ex))
+                .map(|c| f(c, domain, &flat, ex))
         };
         let (d, v) = (
             of(DISTANCES, measure::distances),

@@ -150,7 +150,7 @@ where
             _ => None,
         };
         // slack: how far rounded (inexact) images may stand from the truth
-        let slack = images.map_or(0.0, |im| slack_of(im, balls));
+        let slack = images.map_or(0.0, |im| im.slack);
         let cells = grid::<D, B>(balls, cut + slack)?;
         let ncells: usize = cells.dims.iter().product();
         // counting sort of the centres by cell
@@ -260,21 +260,6 @@ fn grid<const D: usize, B: AsRef<[f64]>>(balls: &[B], reach: f64) -> Option<Cell
         }
         h *= 1.5;
     }
-}
-
-/// Above the distance by which rounded images may stand from the truth:
-/// their widening ([`crate::periodic`]'s pad: `2^-49` of coordinates and
-/// period below `2^-47` of the largest coordinate), on each of `D` axes.
-fn slack_of<B: AsRef<[f64]>>(im: &Imaged, balls: &[B]) -> f64 {
-    let inexact = im.tags.iter().any(|&t| !Imaged::is_exact(t));
-    if !inexact {
-        return 0.0;
-    }
-    let big = balls
-        .iter()
-        .flat_map(|b| b.as_ref().iter().copied())
-        .fold(0.0f64, |m, v| m.max(v.abs()));
-    big * f64::from_bits((1023 - 44) << 52)
 }
 
 #[cfg(test)]

@@ -244,13 +244,15 @@ fn plain_meet(shapes: Shapes, i: usize, j: usize) -> bool {
 /// them that reports each pair of originals once ([`Shapes::Imaged`];
 /// `crate::periodic` makes them).  Owns the image tags' layout.
 ///
-/// Every image carries a tag: its object's index, the axes on which it is
-/// shifted by minus the period, and whether its coordinates are exactly
-/// the shifted ones (else they are rounded outward, and the search's box
-/// test is only a filter).  Two images meet when they are of two objects,
-/// share no shifted axis (a pair shifted alike on an axis is the same pair
-/// as the one shifted on neither, which the search meets too), and their
-/// shapes meet: tested on the images' coordinates when both are exact,
+/// Every image carries a tag: its object's index, its shift bits, and
+/// whether its coordinates are exactly the shifted ones (else they are
+/// rounded outward, and the search's box test is only a filter).  The
+/// shift bits are the image maker's code: in an orthorhombic cell bit `k`
+/// is a shift by minus the period on axis `k`; a triclinic cell's ghosts
+/// set bit 6 and the index of their lattice shift.  Two images meet when
+/// they are of two objects, share no shift bit (a pair shifted alike on an
+/// axis is the same pair as the one shifted on neither, which the search
+/// meets too; two triclinic ghosts never pair), and their shapes meet: tested on the images' coordinates when both are exact,
 /// else by `exact`, which knows the objects.  A search over images reads
 /// its filters by image (the objects' filters gathered).
 #[derive(Clone, Copy)]
@@ -264,8 +266,12 @@ pub struct Imaged<'a> {
     /// [`Shapes::Circles`] or [`Shapes::Spheres`].
     pub shapes: Shapes<'a>,
     /// The exact test of two images at least one of which is inexact
-    /// (called only for images of two objects with no shifted axis shared).
+    /// (called only for images of two objects with no shift bit shared).
     pub exact: &'a (dyn Fn(usize, usize) -> bool + Sync),
+    /// Above the amount by which the distance of two ball images' centres
+    /// may stand from the true one (0 when all are exact): a search that
+    /// filters on those distances widens its filter by it.
+    pub slack: f64,
 }
 
 impl std::fmt::Debug for Imaged<'_> {
@@ -279,14 +285,14 @@ impl std::fmt::Debug for Imaged<'_> {
 
 /// The tag bit of an inexact image.
 const INEXACT: u64 = 1 << 7;
-/// The tag bits of the shifted axes (bit `k`: axis `k`).
+/// The tag bits of the shift code.
 const SHIFTS: u64 = INEXACT - 1;
 /// Where a tag's object index starts.
 const OBJECT: u32 = 8;
 
 impl Imaged<'_> {
-    /// The tag of an image of object `object`, shifted on the axes of
-    /// `shifts` (bit `k`: axis `k`, `k < 7`), exact or not.
+    /// The tag of an image of object `object` with shift bits `shifts`
+    /// (below `2^7`), exact or not.
     #[inline(always)]
     pub fn tag(object: usize, shifts: u32, exact: bool) -> u64 {
         debug_assert!(u64::from(shifts) <= SHIFTS);
@@ -299,7 +305,7 @@ impl Imaged<'_> {
         (tag >> OBJECT) as usize
     }
 
-    /// The shifted axes of the image tagged `tag` (bit `k`: axis `k`).
+    /// The shift bits of the image tagged `tag`.
     #[inline(always)]
     pub fn shifts(tag: u64) -> u32 {
         (tag & SHIFTS) as u32
@@ -312,7 +318,7 @@ impl Imaged<'_> {
     }
 
     /// Whether images tagged `a` and `b` may report a pair: images of two
-    /// objects, with no shifted axis in common.
+    /// objects, with no shift bit in common.
     #[inline(always)]
     pub fn distinct(a: u64, b: u64) -> bool {
         a & b & SHIFTS == 0 && a >> OBJECT != b >> OBJECT

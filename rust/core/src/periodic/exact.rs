@@ -7,11 +7,11 @@
 //! a box's high side is that plus `hi - lo`.  A float filter computes these
 //! values with at most three roundings each (every one below `2^-53` of a
 //! value under `|r0| + |hi - lo| + 2 L`) and decides when the answer clears
-//! a margin above that error ([`images::pad`], about `2^-49` of it); the
+//! a margin above that error ([`super::axis::pad`], about `2^-49` of it); the
 //! rest are decided in integers (`crate::bigint`).  Open axes use the
 //! objects' own coordinates, whose comparisons are exact.
 
-use super::images::{pad, place};
+use super::axis::{pad, place};
 use crate::bigint::Dyadic;
 use crate::narrow::Imaged;
 

@@ -29,7 +29,7 @@
 //! ghosts follow, object by object.  The layout of a tag is owned by
 //! [`Imaged`].
 
-use crate::bigint::Dyadic;
+use super::axis::{pad, place, too_wide};
 use crate::check::{ball_box, BadRow, Problem};
 use crate::dim::Row;
 use crate::narrow::{two_sum, Imaged};
@@ -46,6 +46,13 @@ pub struct Images<const N: usize, const C: usize> {
     pub balls: Vec<[f64; C]>,
     /// The images' tags.
     pub tags: Vec<u64>,
+    /// Per object, the whole cells taken off its coordinates to make its
+    /// canonical image (a triclinic cell's: `super::lattice_images`; empty
+    /// for an orthorhombic one, whose images carry their own rounding).
+    pub wraps: Vec<[i32; 3]>,
+    /// Above the amount by which the distance of two image centres may
+    /// stand from the true one (0 when every image is exact).
+    pub slack: f64,
 }
 
 impl<const N: usize, const C: usize> Images<N, C> {
@@ -60,41 +67,6 @@ impl<const N: usize, const C: usize> Images<N, C> {
         scratch::give(self.balls);
         scratch::give(self.tags);
     }
-}
-
-/// Where `x` lies on an axis of period `l`: `(r0, turns)` with `x ≡ r0 +
-/// turns * l` and `r0 + turns * l` in `[0, l)`, exactly (`turns` is 0 or
-/// 1).  The exact position the canonical image stands for.
-#[inline(always)]
-pub fn place(x: f64, l: f64) -> (f64, i32) {
-    if (0.0..l).contains(&x) {
-        return (x, 0);
-    }
-    let r0 = x % l;
-    (r0, i32::from(r0 < 0.0))
-}
-
-/// The widening of an inexact image's box on one axis: above the rounding
-/// error of each of the at most three roundings that made it (each at most
-/// `2^-53` of a value below `|r| + |w| + 2 L`).
-#[inline]
-pub fn pad(r: f64, w: f64, l: f64) -> f64 {
-    (r.abs() + w.abs() + l) * f64::from_bits((1023 - 49) << 52)
-}
-
-/// Whether `hi - lo > l / 2`, exactly (the extent a periodic axis refuses).
-///
-/// The rounded `2 (hi - lo)` is within `2^-53` of the true one, so a margin
-/// of `1e-15` decides almost every row; the rest are decided in integers.
-pub fn too_wide(lo: f64, hi: f64, l: f64) -> bool {
-    let t = 2.0 * (hi - lo);
-    if !t.is_finite() || t > l * (1.0 + 1e-15) {
-        return true;
-    }
-    if t < l * (1.0 - 1e-15) {
-        return false;
-    }
-    ((Dyadic::of(hi) - Dyadic::of(lo)).times_pow2(1) - Dyadic::of(l)).sign() > 0
 }
 
 /// One axis of a canonical image: its box side `[lo, hi]` (exact, or
@@ -232,6 +204,8 @@ where
         boxes: with_room(n, [0.0; N]),
         balls: Vec::new(),
         tags: with_room(n, 0),
+        wraps: Vec::new(),
+        slack: 0.0,
     };
     build(out, ex, |k, slot, ghosts| {
         let b = &boxes[k];
@@ -305,8 +279,10 @@ where
         },
         balls: with_room(n, [0.0; C]),
         tags: with_room(n, 0),
+        wraps: Vec::new(),
+        slack: 0.0,
     };
-    build(out, ex, |k, slot, ghosts| {
+    let mut im = build(out, ex, |k, slot, ghosts| {
         let c = &balls[k];
         let r = c[C - 1];
         let mut img = *c;
@@ -359,7 +335,25 @@ where
         }
         *slot.tag = Imaged::tag(k, 0, inexact_axes == 0);
         Ok(())
-    })
+    })?;
+    im.slack = slack_of(&im);
+    Ok(im)
+}
+
+/// Above the distance by which two rounded ball images' centres may stand
+/// from the true one: their widening ([`pad`]: `2^-49` of coordinates and
+/// period below `2^-47` of the largest coordinate), on each of up to 3
+/// axes, for both; 0 when every image is exact.
+fn slack_of<const N: usize, const C: usize>(im: &Images<N, C>) -> f64 {
+    if im.tags.iter().all(|&t| Imaged::is_exact(t)) {
+        return 0.0;
+    }
+    let big = im
+        .balls
+        .iter()
+        .flat_map(|b| b.iter().copied())
+        .fold(0.0f64, |m, v| m.max(v.abs()));
+    big * f64::from_bits((1023 - 44) << 52)
 }
 
 /// The box of ball image `c`: outward-rounded, and widened on the axes of
@@ -386,36 +380,6 @@ fn subsets(m: u32) -> impl Iterator<Item = u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn place_is_exact() {
-        for (x, l, r0, t) in [
-            (0.25, 1.0, 0.25, 0),
-            (-0.0, 1.0, -0.0, 0),
-            (1.0, 1.0, 0.0, 0),
-            (-0.25, 1.0, -0.25, 1),
-            (7.5, 2.0, 1.5, 0),
-            (-7.5, 2.0, -1.5, 1),
-        ] {
-            assert_eq!(place(x, l), (r0, t), "{x} {l}");
-        }
-    }
-
-    #[test]
-    fn too_wide_is_exact() {
-        assert!(!too_wide(0.0, 0.5, 1.0));
-        assert!(too_wide(0.0, 0.5f64.next_up(), 1.0));
-        // 0.1 + 0.4 rounds to 0.5, but the true difference is above it
-        let lo = 0.1f64;
-        let hi = 0.6f64;
-        let exact_above = {
-            let (s, e) = two_sum(hi, -lo);
-            s > 0.5 || (s == 0.5 && e > 0.0)
-        };
-        assert_eq!(too_wide(lo, hi, 1.0), exact_above);
-        assert!(too_wide(-1e308, 1e308, 1.0));
-        assert!(!too_wide(5.0, 5.0, 1e-300));
-    }
 
     #[test]
     fn ghosts_of_a_corner_box() {

@@ -2,6 +2,12 @@
 //! the centre of `i` to that of `j`, by the nearest copy on each periodic
 //! axis (the minimum image), as float64 values.
 //!
+//! In a triclinic cell ([`Lattice`]) the difference of the two centres is
+//! brought into the brick, last axis first (`super::lattice`), and the
+//! nearest of it and its `3^D - 1` neighbouring copies taken: a pair's one
+//! meeting copy is within half the brick's side of the other ball on every
+//! axis, so the reduced difference is that copy or a neighbour of it.
+//!
 //! On a periodic axis both centres are first moved into `[0, L)`
 //! ([`super::place`], then one rounding), so their difference lies within
 //! `(-L, L)` and one shift by the nearest multiple of `L` brings it to
@@ -11,7 +17,7 @@
 //! on an open axis).  Chunks are fixed by the pair count: the values do not
 //! depend on the thread count.
 
-use super::place;
+use super::{place, Domain, Lattice};
 use crate::hints::prefetch_row;
 use crate::par::Exec;
 use crate::scratch::{self, Pooled};
@@ -87,11 +93,15 @@ const AHEAD: usize = 48;
 /// wrapped copies of their centres (given back after).
 fn each_pair<const C: usize, T: Send + Pooled>(
     balls: &[[f64; C]],
-    period: &[f64],
+    domain: Domain,
     flat: &[isize],
     ex: &Exec,
     f: impl Fn([f64; 3]) -> T + Sync + Send,
 ) -> Vec<T> {
+    let period = match domain {
+        Domain::Axes(period) => period,
+        Domain::Lattice(lat) => return in_cell(balls, lat, flat, ex, f),
+    };
     if inside(balls, period, ex) {
         return in_dims(balls, C - 1, period, flat, ex, f);
     }
@@ -148,19 +158,70 @@ fn over_rows<const W: usize, const D: usize, T: Send + Pooled>(
     out
 }
 
+/// [`each_pair`] in the triclinic cell `lat`.
+fn in_cell<const C: usize, T: Send + Pooled>(
+    balls: &[[f64; C]],
+    lat: &Lattice,
+    flat: &[isize],
+    ex: &Exec,
+    f: impl Fn([f64; 3]) -> T + Sync + Send,
+) -> Vec<T> {
+    let d = C - 1;
+    let k = flat.len() / 2;
+    let mut out = scratch::result(k);
+    ex.for_work(k, 2 * GRAIN)
+        .collect_into(&mut out, k, GRAIN, |p| {
+            let (i, j) = (flat[2 * p] as usize, flat[2 * p + 1] as usize);
+            let mut v = [0.0; 3];
+            for a in 0..d {
+                v[a] = balls[j][a] - balls[i][a];
+            }
+            f(nearest(v, lat))
+        });
+    out
+}
+
+/// The copy of vector `v` by the cell `lat` of least length ([module doc](self)).
+fn nearest(mut v: [f64; 3], lat: &Lattice) -> [f64; 3] {
+    let d = lat.dims();
+    for m in (0..d).rev() {
+        let q = (v[m] / lat.side(m)).round();
+        for (a, x) in v.iter_mut().enumerate().take(m + 1) {
+            *x -= q * lat.at(m, a);
+        }
+    }
+    let mut best = (v.iter().map(|x| x * x).sum::<f64>(), v);
+    for code in 0..3usize.pow(d as u32) {
+        let mut w = v;
+        let mut c = code;
+        for m in 0..d {
+            let q = (c % 3) as f64 - 1.0;
+            c /= 3;
+            for (a, x) in w.iter_mut().enumerate().take(m + 1) {
+                *x += q * lat.at(m, a);
+            }
+        }
+        let len = w.iter().map(|x| x * x).sum::<f64>();
+        if len < best.0 {
+            best = (len, w);
+        }
+    }
+    best.1
+}
+
 /// The vectors `centre(j) - centre(i)` (minimum image) of the pairs `flat`
 /// (`[i0, j0, i1, j1, ...]`) of balls `balls` (rows of `C = D + 1`), as
 /// `D` values a pair, flat.
 pub fn vectors<const C: usize>(
     balls: &[[f64; C]],
-    period: &[f64],
+    domain: Domain,
     flat: &[isize],
     ex: &Exec,
 ) -> Vec<f64> {
     // rows of D values written straight in (the result's pages pooled)
     match C {
-        3 => each_pair(balls, period, flat, ex, |v| [v[0], v[1]]).into_flattened(),
-        _ => each_pair(balls, period, flat, ex, |v| v).into_flattened(),
+        3 => each_pair(balls, domain, flat, ex, |v| [v[0], v[1]]).into_flattened(),
+        _ => each_pair(balls, domain, flat, ex, |v| v).into_flattened(),
     }
 }
 
@@ -168,11 +229,11 @@ pub fn vectors<const C: usize>(
 /// `flat` of balls `balls`.
 pub fn distances<const C: usize>(
     balls: &[[f64; C]],
-    period: &[f64],
+    domain: Domain,
     flat: &[isize],
     ex: &Exec,
 ) -> Vec<f64> {
-    each_pair(balls, period, flat, ex, |v| {
+    each_pair(balls, domain, flat, ex, |v| {
         (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt()
     })
 }

@@ -34,6 +34,11 @@
 //! by the plain exact predicates on those coordinates; the others, rounded
 //! and widened to contain the truth, by `exact`.
 //!
+//! **Triclinic cells** ([`Lattice`]) follow the same plan: canonical images
+//! in a brick, ghosts by a few lattice vectors, exact decisions from the
+//! objects' own coordinates and integer shifts (`lattice`,
+//! `lattice_images`, `lattice_exact`).
+//!
 //! **Balls of one radius** (points within a cutoff) go through the cell
 //! list of `crate::cutoff` over the images' centres, which needs no boxes
 //! and reports pairs of objects directly (`points`).
@@ -43,12 +48,18 @@
 //! objects in order.  The pairs with a ghost are mapped to their objects,
 //! sorted and merged in (`fold`).
 
+mod approx;
+mod axis;
 mod exact;
 mod images;
+mod lattice;
+mod lattice_exact;
+mod lattice_images;
 pub mod measure;
 mod points;
 
-pub use images::place;
+pub use axis::place;
+pub use lattice::{Lattice, LatticeError};
 
 use crate::check::BadRow;
 use crate::cutoff;
@@ -68,32 +79,89 @@ pub enum Refused {
     TooMany(TooMany),
 }
 
-/// Every colliding pair of the objects of `s` in the domain of period
-/// `period` (one value per axis; infinite: the axis is open), canonical,
-/// flat.  `s` holds boxes (`Shapes::Boxes`) or balls (`Shapes::Circles`
-/// in 2D, `Shapes::Spheres` in 3D), validated, with any filters; other
-/// shapes are a caller's error (panic).
+/// A periodic domain.
+#[derive(Clone, Copy, Debug)]
+pub enum Domain<'a> {
+    /// Orthorhombic: one period per axis, infinite where the axis is open.
+    Axes(&'a [f64]),
+    /// A triclinic cell.
+    Lattice(&'a Lattice),
+}
+
+impl Domain<'_> {
+    /// The images of `boxes` in the domain ([`images::of_boxes`],
+    /// [`lattice_images::of_boxes`]).
+    fn of_boxes<const N: usize>(
+        &self,
+        boxes: &[[f64; N]],
+        ex: &Exec,
+    ) -> Result<images::Images<N, 0>, BadRow>
+    where
+        [f64; N]: Width<N> + Pooled,
+    {
+        match self {
+            Domain::Axes(period) => images::of_boxes(boxes, period, ex),
+            Domain::Lattice(lat) => lattice_images::of_boxes(boxes, lat, ex),
+        }
+    }
+
+    /// The images of `balls` in the domain, with their boxes when `with_boxes`.
+    fn of_balls<const C: usize, const N: usize>(
+        &self,
+        balls: &[[f64; C]],
+        with_boxes: bool,
+        ex: &Exec,
+    ) -> Result<images::Images<N, C>, BadRow>
+    where
+        [f64; N]: Width<N> + Pooled,
+        [f64; C]: Pooled,
+    {
+        match self {
+            Domain::Axes(period) => images::of_balls(balls, period, with_boxes, ex),
+            Domain::Lattice(lat) => lattice_images::of_balls(balls, lat, with_boxes, ex),
+        }
+    }
+
+    /// The domain's checks, asserted: periods positive, one per axis of
+    /// `dims`; a cell of `dims` axes.
+    fn check(&self, dims: usize) {
+        match self {
+            Domain::Axes(period) => {
+                assert_eq!(period.len(), dims, "one period per axis");
+                assert!(
+                    period.iter().all(|&l| l > 0.0),
+                    "periods are positive (infinite: open)"
+                );
+            }
+            Domain::Lattice(lat) => {
+                assert_eq!(lat.dims(), dims, "a cell of the objects' dimension");
+                lat.check();
+            }
+        }
+    }
+}
+
+/// Every colliding pair of the objects of `s` in the periodic `domain`,
+/// canonical, flat.  `s` holds boxes (`Shapes::Boxes`) or balls
+/// (`Shapes::Circles` in 2D, `Shapes::Spheres` in 3D), validated, with any
+/// filters; other shapes are a caller's error (panic).
 pub fn find_periodic_pairs<const N: usize>(
     s: &Search<N>,
-    period: &[f64],
+    domain: Domain,
     ex: &Exec,
 ) -> Result<Vec<isize>, Refused>
 where
     [f64; N]: Periodic<N>,
 {
-    assert_eq!(period.len(), N / 2, "one period per axis");
-    assert!(
-        period.iter().all(|&l| l > 0.0),
-        "periods are positive (infinite: open)"
-    );
+    domain.check(N / 2);
     match s.narrow.shapes {
         Shapes::Boxes => {
-            let im = images::of_boxes(s.boxes, period, ex).map_err(Refused::Bad)?;
-            let found = search::<N, 0>(s, period, &im, &[], Shapes::Boxes, ex);
+            let im = domain.of_boxes(s.boxes, ex).map_err(Refused::Bad)?;
+            let found = search::<N, 0>(s, domain, &im, &[], Shapes::Boxes, ex);
             im.give_back();
             found
         }
-        _ => <[f64; N]>::balls(s, period, ex),
+        _ => <[f64; N]>::balls(s, domain, ex),
     }
 }
 
@@ -103,40 +171,40 @@ where
 pub trait Periodic<const N: usize>: Width<N> + Pooled {
     /// [`find_periodic_pairs`] of balls (`s.narrow.shapes` this width's
     /// balls, else a caller's error: panic).
-    fn balls(s: &Search<N>, period: &[f64], ex: &Exec) -> Result<Vec<isize>, Refused>;
+    fn balls(s: &Search<N>, domain: Domain, ex: &Exec) -> Result<Vec<isize>, Refused>;
 }
 
 impl Periodic<4> for [f64; 4] {
-    fn balls(s: &Search<4>, period: &[f64], ex: &Exec) -> Result<Vec<isize>, Refused> {
+    fn balls(s: &Search<4>, domain: Domain, ex: &Exec) -> Result<Vec<isize>, Refused> {
         let Shapes::Circles(c) = s.narrow.shapes else {
             panic!("a periodic 2D search takes boxes or circles")
         };
         let list = |b: &[[f64; 3]], r, nar: &Narrow, bud: &Budget| {
             cutoff::find::<2, _>(b, r, nar, bud, ex).map(|f| f.0)
         };
-        if let Some(found) = points::by_cutoff::<3, 4, _>(s, c, period, ex, list) {
+        if let Some(found) = points::by_cutoff::<3, 4, _>(s, c, domain, ex, list) {
             return found;
         }
-        let im = images::of_balls::<3, 4>(c, period, true, ex).map_err(Refused::Bad)?;
-        let found = search(s, period, &im, c, Shapes::Circles(&im.balls), ex);
+        let im = domain.of_balls::<3, 4>(c, true, ex).map_err(Refused::Bad)?;
+        let found = search(s, domain, &im, c, Shapes::Circles(&im.balls), ex);
         im.give_back();
         found
     }
 }
 
 impl Periodic<6> for [f64; 6] {
-    fn balls(s: &Search<6>, period: &[f64], ex: &Exec) -> Result<Vec<isize>, Refused> {
+    fn balls(s: &Search<6>, domain: Domain, ex: &Exec) -> Result<Vec<isize>, Refused> {
         let Shapes::Spheres(c) = s.narrow.shapes else {
             panic!("a periodic 3D search takes boxes or spheres")
         };
         let list = |b: &[[f64; 4]], r, nar: &Narrow, bud: &Budget| {
             cutoff::find::<3, _>(b, r, nar, bud, ex).map(|f| f.0)
         };
-        if let Some(found) = points::by_cutoff::<4, 6, _>(s, c, period, ex, list) {
+        if let Some(found) = points::by_cutoff::<4, 6, _>(s, c, domain, ex, list) {
             return found;
         }
-        let im = images::of_balls::<4, 6>(c, period, true, ex).map_err(Refused::Bad)?;
-        let found = search(s, period, &im, c, Shapes::Spheres(&im.balls), ex);
+        let im = domain.of_balls::<4, 6>(c, true, ex).map_err(Refused::Bad)?;
+        let found = search(s, domain, &im, c, Shapes::Spheres(&im.balls), ex);
         im.give_back();
         found
     }
@@ -146,7 +214,7 @@ impl Periodic<6> for [f64; 6] {
 /// balls, if any; `shapes` the images' own).
 fn search<const N: usize, const C: usize>(
     s: &Search<N>,
-    period: &[f64],
+    domain: Domain,
     im: &images::Images<N, C>,
     balls: &[[f64; C]],
     shapes: Shapes,
@@ -155,7 +223,7 @@ fn search<const N: usize, const C: usize>(
 where
     [f64; N]: Width<N>,
 {
-    let mut flat = over_images(s, period, im, balls, shapes, |narrow| {
+    let mut flat = over_images(s, domain, im, balls, shapes, |narrow| {
         let over = Search {
             boxes: &im.boxes,
             bounds: crate::check::bounds_of(&im.boxes),
@@ -171,28 +239,42 @@ where
 
 /// `f(narrow)` with the narrow phase of a search over the images `im` of
 /// the objects of `s` (`balls` their balls, if any; `shapes` the images'
-/// own): the image rules of [`Imaged`] with the exact test of
-/// `exact::Judge`, and the objects' filters by image.
+/// own): the image rules of [`Imaged`] with the exact test of the domain
+/// (`exact::Judge`, `lattice_exact::Judge`), and the objects' filters by
+/// image.
 fn over_images<const N: usize, const C: usize, R>(
     s: &Search<N>,
-    period: &[f64],
+    domain: Domain,
     im: &images::Images<N, C>,
     balls: &[[f64; C]],
     shapes: Shapes,
     f: impl FnOnce(Narrow) -> R,
 ) -> R {
-    let judge = exact::Judge {
-        boxes: s.boxes,
-        balls,
-        period,
-        tags: &im.tags,
+    let judge = match domain {
+        Domain::Axes(period) => Judge::Axes(exact::Judge {
+            boxes: s.boxes,
+            balls,
+            period,
+            tags: &im.tags,
+        }),
+        Domain::Lattice(lattice) => Judge::Lattice(lattice_exact::Judge {
+            boxes: s.boxes,
+            balls,
+            lattice,
+            tags: &im.tags,
+            wraps: &im.wraps,
+        }),
     };
-    let test = |p: usize, q: usize| judge.meet(p, q);
+    let test = |p: usize, q: usize| match &judge {
+        Judge::Axes(j) => j.meet(p, q),
+        Judge::Lattice(j) => j.meet(p, q),
+    };
     let imaged = Imaged {
         tags: &im.tags,
         objects: s.boxes.len(),
         shapes,
         exact: &test,
+        slack: im.slack,
     };
     let (groups, categories, masks) = gathered(&s.narrow.filters, &im.tags);
     f(Narrow {
@@ -203,6 +285,12 @@ fn over_images<const N: usize, const C: usize, R>(
             masks: masks.as_deref(),
         },
     })
+}
+
+/// The exact test of a domain.
+enum Judge<'a, const N: usize, const C: usize> {
+    Axes(exact::Judge<'a, N, C>),
+    Lattice(lattice_exact::Judge<'a, N, C>),
 }
 
 /// The filters of the objects, by image (`None` where not given).
@@ -264,5 +352,7 @@ fn fold(flat: &mut Vec<isize>, tags: &[u64], n: usize) {
     }
 }
 
+#[cfg(test)]
+mod lattice_tests;
 #[cfg(test)]
 mod tests;

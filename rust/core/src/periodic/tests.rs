@@ -101,7 +101,7 @@ fn random_boxes<const N: usize>(n: usize, period: &[f64], seed: u64) -> Vec<[f64
                 };
                 b[x] = lo;
                 // a width that rounded above half the period: retry smaller
-                b[d + x] = if images::too_wide(lo, lo + w, l) {
+                b[d + x] = if axis::too_wide(lo, lo + w, l) {
                     lo
                 } else {
                     lo + w
@@ -159,7 +159,11 @@ where
         Method::Auto,
     ] {
         for w in [1, 2] {
-            let got = find_periodic_pairs(&Search { method, ..s }, period, &Exec::new(Some(w)));
+            let got = find_periodic_pairs(
+                &Search { method, ..s },
+                Domain::Axes(period),
+                &Exec::new(Some(w)),
+            );
             assert_eq!(got.as_deref(), Ok(want), "{what} {method:?} {w} threads");
         }
     }
@@ -254,7 +258,7 @@ fn pairs_across_the_boundary_and_at_its_corner() {
         [10.0, 0.0, 10.0, 0.0], // a point on the boundary: no width, no pair
     ];
     let s = Search::of_boxes(&boxes, &Exec::serial()).unwrap();
-    let got = find_periodic_pairs(&s, &period, &Exec::serial()).unwrap();
+    let got = find_periodic_pairs(&s, Domain::Axes(&period), &Exec::serial()).unwrap();
     assert_eq!(got, vec![0, 1, 0, 4, 2, 3]); // box 0 shifted by (0, -10) holds the point
 }
 
@@ -268,7 +272,8 @@ fn a_filter_applies_to_the_objects_of_the_images() {
     let groups = [5, 5, 0];
     let mut s = Search::of_boxes(&boxes, &Exec::serial()).unwrap();
     s.narrow.filters.groups = Some(&groups);
-    let got = find_periodic_pairs(&s, &[10.0, f64::INFINITY], &Exec::serial()).unwrap();
+    let got =
+        find_periodic_pairs(&s, Domain::Axes(&[10.0, f64::INFINITY]), &Exec::serial()).unwrap();
     assert_eq!(got, vec![0, 2, 1, 2]);
 }
 
@@ -276,7 +281,7 @@ fn a_filter_applies_to_the_objects_of_the_images() {
 fn more_than_half_the_period_is_refused_by_row() {
     let boxes = [[0.0, 0.0, 1.0, 1.0], [0.0, 0.0, 1.0, 5.5]];
     let s = Search::of_boxes(&boxes, &Exec::serial()).unwrap();
-    let got = find_periodic_pairs(&s, &[10.0, 10.0], &Exec::serial());
+    let got = find_periodic_pairs(&s, Domain::Axes(&[10.0, 10.0]), &Exec::serial());
     assert_eq!(
         got,
         Err(Refused::Bad(BadRow {
@@ -288,7 +293,7 @@ fn more_than_half_the_period_is_refused_by_row() {
     let boxes = [[0.0, 0.0, 5.0, 5.0]];
     let s = Search::of_boxes(&boxes, &Exec::serial()).unwrap();
     assert_eq!(
-        find_periodic_pairs(&s, &[10.0, 10.0], &Exec::serial()),
+        find_periodic_pairs(&s, Domain::Axes(&[10.0, 10.0]), &Exec::serial()),
         Ok(vec![])
     );
 }
@@ -298,15 +303,15 @@ fn distances_and_vectors_take_the_nearest_copy() {
     let balls = [[0.5, 9.5, 1.0], [9.5, 0.5, 1.0], [-19.5, 5.0, 1.0]];
     let period = [10.0, 10.0];
     let flat = [0, 1, 0, 2];
-    let v = measure::vectors(&balls, &period, &flat, &Exec::serial());
+    let v = measure::vectors(&balls, Domain::Axes(&period), &flat, &Exec::serial());
     assert_eq!(v, vec![-1.0, 1.0, 0.0, -4.5]);
-    let d = measure::distances(&balls, &period, &flat, &Exec::serial());
+    let d = measure::distances(&balls, Domain::Axes(&period), &flat, &Exec::serial());
     assert_eq!(d, vec![2f64.sqrt(), 4.5]);
     // every centre inside [0, L): read from the rows, radii left out
     let inside = [[0.5, 9.5, 0.25], [9.5, 0.5, 3.0], [5.0, 5.0, 1.0]];
     let flat = [0, 1, 1, 2];
-    let v = measure::vectors(&inside, &period, &flat, &Exec::serial());
+    let v = measure::vectors(&inside, Domain::Axes(&period), &flat, &Exec::serial());
     assert_eq!(v, vec![-1.0, 1.0, -4.5, 4.5]);
-    let d = measure::distances(&inside, &period, &flat, &Exec::serial());
+    let d = measure::distances(&inside, Domain::Axes(&period), &flat, &Exec::serial());
     assert_eq!(d, vec![2f64.sqrt(), 40.5f64.sqrt()]);
 }
