@@ -91,6 +91,15 @@ impl Approx {
     }
 }
 
+/// The integer nearest `x` (ties to even), for `|x| < 2^51`: the sum with
+/// `1.5 * 2^52` rounds away the fraction (a plain add, where `round` is a
+/// call on the baseline x86-64 target).
+#[inline(always)]
+pub fn near_int(x: f64) -> f64 {
+    const MAGIC: f64 = 6755399441055744.0;
+    (x + MAGIC) - MAGIC
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

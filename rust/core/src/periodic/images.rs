@@ -100,17 +100,17 @@ fn shifted(x: f64, l: f64) -> (f64, bool) {
 
 /// The ghosts one chunk of objects makes (appended after every canonical
 /// image, chunk by chunk: the order is fixed by the data).
-struct Ghosts<const N: usize, const C: usize> {
-    boxes: Vec<[f64; N]>,
-    balls: Vec<[f64; C]>,
-    tags: Vec<u64>,
+pub(super) struct Ghosts<const N: usize, const C: usize> {
+    pub(super) boxes: Vec<[f64; N]>,
+    pub(super) balls: Vec<[f64; C]>,
+    pub(super) tags: Vec<u64>,
 }
 
 /// `n` copies of `value` in a pooled vector with room for the usual ghosts
 /// after them (a quarter as many again): the ghosts are appended once the
 /// canonical images are built, and a vector without the room would move,
 /// into fresh pages, on every search.
-fn with_room<T: Pooled + Clone>(n: usize, value: T) -> Vec<T> {
+pub(super) fn with_room<T: Pooled + Clone>(n: usize, value: T) -> Vec<T> {
     let mut v = scratch::take(n + n / 4 + 64);
     v.resize(n, value);
     v
@@ -121,10 +121,10 @@ const GRAIN: usize = 1 << 14;
 
 /// The slots of one canonical image: its box and its ball (each absent
 /// when the images have none) and its tag.
-struct Slot<'s, const N: usize, const C: usize> {
-    bx: Option<&'s mut [f64; N]>,
-    ball: Option<&'s mut [f64; C]>,
-    tag: &'s mut u64,
+pub(super) struct Slot<'s, const N: usize, const C: usize> {
+    pub(super) bx: Option<&'s mut [f64; N]>,
+    pub(super) ball: Option<&'s mut [f64; C]>,
+    pub(super) tag: &'s mut u64,
 }
 
 /// The images of `n` objects: `image(k, slot, ghosts)` writes object `k`'s
@@ -133,7 +133,7 @@ struct Slot<'s, const N: usize, const C: usize> {
 /// through references: returned by value, the three parts went through the
 /// stack unaligned), in chunks fixed by `n`; the first bad row is the least
 /// over the chunks.
-fn build<const N: usize, const C: usize, F>(
+pub(super) fn build<const N: usize, const C: usize, F>(
     mut out: Images<N, C>,
     ex: &Exec,
     image: F,

@@ -26,9 +26,9 @@
 //! **Order.**  Image `k < n` is object `k`'s canonical image; the ghosts
 //! follow, object by object, in chunks fixed by `n`.
 
-use super::approx::Approx;
+use super::approx::{near_int, Approx};
 use super::axis::too_wide;
-use super::images::Images;
+use super::images::{self, with_room, Ghosts, Images};
 use super::lattice::{ghost_code, Lattice, GHOST, MAX_WRAPS};
 use crate::check::{BadRow, Problem};
 use crate::dim::Row;
@@ -47,6 +47,18 @@ struct Canon {
     hi: [Approx; 3],
     r: f64,
     wrap: [i32; 3],
+    /// What is wrong with the object (then the rest is blank).
+    bad: Option<Problem>,
+}
+
+impl Canon {
+    /// The canonical image of an object with `problem`.
+    fn refused(problem: Problem) -> Canon {
+        Canon {
+            bad: Some(problem),
+            ..Canon::default()
+        }
+    }
 }
 
 /// `x - w H` for the cells `w` that bring `x` into the brick, with `w`; or
@@ -101,142 +113,216 @@ fn corners(lo: &[Approx; 3], hi: &[Approx; 3], r: f64, d: usize) -> ([f64; 3], [
     (a, b)
 }
 
-/// The images of a chunk's ghosts.
-#[derive(Default)]
-struct Ghosts<const N: usize, const C: usize> {
-    boxes: Vec<[f64; N]>,
-    balls: Vec<[f64; C]>,
-    tags: Vec<u64>,
-    /// The largest error bound of a centre coordinate (balls).
-    pad: f64,
+/// Object `k`'s image with corners `(lo, hi)` and radius `r` (0: a box)
+/// and shift bits `shifts`: its box, its ball row (centre, radius) and its tag.
+fn image<const N: usize, const C: usize>(
+    k: usize,
+    (lo, hi): (&[Approx; 3], &[Approx; 3]),
+    r: f64,
+    shifts: u32,
+) -> ([f64; N], [f64; C], u64) {
+    let d = N / 2;
+    let (a, b) = corners(lo, hi, r, d);
+    let mut bx = [0.0; N];
+    bx[..d].copy_from_slice(&a[..d]);
+    bx[d..].copy_from_slice(&b[..d]);
+    let mut ball = [0.0; C];
+    if C > 0 {
+        for (x, l) in ball.iter_mut().zip(lo) {
+            *x = l.x;
+        }
+        ball[C - 1] = r;
+    }
+    let exact = lo[..d].iter().chain(&hi[..d]).all(Approx::is_exact);
+    (bx, ball, Imaged::tag(k, shifts, exact))
 }
 
-impl<const N: usize, const C: usize> Ghosts<N, C> {
-    /// Object `k`'s image `(lo, hi)` (of radius `c.r`) as a box, a ball and
-    /// a tag (`shifts` its code), pushed.
-    fn push(&mut self, k: usize, lo: &[Approx; 3], hi: &[Approx; 3], r: f64, shifts: u32) {
-        let d = N / 2;
-        let (a, b) = corners(lo, hi, r, d);
-        let mut bx = [0.0; N];
-        bx[..d].copy_from_slice(&a[..d]);
-        bx[d..].copy_from_slice(&b[..d]);
-        self.boxes.push(bx);
-        if C > 0 {
-            let mut ball = [0.0; C];
-            for (x, l) in ball.iter_mut().zip(lo) {
-                *x = l.x;
-            }
-            ball[C - 1] = r;
-            self.balls.push(ball);
+/// The largest error bound of the centre coordinates of an image with low
+/// corner `lo` (a ball's centre).
+fn pad_of(lo: &[Approx; 3]) -> f64 {
+    lo.iter().fold(0.0, |m, x| m.max(x.pad()))
+}
+
+/// What the first pass learns of a chunk of canonical images: the box
+/// holding them, their largest centre error, the first refused object.
+#[derive(Clone, Copy)]
+struct Summary {
+    lo: [f64; 3],
+    hi: [f64; 3],
+    pad: f64,
+    bad: Option<BadRow>,
+}
+
+impl Summary {
+    fn new() -> Summary {
+        Summary {
+            lo: [f64::INFINITY; 3],
+            hi: [f64::NEG_INFINITY; 3],
+            pad: 0.0,
+            bad: None,
         }
-        self.pad = lo[..d].iter().fold(self.pad, |m, x| m.max(x.pad()));
-        let exact = lo[..d].iter().chain(&hi[..d]).all(Approx::is_exact);
-        self.tags.push(Imaged::tag(k, shifts, exact));
+    }
+
+    /// `self` joined with `other` (the earlier bad row kept).
+    fn join(mut self, other: &Summary) -> Summary {
+        for k in 0..3 {
+            self.lo[k] = self.lo[k].min(other.lo[k]);
+            self.hi[k] = self.hi[k].max(other.hi[k]);
+        }
+        self.pad = self.pad.max(other.pad);
+        self.bad = self.bad.or(other.bad);
+        self
     }
 }
 
-/// The images of objects (`canon(k)` object `k`'s canonical image, or what
-/// is wrong with it), with their boxes when `with_boxes`.
+/// The images of objects (`canon(k)` object `k`'s canonical image), with
+/// their boxes when `with_boxes`, or the first object refused.
+///
+/// Two passes, in chunks fixed by `n`: the first finds the cells taken
+/// off each object and the region of the canonical images; the second
+/// writes each canonical image in place and makes its ghosts
+/// (`super::images`' build).  `canon` runs in both: it is cheaper to redo
+/// than to keep.
 fn build<const N: usize, const C: usize>(
     n: usize,
     lat: &Lattice,
     with_boxes: bool,
     ex: &Exec,
-    canon: impl Fn(usize) -> Result<Canon, Problem> + Sync + Send,
+    canon: impl Fn(usize) -> Canon + Sync + Send,
 ) -> Result<Images<N, C>, BadRow>
 where
     [f64; N]: Row + Pooled,
     [f64; C]: Pooled,
 {
     let d = N / 2;
-    let mut made = Vec::new();
-    ex.for_work(n, 2 * GRAIN)
-        .collect_into(&mut made, n, GRAIN, &canon);
-    let mut all = Vec::with_capacity(n);
-    for (row, c) in made.into_iter().enumerate() {
-        all.push(c.map_err(|problem| BadRow { row, problem })?);
-    }
-    // every canonical image's box lies in `region`
-    let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
-    for c in &all {
-        let (a, b) = corners(&c.lo, &c.hi, c.r, d);
-        for k in 0..d {
-            lo[k] = lo[k].min(a[k]);
-            hi[k] = hi[k].max(b[k]);
-        }
-    }
-    let mut out = Ghosts::<N, C>::default();
-    for (k, c) in all.iter().enumerate() {
-        out.push(k, &c.lo, &c.hi, c.r, 0);
-    }
     let bounds = even_bounds(n, chunk_count(n, GRAIN, MAX_CHUNKS));
-    let parts = ex.for_work(n, 2 * GRAIN).map(bounds.len() - 1, |c| {
-        let mut g = Ghosts::<N, C>::default();
-        for (k, canon) in all.iter().enumerate().take(bounds[c + 1]).skip(bounds[c]) {
-            ghosts_of(k, canon, lat, (&lo, &hi), &mut g);
+    let mut wraps = vec![[0i32; 3]; n];
+    let parts = ex
+        .for_work(n, 2 * GRAIN)
+        .chunks_mut(&mut wraps, &bounds, |_, first, part| {
+            let mut s = Summary::new();
+            for (t, w) in part.iter_mut().enumerate() {
+                let c = canon(first + t);
+                if let Some(problem) = c.bad {
+                    s.bad = Some(BadRow {
+                        row: first + t,
+                        problem,
+                    });
+                    break;
+                }
+                *w = c.wrap;
+                let (a, b) = corners(&c.lo, &c.hi, c.r, d);
+                for k in 0..d {
+                    s.lo[k] = s.lo[k].min(a[k]);
+                    s.hi[k] = s.hi[k].max(b[k]);
+                }
+                s.pad = s.pad.max(pad_of(&c.lo));
+            }
+            s
+        });
+    let region = parts.iter().fold(Summary::new(), Summary::join);
+    if let Some(bad) = region.bad {
+        return Err(bad);
+    }
+    let out = Images {
+        boxes: if with_boxes {
+            with_room(n, [0.0; N])
+        } else {
+            Vec::new()
+        },
+        balls: if C > 0 {
+            with_room(n, [0.0; C])
+        } else {
+            Vec::new()
+        },
+        tags: with_room(n, 0),
+        wraps,
+        slack: 0.0,
+    };
+    let mut im = images::build(out, ex, |k, slot, ghosts| {
+        let c = canon(k);
+        let (bx, ball, tag) = image::<N, C>(k, (&c.lo, &c.hi), c.r, 0);
+        if let Some(at) = slot.bx {
+            *at = bx;
         }
-        g
+        if let Some(at) = slot.ball {
+            *at = ball;
+        }
+        *slot.tag = tag;
+        ghosts_of(k, &c, lat, (&region.lo, &region.hi), with_boxes, ghosts);
+        Ok(())
+    })?;
+    // a ghost adds to its canonical image's error the rounding of a few
+    // lattice vectors' components on top of values within the region
+    let reach = (0..d).fold(0.0f64, |m, k| {
+        let column: f64 = (0..d).map(|r| lat.at(r, k).abs()).sum();
+        m.max(region.lo[k].abs() + region.hi[k].abs() + 4.0 * column)
     });
-    for g in parts {
-        out.boxes.extend(g.boxes);
-        out.balls.extend(g.balls);
-        out.tags.extend(g.tags);
-        out.pad = out.pad.max(g.pad);
-    }
-    if !with_boxes {
-        out.boxes = Vec::new();
-    }
-    Ok(Images {
-        boxes: out.boxes,
-        balls: out.balls,
-        tags: out.tags,
-        wraps: all.iter().map(|c| c.wrap).collect(),
-        // two centres, each off by at most `pad` on each of up to 3 axes
-        slack: 4.0 * out.pad,
-    })
+    // two centres, each off by at most that on each of up to 3 axes
+    im.slack = 4.0 * (region.pad + reach * f64::from_bits((1023 - 48) << 52));
+    Ok(im)
 }
 
 /// Pushes the ghosts of object `k` (canonical image `c`) whose boxes meet
 /// the region `(lo, hi)`: axis by axis from the last, each shift component
-/// chosen where the axes so far still meet it.
+/// taken among those that keep the box meeting the region on that axis.
+///
+/// The test runs in plain floats with a margin of `2^-30` of the values,
+/// far above their rounding: a ghost it keeps needlessly costs time only
+/// (its pairs are still decided exactly), and none is missed.
 fn ghosts_of<const N: usize, const C: usize>(
     k: usize,
     c: &Canon,
     lat: &Lattice,
     (lo, hi): (&[f64; 3], &[f64; 3]),
+    with_boxes: bool,
     out: &mut Ghosts<N, C>,
 ) {
     let d = lat.dims();
-    let range = |a: usize| {
-        let r = if a < d { (d - a) as i32 } else { 0 };
-        -r..=r
+    let (a, b) = corners(&c.lo, &c.hi, c.r, d);
+    // the shifts `n` on axis `j` that may keep the box, moved by `s` (the
+    // later components' part) and `n H_jj`, meeting the region there
+    let span = |j: usize, s: f64| {
+        if j >= d {
+            return 0..=0;
+        }
+        let h = lat.side(j);
+        let reach = (d - j) as i32;
+        // within one of the nearest integers: `meets` decides
+        let least = near_int((lo[j] - b[j] - s) / h) - 1.0;
+        let most = near_int((hi[j] - a[j] - s) / h) + 1.0;
+        (least.max(-f64::from(reach)) as i32)..=(most.min(f64::from(reach)) as i32)
     };
-    // whether the image shifted by `n` meets the region on axis `a`
-    let meets = |n: &[i32; 3], a: usize| {
-        let x = |v: &[Approx; 3]| {
-            (a..d).fold(v[a], |s, m| s.plus_product(f64::from(n[m]), lat.at(m, a)))
-        };
-        let (l, h) = (x(&c.lo), x(&c.hi));
-        (l.lower() - c.r).next_down() <= hi[a] && (h.upper() + c.r).next_up() >= lo[a]
+    let meets = |j: usize, s: f64, n: i32| {
+        let t = s + f64::from(n) * lat.side(j);
+        let margin = (a[j].abs() + b[j].abs() + t.abs()) * f64::from_bits((1023 - 30) << 52);
+        a[j] + t - margin <= hi[j] && b[j] + t + margin >= lo[j]
     };
-    for n2 in range(2) {
-        let n = [0, 0, n2];
-        if d > 2 && !meets(&n, 2) {
+    for n2 in span(2, 0.0) {
+        if d > 2 && !meets(2, 0.0, n2) {
             continue;
         }
-        for n1 in range(1) {
-            let n = [0, n1, n2];
-            if !meets(&n, 1) {
+        let s1 = f64::from(n2) * lat.at(2, 1);
+        for n1 in span(1, s1) {
+            if !meets(1, s1, n1) {
                 continue;
             }
-            for n0 in range(0) {
+            let s0 = f64::from(n1) * lat.at(1, 0) + f64::from(n2) * lat.at(2, 0);
+            for n0 in span(0, s0) {
                 let n = [n0, n1, n2];
                 let Some(code) = ghost_code(&n, d) else {
                     continue;
                 };
-                if meets(&n, 0) {
-                    let (a, b) = (shifted(lat, &c.lo, &n), shifted(lat, &c.hi, &n));
-                    out.push(k, &a, &b, c.r, GHOST | code);
+                if meets(0, s0, n0) {
+                    let (glo, ghi) = (shifted(lat, &c.lo, &n), shifted(lat, &c.hi, &n));
+                    let (bx, ball, tag) = image::<N, C>(k, (&glo, &ghi), c.r, GHOST | code);
+                    if with_boxes {
+                        out.boxes.push(bx);
+                    }
+                    if C > 0 {
+                        out.balls.push(ball);
+                    }
+                    out.tags.push(tag);
                 }
             }
         }
@@ -257,20 +343,23 @@ where
     build::<N, 0>(boxes.len(), lat, true, ex, |k| {
         let b = &boxes[k];
         if let Some(a) = (0..d).find(|&a| too_wide(b[a], b[d + a], lat.side(a))) {
-            return Err(Problem::wide(a));
+            return Canon::refused(Problem::wide(a));
         }
-        let (lo, wrap) = reduce(lat, &b[..d]).map_err(|_| Problem::Far)?;
+        let Ok((lo, wrap)) = reduce(lat, &b[..d]) else {
+            return Canon::refused(Problem::Far);
+        };
         let mut hi = [Approx::default(); 3];
         for a in 0..d {
             hi[a] = Approx::of(b[d + a]);
         }
         let hi = shifted(lat, &hi, &wrap.map(|w| -w));
-        Ok(Canon {
+        Canon {
             lo,
             hi,
             r: 0.0,
             wrap,
-        })
+            bad: None,
+        }
     })
 }
 
@@ -294,14 +383,17 @@ where
         let r = c[C - 1];
         // diameter 2 r > H_aa / 2, exactly: 4 r is exact (or infinite)
         if let Some(a) = (0..d).find(|&a| 4.0 * r > lat.side(a)) {
-            return Err(Problem::wide(a));
+            return Canon::refused(Problem::wide(a));
         }
-        let (lo, wrap) = reduce(lat, &c[..d]).map_err(|_| Problem::Far)?;
-        Ok(Canon {
+        let Ok((lo, wrap)) = reduce(lat, &c[..d]) else {
+            return Canon::refused(Problem::Far);
+        };
+        Canon {
             lo,
             hi: lo,
             r,
             wrap,
-        })
+            bad: None,
+        }
     })
 }
