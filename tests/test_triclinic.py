@@ -86,7 +86,9 @@ def cells(draw, d):
             h[m][k] = draw(st.one_of(
                 st.sampled_from([0.0, half, -half]),
                 st.integers(-4, 4).map(lambda q, half=half: q * half / 4),
-                st.floats(-half, half, allow_nan=False),
+                # tilts below 1e-250 in magnitude are refused (tested below)
+                st.floats(-half, half, allow_nan=False).filter(
+                    lambda x: x == 0 or abs(x) >= 1e-250),
             ))
     return h
 
@@ -224,6 +226,8 @@ def test_errors_name_the_entry_the_row_and_the_limit():
         bp.find_pairs(box, period=[[10, 0], [5, -10]])
     with pytest.raises(ValueError, match=r"period\[1\]\[0\]: expected a finite number, found nan"):
         bp.find_pairs(box, period=[[10, 0], [np.nan, 10]])
+    with pytest.raises(ValueError, match=r"period\[1\]\[0\]: expected 0 or a finite number within"):
+        bp.find_pairs(box, period=[[10, 0], [5e-324, 10]])
     with pytest.raises(ValueError, match=r"period: expected a \(2, 2\) matrix"):
         bp.find_pairs(box, period=np.eye(3))
     with pytest.raises(TypeError, match=r"period"):
