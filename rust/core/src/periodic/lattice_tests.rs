@@ -354,3 +354,24 @@ fn distances_and_vectors_take_the_meeting_copy() {
         }
     }
 }
+
+#[test]
+fn a_tie_in_floats_takes_the_meeting_copy() {
+    // |1e-300 - (-3.75)| rounds to 3.75, the meeting copy's 3.75 - 1e-300
+    // too: only the exact comparison tells the copy shifted by +a
+    let lat = Lattice::new(&[&[7.5, 0.0, 0.0], &[0.0, 10.0, 0.0], &[0.0, 5.0, 10.0]]).unwrap();
+    let balls = [[-3.75, 0.0, 0.0, 1.875], [1e-300, 0.0, 0.0, 1.875]];
+    let flat = [0, 1];
+    let domain = Domain::Lattice(&lat);
+    assert_eq!(
+        measure::vectors(&balls, domain, &flat, &Exec::serial()),
+        [-3.75, 0.0, 0.0]
+    );
+    let boxes: Vec<[f64; 6]> = balls.iter().map(crate::check::ball_box).collect();
+    let mut s = Search::of_boxes(&boxes, &Exec::serial()).unwrap();
+    s.narrow.shapes = Shapes::Spheres(&balls);
+    assert_eq!(
+        find_periodic_pairs(&s, domain, &Exec::serial()),
+        Ok(vec![0, 1])
+    );
+}

@@ -2,13 +2,7 @@
 //! the centre of `i` to that of `j`, by the nearest copy on each periodic
 //! axis (the minimum image), as float64 values.
 //!
-//! In a triclinic cell ([`Lattice`]) the difference of the two centres is
-//! brought into the brick, last axis first (`super::lattice`): a pair's one
-//! meeting copy is within half the brick's side of the other ball on every
-//! axis, and any other copy differs from it by a lattice vector at least a
-//! side long on its last axis, so a reduced difference within half the
-//! side on every axis is that copy.  Where rounding leaves one on the edge,
-//! the nearest of it and its `3^D - 1` neighbouring copies is taken.
+//! In a triclinic cell: `super::lattice_measure`.
 //!
 //! On a periodic axis both centres are first moved into `[0, L)`
 //! ([`super::place`], then one rounding), so their difference lies within
@@ -19,14 +13,13 @@
 //! on an open axis).  Chunks are fixed by the pair count: the values do not
 //! depend on the thread count.
 
-use super::approx::near_int;
-use super::{place, Domain, Lattice};
+use super::{lattice_measure, place, Domain};
 use crate::hints::prefetch_row;
 use crate::par::Exec;
 use crate::scratch::{self, Pooled};
 
 /// Pairs per chunk.
-const GRAIN: usize = 1 << 14;
+pub(super) const GRAIN: usize = 1 << 14;
 
 /// The position of `x` on an axis of period `l`, in `[0, l]`.
 #[inline(always)]
@@ -89,7 +82,7 @@ fn between(a: &[f64; 3], b: &[f64; 3], half: &[f64; 3], period: &[f64; 3]) -> [f
 }
 
 /// Pairs ahead whose second centre is asked for.
-const AHEAD: usize = 48;
+pub(super) const AHEAD: usize = 48;
 
 /// `f(p, vector of pair p)` for every pair of `flat`, collected: over the
 /// balls' own rows when they lie inside the cell ([`inside`]), else over
@@ -103,7 +96,7 @@ fn each_pair<const C: usize, T: Send + Pooled>(
 ) -> Vec<T> {
     let period = match domain {
         Domain::Axes(period) => period,
-        Domain::Lattice(lat) => return in_cell(balls, lat, flat, ex, f),
+        Domain::Lattice(lat) => return lattice_measure::each_pair(balls, lat, flat, ex, f),
     };
     if inside(balls, period, ex) {
         return in_dims(balls, C - 1, period, flat, ex, f);
@@ -159,78 +152,6 @@ fn over_rows<const W: usize, const D: usize, T: Send + Pooled>(
             f(between(&centre(i), &centre(j), &half, &per))
         });
     out
-}
-
-/// [`each_pair`] in the triclinic cell `lat`.
-fn in_cell<const C: usize, T: Send + Pooled>(
-    balls: &[[f64; C]],
-    lat: &Lattice,
-    flat: &[isize],
-    ex: &Exec,
-    f: impl Fn([f64; 3]) -> T + Sync + Send,
-) -> Vec<T> {
-    let d = C - 1;
-    let inv: [f64; 3] = std::array::from_fn(|k| if k < d { 1.0 / lat.side(k) } else { 0.0 });
-    let k = flat.len() / 2;
-    let mut out = scratch::result(k);
-    ex.for_work(k, 2 * GRAIN)
-        .collect_into(&mut out, k, GRAIN, |p| {
-            if let Some(&ahead) = flat.get(2 * (p + AHEAD) + 1) {
-                prefetch_row(&balls[ahead as usize]);
-            }
-            let (i, j) = (flat[2 * p] as usize, flat[2 * p + 1] as usize);
-            let mut v = [0.0; 3];
-            for a in 0..d {
-                v[a] = balls[j][a] - balls[i][a];
-            }
-            f(nearest(v, lat, &inv))
-        });
-    out
-}
-
-/// The copy of vector `v` by the cell `lat` of least length ([module
-/// doc](self)); `inv` the inverses of the cell's sides.
-#[inline(always)]
-fn nearest(mut v: [f64; 3], lat: &Lattice, inv: &[f64; 3]) -> [f64; 3] {
-    let d = lat.dims();
-    for m in (0..d).rev() {
-        let q = near_int(v[m] * inv[m]);
-        if q != 0.0 {
-            for (a, x) in v.iter_mut().enumerate().take(m + 1) {
-                *x -= q * lat.at(m, a);
-            }
-        }
-    }
-    // within half the side on every axis: the meeting copy (any other one
-    // differs by a lattice vector, at least a side long on its last axis)
-    let short = 1.0 - f64::from_bits((1023 - 40) << 52);
-    if (0..d).all(|k| v[k].abs() < 0.5 * lat.side(k) * short) {
-        return v;
-    }
-    nearest_around(v, lat)
-}
-
-/// The least of `v` and its `3^D - 1` neighbouring copies by the cell `lat`.
-#[cold]
-fn nearest_around(v: [f64; 3], lat: &Lattice) -> [f64; 3] {
-    let d = lat.dims();
-    let mut best = (v.iter().map(|x| x * x).sum::<f64>(), v);
-    for code in 0..3usize.pow(d as u32) {
-        let mut w = v;
-        let mut c = code;
-        for m in 0..d {
-            let q = (c % 3) as f64 - 1.0;
-            c /= 3;
-            for (a, x) in w.iter_mut().enumerate().take(m + 1) {
-                *x += q * lat.at(m, a);
-            }
-        }
-        let len = w.iter().map(|x| x * x).sum::<f64>();
-        if len < best.0 {
-            best = (len, w);
-        }
-    }
-    best.1
 }
 
 /// The vectors `centre(j) - centre(i)` (minimum image) of the pairs `flat`

@@ -55,6 +55,7 @@ mod images;
 mod lattice;
 mod lattice_exact;
 mod lattice_images;
+mod lattice_measure;
 pub mod measure;
 mod points;
 
