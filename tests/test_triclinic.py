@@ -84,7 +84,7 @@ def cells(draw, d):
         for k in range(m):
             half = h[k][k] / 2
             h[m][k] = draw(st.one_of(
-                st.sampled_from([0.0, half, -half]),
+                st.sampled_from([0.0, half, -half, half * 1.000001, -half * 1.000001]),
                 st.integers(-4, 4).map(lambda q, half=half: q * half / 4),
                 # tilts below 1e-250 in magnitude are refused (tested below)
                 st.floats(-half, half, allow_nan=False).filter(

@@ -5,8 +5,9 @@
 //! matrix `H` (the form LAMMPS, GROMACS and MDAnalysis keep): `a = (ax, 0,
 //! 0)`, `b = (bx, by, 0)`, `c = (cx, cy, cz)`, with a positive diagonal,
 //! and reduced: every tilt at most half the diagonal entry of its column
-//! (`|bx|, |cx| <= ax / 2`, `|cy| <= by / 2`).  The copies of a point `x`
-//! are `x + n H` for the integer row vectors `n`.
+//! (`|bx|, |cx| <= ax / 2`, `|cy| <= by / 2`), up to [`TILT_SLACK`] of it
+//! (cells written in single precision land a little past the half).  The
+//! copies of a point `x` are `x + n H` for the integer row vectors `n`.
 //!
 //! **The brick is a cell.**  Column `k` of `H` is zero above row `k`, so
 //! `(x - n H)_k` depends on `n_k, ..., n_{D-1}` only and on `n_k` through
@@ -26,12 +27,18 @@
 //! most half the diagonal, a copy `n H` of `i` that meets `j` has `|(n
 //! H)_k| < 1.5 H_kk + 2 e` on every axis.  On the last axis that is
 //! `|n_{D-1}| H_kk`, so `|n_{D-1}| <= 1`; on an earlier axis each later row
-//! adds at most `H_kk / 2` of tilt, so `|n_k| <= D - k` (the reach: 3, 2, 1
-//! in 3D; 2, 1 in 2D).  Of `n` and `-n` only the lexicographically positive
+//! adds at most `|n_m| (1/2 + TILT_SLACK) H_kk` of tilt, so `|n_1| H_11 <
+//! 2.002 H_11` and `|n_0| H_00 < 3.003 H_00` in 3D (`2.001 H_00` in 2D):
+//! `|n_k| <= D - k` (the reach: 3, 2, 1 in 3D; 2, 1 in 2D).  Of `n` and `-n` only the lexicographically positive
 //! one (last axis first) is made a ghost ([`ghost_code`]): a pair found
 //! through `-n` is found through `n` from its other object.
 
 use std::fmt;
+
+/// How far past half the diagonal entry of its column a tilt may reach, as
+/// a fraction of that entry: single-precision cells (GROMACS files) have
+/// tilts of exactly half rounded up by about `1e-6`.
+pub const TILT_SLACK: f64 = 1e-3;
 
 /// The most lattice cells an object may lie away from the brick: the
 /// integer shifts stay exact and small, and the rounding of the shifted
@@ -84,7 +91,8 @@ impl fmt::Display for LatticeError {
             LatticeError::Tilted { row, col } => write!(
                 f,
                 "period[{row}][{col}]: expected a tilt at most half of period[{col}][{col}] in \
-                 magnitude (a reduced cell: add or subtract earlier vectors to reduce it)"
+                 magnitude, up to 0.1% (a reduced cell: add or subtract earlier vectors to \
+                 reduce it)"
             ),
         }
     }
@@ -111,8 +119,7 @@ impl Lattice {
             if let Some(k) = (m + 1..dims).find(|&k| h[m][k] != 0.0) {
                 return Err(LatticeError::NotTriangular { row: m, col: k });
             }
-            // 2 |t| <= H_kk, exactly: doubling is exact in this range
-            if let Some(k) = (0..m).find(|&k| 2.0 * h[m][k].abs() > h[k][k]) {
+            if let Some(k) = (0..m).find(|&k| h[m][k].abs() > (0.5 + TILT_SLACK) * h[k][k]) {
                 return Err(LatticeError::Tilted { row: m, col: k });
             }
         }
@@ -129,7 +136,10 @@ impl Lattice {
                 let x = self.rows[m][k];
                 assert!(x.is_finite());
                 assert!(k <= m || x == 0.0, "lower triangular");
-                assert!(k >= m || 2.0 * x.abs() <= self.rows[k][k], "reduced");
+                assert!(
+                    k >= m || x.abs() <= (0.5 + TILT_SLACK) * self.rows[k][k],
+                    "reduced"
+                );
             }
         }
     }
@@ -237,10 +247,12 @@ mod tests {
     #[test]
     fn cells_are_validated() {
         let ok = Lattice::new(&[&[2.0, 0.0], &[1.0, 3.0]]).unwrap();
+        // a half tilt rounded up (single precision) is taken
+        assert!(Lattice::new(&[&[2.0, 0.0], &[-1.000001, 3.0]]).is_ok());
         assert!(!ok.is_orthorhombic());
         assert_eq!(ok.side(1), 3.0);
         assert_eq!(
-            Lattice::new(&[&[2.0, 0.0], &[1.0 + 1e-15, 3.0]]),
+            Lattice::new(&[&[2.0, 0.0], &[1.01, 3.0]]),
             Err(LatticeError::Tilted { row: 1, col: 0 })
         );
         assert_eq!(

@@ -82,7 +82,8 @@ fn ball_copies_meeting<const C: usize>(lat: &Lattice, a: &[f64; C], b: &[f64; C]
 }
 
 /// A reduced cell of `d` axes: sides of a few sizes, tilts of every kind
-/// (none, exactly half the side either way, eighths, any).
+/// (none, exactly half the side either way or a little past it, eighths,
+/// any).
 fn cell(d: usize, rnd: &mut impl FnMut() -> f64) -> Lattice {
     let sides = [1.0, 0.7, 10.0, 3.0];
     let mut h = [[0.0; 3]; 3];
@@ -92,10 +93,12 @@ fn cell(d: usize, rnd: &mut impl FnMut() -> f64) -> Lattice {
     for m in 0..d {
         for k in 0..m {
             let half = h[k][k] / 2.0;
-            h[m][k] = match (rnd() * 5.0) as u32 {
+            h[m][k] = match (rnd() * 6.0) as u32 {
                 0 => 0.0,
                 1 => half,
                 2 => -half,
+                // a half tilt as single precision writes it: a little past
+                5 => half * 1.000_001 * if rnd() < 0.5 { 1.0 } else { -1.0 },
                 3 => ((rnd() - 0.5) * 8.0 * half).round() / 8.0,
                 _ => (rnd() - 0.5) * 2.0 * half,
             };
