@@ -90,13 +90,20 @@ def find_pairs(
         ``x + w`` rounded to float64.  In 3D the same with six columns:
         ``minx, miny, minz, maxx, maxy, maxz`` or ``x, y, z, w, h, d``.  A
         format a table's names contradict is an error.
-    period : float or sequence of (float or None), optional
+    period : float, sequence of (float or None), or array_like of shape (D, D), optional
         A periodic domain: the period per axis (``None`` leaves an axis
         open; one number applies to every axis).  Two boxes then collide
         when some copy of one, shifted by whole periods, overlaps the other;
         each pair is reported once.  Coordinates may lie anywhere (they need
         not be in ``[0, L)``).  A box may span at most half the period on a
-        periodic axis (a wider one is an error naming the row).
+        periodic axis (a wider one is an error naming the row).  A matrix
+        is a triclinic cell: its rows are the cell's vectors, lower
+        triangular (the first along x, the second in the x-y plane, as
+        MDAnalysis' ``triclinic_vectors`` gives them) and reduced (each
+        tilt at most half the diagonal entry of its column); copies are
+        shifted by whole vectors, a box spans at most half of ``H[k, k]``
+        on axis ``k``, and an object more than ``2**26`` cells away is
+        refused (naming the row).
     touching : bool, optional
         ``False`` (the default): open boxes, touching is no collision.
         ``True``: closed boxes, ``a.minx <= b.maxx``, ``b.minx <= a.maxx``
@@ -233,10 +240,10 @@ def find_circle_pairs(
         ``centers`` is a table with radii (giving both is an error).
     method, groups, categories, masks, workers
         As in :func:`find_pairs`.
-    period : float or sequence of (float or None), optional
-        A periodic domain, as in :func:`find_pairs`: two balls collide when
-        some copy of one overlaps the other.  A diameter may be at most
-        half the period.
+    period : float, sequence of (float or None), or array_like of shape (D, D), optional
+        A periodic domain or a triclinic cell, as in :func:`find_pairs`: two
+        balls collide when some copy of one overlaps the other.  A diameter
+        may be at most half the period (of the cell: half of ``H[k, k]``).
     return_distances : bool
         Also return each pair's centre distance (by the nearest copy in a
         periodic domain), float64.

@@ -51,10 +51,13 @@ def find_point_pairs(
     cutoff : float
         The distance below which two points pair, ``>= 0`` (and at most
         half the period on a periodic axis).
-    period : float or sequence of (float or None), optional
-        A periodic (orthorhombic) domain: the period per axis, ``None``
-        for an open axis, one number for every axis.  Coordinates may lie
-        anywhere, not only in ``[0, L)``.
+    period : float, sequence of (float or None), or array_like of shape (D, D), optional
+        A periodic domain: the period per axis, ``None`` for an open axis,
+        one number for every axis; or a triclinic cell, its vectors as the
+        rows of a lower-triangular matrix (as MDAnalysis'
+        ``triclinic_vectors`` gives them; see :func:`broadphase.find_pairs`),
+        with the cutoff at most half of each diagonal entry.  Coordinates
+        may lie anywhere, not only in ``[0, L)``.
     return_distances, return_vectors : bool
         Also return the pairs' distances (shape (k,)) and vectors from
         ``p_i`` to ``p_j`` (shape (k, 2) or (k, 3)), by the nearest copy,
@@ -90,6 +93,14 @@ def find_point_pairs(
     ...                                   return_distances=True, return_vectors=True)
     >>> pairs.tolist(), d.tolist(), v.tolist()
     ([[0, 1]], [1.0], [[-1.0, 0.0, 0.0]])
+
+    In a triclinic cell whose second vector leans half a cell to the right,
+    the point near the top face comes back 5 to the left:
+
+    >>> cell = [[10, 0], [5, 10]]
+    >>> pairs, v = bp.find_point_pairs([[6, 9.5], [1, 0]], 1, period=cell, return_vectors=True)
+    >>> pairs.tolist(), v.tolist()
+    ([[0, 1]], [[0.0, 0.5]])
     """
     if isinstance(cutoff, (bool, np.bool_)) or not isinstance(cutoff, (numbers.Real, np.generic)):
         raise TypeError(f"cutoff: expected a number >= 0, found {cutoff!r}")

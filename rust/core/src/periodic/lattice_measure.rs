@@ -3,7 +3,7 @@
 //! one meeting copy (the nearest), as float64 values.
 //!
 //! The difference of the two centres is brought into the brick, last axis
-//! first (`super::lattice`), with its error bound kept ([`Approx`]).  A
+//! first (`super::lattice`), with a bound on its rounding.  A
 //! pair's meeting copy is within half the brick's side of the other ball
 //! on every axis, and any other copy differs from it by a lattice vector
 //! at least a side long on its last axis: so a reduced difference that is,
@@ -13,7 +13,7 @@
 //! (`crate::bigint`) and the nearest copy's vector returned, each value
 //! rounded once.  Chunks are fixed by the pair count.
 
-use super::approx::{near_int, Approx};
+use super::approx::near_int;
 use super::measure::{AHEAD, GRAIN};
 use super::Lattice;
 use crate::bigint::Dyadic;
@@ -40,31 +40,49 @@ pub(super) fn each_pair<const C: usize, T: Send + Pooled>(
                 prefetch_row(&balls[ahead as usize]);
             }
             let (i, j) = (flat[2 * p] as usize, flat[2 * p + 1] as usize);
-            f(nearest(&balls[i][..d], &balls[j][..d], lat, &inv))
+            let (a, b) = (&balls[i][..d], &balls[j][..d]);
+            f(if d == 2 {
+                nearest::<2>(a, b, lat, &inv)
+            } else {
+                nearest::<3>(a, b, lat, &inv)
+            })
         });
     out
 }
 
 /// The vector from centre `a` to the nearest copy of centre `b` ([module
-/// doc](self)); `inv` the inverses of the cell's sides.
+/// doc](self)), both of `D` coordinates; `inv` the inverses of the cell's
+/// sides.
 #[inline(always)]
-fn nearest(a: &[f64], b: &[f64], lat: &Lattice, inv: &[f64; 3]) -> [f64; 3] {
-    let d = lat.dims();
-    let mut v = [Approx::default(); 3];
-    for k in 0..d {
-        v[k] = Approx::of(b[k]).plus_product(-1.0, a[k]);
+fn nearest<const D: usize>(a: &[f64], b: &[f64], lat: &Lattice, inv: &[f64; 3]) -> [f64; 3] {
+    let mut v = [0.0; 3];
+    // the magnitudes summed on each axis: each of the at most 7 roundings
+    // there (a difference, then a product and a difference per row) is
+    // below 2^-53 of their sum
+    let mut size = [0.0; 3];
+    for k in 0..D {
+        v[k] = b[k] - a[k];
+        size[k] = b[k].abs() + a[k].abs();
     }
     let mut n = [0.0; 3];
-    for m in (0..d).rev() {
-        n[m] = near_int(v[m].x * inv[m]);
+    for m in (0..D).rev() {
+        n[m] = near_int(v[m] * inv[m]);
+        // most pairs cross no face: the branch is then well predicted
         if n[m] != 0.0 {
-            for (k, x) in v.iter_mut().enumerate().take(m + 1) {
-                *x = x.plus_product(-n[m], lat.at(m, k));
+            for k in 0..=m {
+                let p = n[m] * lat.at(m, k);
+                v[k] -= p;
+                size[k] += p.abs();
             }
         }
     }
-    if (0..d).all(|k| v[k].x.abs() + v[k].pad() < 0.5 * lat.side(k)) {
-        return v.map(|x| x.x);
+    let mut inside = true;
+    for k in 0..D {
+        let bound = size[k] * f64::from_bits((1023 - 50) << 52) + f64::MIN_POSITIVE;
+        inside &= v[k].abs() + bound < 0.5 * lat.side(k);
+    }
+    if inside {
+        return v;
     }
     nearest_exactly(a, b, lat, &n)
 }
