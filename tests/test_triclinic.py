@@ -224,6 +224,8 @@ def test_errors_name_the_entry_the_row_and_the_limit():
         bp.find_pairs(box, period=[[10, 0], [6, 10]])
     with pytest.raises(ValueError, match=r"period\[1\]\[1\]: expected a length > 0"):
         bp.find_pairs(box, period=[[10, 0], [5, -10]])
+    with pytest.raises(ValueError, match=r"period\[1\]\[1\]: expected a length > 0"):
+        bp.find_pairs(box, period=[[10, 0], [0, -10]])  # no tilt: still named as an entry
     with pytest.raises(ValueError, match=r"period\[1\]\[0\]: expected a finite number, found nan"):
         bp.find_pairs(box, period=[[10, 0], [np.nan, 10]])
     with pytest.raises(ValueError, match=r"period\[1\]\[0\]: expected 0 or a finite number within"):
@@ -232,7 +234,7 @@ def test_errors_name_the_entry_the_row_and_the_limit():
         bp.find_pairs(box, period=np.eye(3))
     with pytest.raises(TypeError, match=r"period"):
         bp.find_pairs(box, period=[[True, 0], [0, 1]])
-    with pytest.raises(ValueError, match=r"boxes\[1\]: lies more than 2\*\*26 cells away"):
+    with pytest.raises(ValueError, match=r"boxes\[1\]: lies more than 2\*\*22 of the periodic"):
         bp.find_pairs([[0, 0, 1, 1], [0, 1e12, 1, 1e12]], period=[[10, 0], [5, 10]])
     with pytest.raises(ValueError, match=r"boxes\[0\]: spans 6.0 on the periodic y axis, more "
                                          r"than half the cell's side 10.0"):

@@ -102,8 +102,9 @@ def find_pairs(
         MDAnalysis' ``triclinic_vectors`` gives them) and reduced (each
         tilt at most half the diagonal entry of its column); copies are
         shifted by whole vectors, a box spans at most half of ``H[k, k]``
-        on axis ``k``, and an object more than ``2**26`` cells away is
-        refused (naming the row).
+        on axis ``k``, and an object with a coordinate more than ``2**22``
+        of the cell's smallest sides from the origin is refused (naming the
+        row).
     touching : bool, optional
         ``False`` (the default): open boxes, touching is no collision.
         ``True``: closed boxes, ``a.minx <= b.maxx``, ``b.minx <= a.maxx``

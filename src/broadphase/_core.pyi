@@ -71,8 +71,9 @@ def find_pairs(
     ``X_WIDE``, ``Y_WIDE`` or ``Z_WIDE``.  ``lattice``: a triclinic cell
     instead, its vectors the rows of a ``(D, D)`` lower-triangular reduced
     matrix (``ValueError`` naming the entry otherwise); an object wider
-    than half the cell's side ``H[k, k]`` is refused as above, one more
-    than ``2**26`` cells away with code ``FAR``.  ``measure`` (balls): bit 1 asks
+    than half the cell's side ``H[k, k]`` is refused as above, one with a
+    coordinate more than ``2**22`` of the cell's smallest sides from the
+    origin with code ``FAR``.  ``measure`` (balls): bit 1 asks
     for the pairs' distances, bit 2 for their vectors (minimum image); the
     result is then ``(pairs, distances or None, vectors or None)``.
 

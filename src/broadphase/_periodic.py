@@ -9,8 +9,9 @@ axis with a ``_core.BadRow`` whose code names the axis.
 A triclinic cell is a ``(D, D)`` matrix whose rows are the cell's vectors
 (lower triangular, reduced: ``rust/core/src/periodic/lattice.rs``); the
 core takes it as ``lattice=`` and validates it, and refuses objects wider
-than half the cell's side ``H[k, k]`` on an axis, or lying more than
-``2**26`` cells away (``_core.FAR``).  A matrix without tilts is the
+than half the cell's side ``H[k, k]`` on an axis, or with a coordinate
+more than ``2**22`` of the cell's smallest sides from the origin
+(``_core.FAR``).  A matrix without tilts is the
 period per axis.
 """
 
@@ -60,6 +61,9 @@ def _cell(value, dims: int, allowed: bool) -> np.ndarray:
     if bad.size:
         r, c = bad[0]
         raise ValueError(f"period[{r}][{c}]: expected a finite number, found {float(h[r, c])!r}")
+    for k in range(dims):
+        if not h[k, k] > 0:
+            raise ValueError(f"period[{k}][{k}]: expected a length > 0, found {float(h[k, k])!r}")
     if not np.any(h - np.diag(np.diagonal(h))):
         return _lengths(list(np.diagonal(h)), dims)
     return np.ascontiguousarray(h)
@@ -121,8 +125,8 @@ def open_boxes_only(per: np.ndarray | None, touching) -> None:
 
 def far(where: str) -> str:
     """The message for an object too far from a triclinic cell."""
-    return (f"{where}: lies more than 2**26 cells away from the periodic cell; move it "
-            f"nearer (wrap it) first")
+    return (f"{where}: lies more than 2**22 of the periodic cell's smallest sides from the "
+            f"origin; move it nearer (wrap it) first")
 
 
 def _length(per: np.ndarray) -> str:

@@ -32,7 +32,8 @@ pub enum Problem {
     YWide = 7,
     /// More than half the period on the periodic z axis.
     ZWide = 8,
-    /// More than `2^26` cells away from a triclinic cell.
+    /// A coordinate more than `2^22` of a triclinic cell's smallest sides
+    /// from the origin.
     Far = 9,
 }
 

@@ -40,9 +40,15 @@ use std::fmt;
 /// tilts of exactly half rounded up by about `1e-6`.
 pub const TILT_SLACK: f64 = 1e-3;
 
-/// The most lattice cells an object may lie away from the brick: the
-/// integer shifts stay exact and small, and the rounding of the shifted
-/// coordinates small against the cell.
+/// How far from the origin a coordinate may lie, in the cell's smallest
+/// sides ([`Lattice::too_far`]): then at most about `2^24` cells are
+/// taken off an object on any axis (`|w_m| <= 2^22 + 0.501 sum |w_m'| +
+/// 1` over the later axes), so the integer shifts stay exact and small,
+/// and the rounding of the shifted coordinates small against the cell.
+pub const FAR_SIDES: f64 = (1u64 << 22) as f64;
+
+/// The most cells taken off an object on an axis: a bound the reduction
+/// checks all the same (above what [`FAR_SIDES`] allows).
 pub const MAX_WRAPS: f64 = (1u64 << 26) as f64;
 
 /// Entries of `H` (non-zero ones) stay within `[1e-250, 1e250]` in
@@ -56,6 +62,8 @@ const HUGE: f64 = 1e250;
 pub struct Lattice {
     rows: [[f64; 3]; 3],
     dims: usize,
+    /// [`FAR_SIDES`] times the smallest side (exact: a power of two).
+    far: f64,
 }
 
 /// What is wrong with a cell's vectors: the entry `(row, col)` of `H`
@@ -123,7 +131,12 @@ impl Lattice {
                 return Err(LatticeError::Tilted { row: m, col: k });
             }
         }
-        let lat = Lattice { rows: h, dims };
+        let least = (0..dims).fold(f64::INFINITY, |m, k| m.min(h[k][k]));
+        let lat = Lattice {
+            rows: h,
+            dims,
+            far: FAR_SIDES * least,
+        };
         lat.check();
         Ok(lat)
     }
@@ -159,6 +172,12 @@ impl Lattice {
     #[inline(always)]
     pub fn side(&self, k: usize) -> f64 {
         self.rows[k][k]
+    }
+
+    /// Whether a coordinate of `x` lies more than [`FAR_SIDES`] of the
+    /// cell's smallest sides from the origin (such objects are refused).
+    pub fn too_far(&self, x: &[f64]) -> bool {
+        x.iter().any(|v| v.abs() > self.far)
     }
 
     /// Whether the cell is a box (no tilt): then it is the period per axis.

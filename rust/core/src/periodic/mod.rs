@@ -53,6 +53,7 @@ mod axis;
 mod exact;
 mod images;
 mod lattice;
+mod lattice_canon;
 mod lattice_exact;
 mod lattice_images;
 mod lattice_measure;
@@ -353,6 +354,8 @@ fn fold(flat: &mut Vec<isize>, tags: &[u64], n: usize) {
     }
 }
 
+#[cfg(test)]
+mod lattice_measure_tests;
 #[cfg(test)]
 mod lattice_tests;
 #[cfg(test)]
