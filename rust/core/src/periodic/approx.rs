@@ -100,6 +100,26 @@ pub fn near_int(x: f64) -> f64 {
     (x + MAGIC) - MAGIC
 }
 
+/// Whether two balls whose centres' squared distance lies in `[lower,
+/// upper]` (rounded sums of bounds) overlap, the sum of their radii being
+/// `s`: `Some` when the floats decide it with a margin above their
+/// rounding (a relative `1e-14`, and `1e-300` against underflow, in the
+/// range where neither overflows), `None` for the exact test.
+#[inline]
+pub fn balls_filter(lower: f64, upper: f64, s: f64) -> Option<bool> {
+    let s2 = s * s;
+    let tol = 1e-14;
+    if (1e-280..1e280).contains(&s2) && upper < 1e280 {
+        if upper * (1.0 + tol) + 1e-300 < s2 * (1.0 - tol) {
+            return Some(true);
+        }
+        if lower * (1.0 - tol) > s2 * (1.0 + tol) + 1e-300 {
+            return Some(false);
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

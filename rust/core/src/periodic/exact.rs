@@ -11,6 +11,7 @@
 //! rest are decided in integers (`crate::bigint`).  Open axes use the
 //! objects' own coordinates, whose comparisons are exact.
 
+use super::approx::balls_filter;
 use super::axis::{pad, place};
 use crate::bigint::Dyadic;
 use crate::narrow::Imaged;
@@ -119,15 +120,8 @@ impl<const N: usize, const C: usize> Judge<'_, N, C> {
             upper += (d.abs() + err).powi(2);
             parts[a] = (pi, pj);
         }
-        let s2 = s * s;
-        let tol = 1e-14;
-        if (1e-280..1e280).contains(&s2) && upper < 1e280 {
-            if upper * (1.0 + tol) + 1e-300 < s2 * (1.0 - tol) {
-                return true;
-            }
-            if lower * (1.0 - tol) > s2 * (1.0 + tol) + 1e-300 {
-                return false;
-            }
+        if let Some(meet) = balls_filter(lower, upper, s) {
+            return meet;
         }
         let mut sum = Dyadic::zero();
         for (a, (pi, pj)) in parts.iter().enumerate().take(C - 1) {

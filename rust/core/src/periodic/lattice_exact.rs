@@ -10,7 +10,7 @@
 //! clear, the rest are decided in integers (`crate::bigint`).  Nothing
 //! reads the images' rounded coordinates.
 
-use super::approx::Approx;
+use super::approx::{balls_filter, Approx};
 use super::lattice::{ghost_shift, Lattice, GHOST};
 use crate::bigint::Dyadic;
 use crate::narrow::Imaged;
@@ -98,15 +98,8 @@ impl<const N: usize, const C: usize> Judge<'_, N, C> {
             lower += (x - p).max(0.0).powi(2);
             upper += (x + p).powi(2);
         }
-        let s2 = s * s;
-        let tol = 1e-14;
-        if (1e-280..1e280).contains(&s2) && upper < 1e280 {
-            if upper * (1.0 + tol) + 1e-300 < s2 * (1.0 - tol) {
-                return true;
-            }
-            if lower * (1.0 - tol) > s2 * (1.0 + tol) + 1e-300 {
-                return false;
-            }
+        if let Some(meet) = balls_filter(lower, upper, s) {
+            return meet;
         }
         let mut sum = Dyadic::zero();
         for k in 0..C - 1 {

@@ -3,9 +3,8 @@
 
 #![allow(clippy::needless_range_loop)] // axis loops read as the formulas
 
-use super::lattice_tests::{
-    ball_copies_meeting, cell, coordinate, copies, dy, every_method, reference, shift,
-};
+use super::lattice_tests::{ball_copies_meeting, cell, coordinate, copies, dy, reference, shift};
+use super::tests::every_method;
 use super::*;
 use crate::bigint::Dyadic;
 use crate::testing::lcg;
@@ -131,6 +130,11 @@ fn the_cell_list_widens_its_filter_by_the_rounding_of_far_objects() {
     let boxes: Vec<[f64; 6]> = balls.iter().map(crate::check::ball_box).collect();
     let mut s = Search::of_boxes(&boxes, &Exec::serial()).unwrap();
     s.narrow.shapes = Shapes::Spheres(&balls);
-    every_method(s, &lat, &want, "a pair within rounding of the cutoff");
+    every_method(
+        s,
+        Domain::Lattice(&lat),
+        &want,
+        "a pair within rounding of the cutoff",
+    );
     assert_eq!(&want[..2], &[0, 1]);
 }

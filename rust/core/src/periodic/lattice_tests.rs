@@ -4,10 +4,10 @@
 
 #![allow(clippy::needless_range_loop)] // axis loops read as the formulas
 
+use super::tests::{balls_with_and_without_groups, every_method};
 use super::*;
 use crate::bigint::Dyadic;
 use crate::check::Problem;
-use crate::search::Method;
 use crate::testing::lcg;
 
 pub(super) fn dy(x: f64) -> Dyadic {
@@ -139,25 +139,6 @@ pub(super) fn reference(n: usize, meets: impl Fn(usize, usize) -> usize) -> Vec<
     out
 }
 
-pub(super) fn every_method<const N: usize>(s: Search<N>, lat: &Lattice, want: &[isize], what: &str)
-where
-    [f64; N]: Periodic<N>,
-{
-    for method in [
-        Method::Brute,
-        Method::Sweep,
-        Method::Grid,
-        Method::Quadtree,
-        Method::Auto,
-    ] {
-        for w in [1, 2] {
-            let s = Search { method, ..s };
-            let got = find_periodic_pairs(&s, Domain::Lattice(lat), &Exec::new(Some(w)));
-            assert_eq!(got.as_deref(), Ok(want), "{what} {method:?} {w} threads");
-        }
-    }
-}
-
 fn check_boxes<const N: usize>(seed: u64)
 where
     [f64; N]: Periodic<N>,
@@ -186,7 +167,12 @@ where
         box_copies_meeting(&lat, &boxes[i], &boxes[j])
     });
     let s = Search::of_boxes(&boxes, &Exec::serial()).unwrap();
-    every_method(s, &lat, &want, &format!("boxes seed {seed} {lat:?}"));
+    every_method(
+        s,
+        Domain::Lattice(&lat),
+        &want,
+        &format!("boxes seed {seed} {lat:?}"),
+    );
 }
 
 fn check_balls<const C: usize, const N: usize>(
@@ -215,23 +201,11 @@ fn check_balls<const C: usize, const N: usize>(
             c
         })
         .collect();
-    let boxes: Vec<[f64; N]> = balls.iter().map(crate::check::ball_box).collect();
     let want = reference(balls.len(), |i, j| {
         ball_copies_meeting(&lat, &balls[i], &balls[j])
     });
-    let mut s = Search::of_boxes(&boxes, &Exec::serial()).unwrap();
-    s.narrow.shapes = shapes(&balls);
-    every_method(s, &lat, &want, &format!("balls seed {seed} {lat:?}"));
-    // a group filter applies to the objects of the images
-    let groups: Vec<i64> = (0..balls.len() as i64).map(|k| k % 3).collect();
-    let kept: Vec<isize> = want
-        .chunks(2)
-        .filter(|p| groups[p[0] as usize] == 0 || groups[p[0] as usize] != groups[p[1] as usize])
-        .flatten()
-        .copied()
-        .collect();
-    s.narrow.filters.groups = Some(&groups);
-    every_method(s, &lat, &kept, &format!("filtered balls seed {seed}"));
+    let what = format!("balls seed {seed} {lat:?}");
+    balls_with_and_without_groups::<C, N>(&balls, shapes, Domain::Lattice(&lat), &want, &what);
 }
 
 #[test]
@@ -335,5 +309,10 @@ fn a_ghost_whose_shift_nearly_cancels_is_made() {
     ];
     assert_eq!(box_copies_meeting(&lat, &boxes[0], &boxes[1]), 1);
     let s = Search::of_boxes(&boxes, &Exec::serial()).unwrap();
-    every_method(s, &lat, &[0, 1], "a nearly cancelling shift");
+    every_method(
+        s,
+        Domain::Lattice(&lat),
+        &[0, 1],
+        "a nearly cancelling shift",
+    );
 }

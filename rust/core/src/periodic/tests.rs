@@ -147,7 +147,9 @@ fn reference<const N: usize>(n: usize, meet: impl Fn(usize, usize) -> bool) -> V
     out
 }
 
-fn every_method<const N: usize>(s: Search<N>, period: &[f64], want: &[isize], what: &str)
+/// `find_periodic_pairs` in `domain` equals `want`, for every method and
+/// both thread counts.
+pub(super) fn every_method<const N: usize>(s: Search<N>, domain: Domain, want: &[isize], what: &str)
 where
     [f64; N]: Periodic<N>,
 {
@@ -159,11 +161,7 @@ where
         Method::Auto,
     ] {
         for w in [1, 2] {
-            let got = find_periodic_pairs(
-                &Search { method, ..s },
-                Domain::Axes(period),
-                &Exec::new(Some(w)),
-            );
+            let got = find_periodic_pairs(&Search { method, ..s }, domain, &Exec::new(Some(w)));
             assert_eq!(got.as_deref(), Ok(want), "{what} {method:?} {w} threads");
         }
     }
@@ -181,7 +179,7 @@ where
     let s = Search::of_boxes(&boxes, &Exec::serial()).unwrap();
     every_method(
         s,
-        &period,
+        Domain::Axes(&period),
         &want,
         &format!("boxes seed {seed} period {period:?}"),
     );
@@ -197,19 +195,34 @@ fn check_balls<const C: usize, const N: usize>(
     let period = period_of(N / 2, seed);
     // one radius: the cell list (`Auto`) takes them
     let balls = random_balls::<C>(if one { 130 } else { 60 }, &period, seed, one);
-    let boxes: Vec<[f64; N]> = balls.iter().map(crate::check::ball_box).collect();
     let want = reference::<N>(balls.len(), |i, j| {
         balls_meet(&balls[i], &balls[j], &period)
     });
-    let mut s = Search::of_boxes(&boxes, &Exec::serial()).unwrap();
-    s.narrow.shapes = shapes(&balls);
-    every_method(
-        s,
-        &period,
+    balls_with_and_without_groups::<C, N>(
+        &balls,
+        shapes,
+        Domain::Axes(&period),
         &want,
         &format!("balls seed {seed} period {period:?}"),
     );
-    // with a group filter: pairs within a non-zero group dropped
+}
+
+/// [`every_method`] on `balls` (their shapes by `shapes`) in `domain`
+/// against `want`, then again with a group filter (pairs within a non-zero
+/// group dropped from `want`).
+pub(super) fn balls_with_and_without_groups<const C: usize, const N: usize>(
+    balls: &[[f64; C]],
+    shapes: for<'s> fn(&'s [[f64; C]]) -> Shapes<'s>,
+    domain: Domain,
+    want: &[isize],
+    what: &str,
+) where
+    [f64; N]: Periodic<N>,
+{
+    let boxes: Vec<[f64; N]> = balls.iter().map(crate::check::ball_box).collect();
+    let mut s = Search::of_boxes(&boxes, &Exec::serial()).unwrap();
+    s.narrow.shapes = shapes(balls);
+    every_method(s, domain, want, what);
     let groups: Vec<i64> = (0..balls.len() as i64).map(|k| k % 3).collect();
     let kept: Vec<isize> = want
         .chunks(2)
@@ -218,12 +231,7 @@ fn check_balls<const C: usize, const N: usize>(
         .copied()
         .collect();
     s.narrow.filters.groups = Some(&groups);
-    every_method(
-        s,
-        &period,
-        &kept,
-        &format!("filtered balls seed {seed} period {period:?}"),
-    );
+    every_method(s, domain, &kept, &format!("filtered {what}"));
 }
 
 #[test]
