@@ -129,7 +129,8 @@ def far(where: str) -> str:
             f"origin; move it nearer (wrap it) first")
 
 
-def _length(per: np.ndarray) -> str:
+def length_name(per: np.ndarray) -> str:
+    """What the messages call the length an object may span half of."""
     return "the cell's side" if per.ndim == 2 else "the period"
 
 
@@ -140,9 +141,9 @@ def wide_box(arr: np.ndarray, name: str, row: int, code: int, per: np.ndarray) -
     axis = WIDE[code]
     half = arr.shape[1] // 2
     lo, hi = float(arr[row, axis]), float(arr[row, half + axis])
+    length = length_name(per)
     return (f"{name}[{row}]: spans {hi - lo!r} on the periodic {_AXES[axis]} axis, more than "
-            f"half {_length(per)} {side(per, axis)!r}; objects up to half {_length(per)} are "
-            f"supported")
+            f"half {length} {side(per, axis)!r}; objects up to half {length} are supported")
 
 
 def wide_ball(xyr: np.ndarray, radii, row: int, code: int, per: np.ndarray) -> str:
@@ -152,6 +153,6 @@ def wide_ball(xyr: np.ndarray, radii, row: int, code: int, per: np.ndarray) -> s
     axis = WIDE[code]
     where = f"radii[{row}]" if np.ndim(radii) else "radii"
     r = float(xyr[row, -1])
-    return (f"{where}: a diameter of {2 * r!r} is more than half {_length(per)} "
+    return (f"{where}: a diameter of {2 * r!r} is more than half {length_name(per)} "
             f"{side(per, axis)!r} on the periodic {_AXES[axis]} axis; objects up to half "
-            f"{_length(per)} are supported")
+            f"{length_name(per)} are supported")

@@ -130,9 +130,9 @@ def find_point_pairs(
             raise ValueError(_periodic.far(f"points[{out.row}]"))
         if out.code in _periodic.WIDE:
             axis = _periodic.WIDE[out.code]
-            length = "the cell's side" if per.ndim == 2 else "the period"
-            raise ValueError(f"cutoff: {float(cut)!r} is more than half {length} "
-                             f"{_periodic.side(per, axis)!r} on the periodic {'xyz'[axis]} axis")
+            raise ValueError(f"cutoff: {float(cut)!r} is more than half "
+                             f"{_periodic.length_name(per)} {_periodic.side(per, axis)!r} on "
+                             f"the periodic {'xyz'[axis]} axis")
         raise ValueError(_cast.circle_problem(xyr, cut / 2, out.row, out.code)
                          .replace("centers[", "points["))
     if measure:

@@ -34,8 +34,8 @@ impl Canon {
 }
 
 /// `x - w H` for the cells `w` that bring `x` into the brick, with `w`; or
-/// the axis on which `x` lies more than [`MAX_WRAPS`] cells away.
-pub(super) fn reduce(lat: &Lattice, x: &[f64]) -> Result<([Approx; 3], [i32; 3]), usize> {
+/// `None` when `x` lies more than [`MAX_WRAPS`] cells away on an axis.
+pub(super) fn reduce(lat: &Lattice, x: &[f64]) -> Option<([Approx; 3], [i32; 3])> {
     let d = lat.dims();
     let mut y = [Approx::default(); 3];
     for k in 0..d {
@@ -49,14 +49,14 @@ pub(super) fn reduce(lat: &Lattice, x: &[f64]) -> Result<([Approx; 3], [i32; 3])
         }
         let q = (y[m].x / h).floor();
         if q.abs() > MAX_WRAPS || q.is_nan() {
-            return Err(m);
+            return None;
         }
         w[m] = q as i32;
         for (k, yk) in y.iter_mut().enumerate().take(m + 1) {
             *yk = yk.plus_product(-q, lat.at(m, k));
         }
     }
-    Ok((y, w))
+    Some((y, w))
 }
 
 /// `x + n H` (the corner `x` of an image, the shift `n`).

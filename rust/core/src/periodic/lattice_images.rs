@@ -181,7 +181,7 @@ where
         if lat.too_far(b) {
             return Canon::refused(Problem::Far);
         }
-        let Ok((lo, wrap)) = reduce(lat, &b[..d]) else {
+        let Some((lo, wrap)) = reduce(lat, &b[..d]) else {
             return Canon::refused(Problem::Far);
         };
         let mut hi = [Approx::default(); 3];
@@ -224,7 +224,7 @@ where
         if lat.too_far(&c[..d]) {
             return Canon::refused(Problem::Far);
         }
-        let Ok((lo, wrap)) = reduce(lat, &c[..d]) else {
+        let Some((lo, wrap)) = reduce(lat, &c[..d]) else {
             return Canon::refused(Problem::Far);
         };
         Canon {

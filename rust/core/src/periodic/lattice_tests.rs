@@ -243,40 +243,25 @@ fn a_pair_through_a_tilted_face() {
 #[test]
 fn too_far_and_too_wide_are_refused_by_row() {
     let lat = Lattice::new(&[&[1.0, 0.0], &[0.5, 1.0]]).unwrap();
-    let boxes = [[0.0, 0.0, 0.5, 0.5], [0.0, 1e9, 0.1, 1e9]];
-    let s = Search::of_boxes(&boxes, &Exec::serial()).unwrap();
-    let got = find_periodic_pairs(&s, Domain::Lattice(&lat), &Exec::serial());
+    let search = |boxes: &[[f64; 4]]| {
+        let s = Search::of_boxes(boxes, &Exec::serial()).unwrap();
+        find_periodic_pairs(&s, Domain::Lattice(&lat), &Exec::serial())
+    };
+    let refused = |problem| Err(Refused::Bad(BadRow { row: 1, problem }));
     assert_eq!(
-        got,
-        Err(Refused::Bad(BadRow {
-            row: 1,
-            problem: Problem::Far
-        }))
+        search(&[[0.0, 0.0, 0.5, 0.5], [0.0, 1e9, 0.1, 1e9]]),
+        refused(Problem::Far)
     );
     // the limit: 2^22 of the smallest side (1) from the origin, exactly
     let edge = (1u64 << 22) as f64;
-    let boxes = [[0.0, -edge, 0.1, -edge], [edge, 0.0, edge, 0.1]];
-    let s = Search::of_boxes(&boxes, &Exec::serial()).unwrap();
-    assert!(find_periodic_pairs(&s, Domain::Lattice(&lat), &Exec::serial()).is_ok());
-    let boxes = [[0.0, 0.0, 0.1, 0.1], [edge, 0.0, edge.next_up(), 0.1]];
-    let s = Search::of_boxes(&boxes, &Exec::serial()).unwrap();
-    let got = find_periodic_pairs(&s, Domain::Lattice(&lat), &Exec::serial());
+    assert!(search(&[[0.0, -edge, 0.1, -edge], [edge, 0.0, edge, 0.1]]).is_ok());
     assert_eq!(
-        got,
-        Err(Refused::Bad(BadRow {
-            row: 1,
-            problem: Problem::Far
-        }))
+        search(&[[0.0, 0.0, 0.1, 0.1], [edge, 0.0, edge.next_up(), 0.1]]),
+        refused(Problem::Far)
     );
-    let boxes = [[0.0, 0.0, 0.5, 0.5], [0.0, 0.0, 0.5, 0.5f64.next_up()]];
-    let s = Search::of_boxes(&boxes, &Exec::serial()).unwrap();
-    let got = find_periodic_pairs(&s, Domain::Lattice(&lat), &Exec::serial());
     assert_eq!(
-        got,
-        Err(Refused::Bad(BadRow {
-            row: 1,
-            problem: Problem::YWide
-        }))
+        search(&[[0.0, 0.0, 0.5, 0.5], [0.0, 0.0, 0.5, 0.5f64.next_up()]]),
+        refused(Problem::YWide)
     );
 }
 
